@@ -1,0 +1,168 @@
+"""All configuration in one place: ``Settings`` (env vars ``DROPQA_*``, optional YAML file).
+
+Nested groups use ``__`` in env names, e.g. ``DROPQA_RETRIEVAL__TOP_K=8``.
+``DATABASE_URL`` (no prefix) selects an external PostgreSQL; ``DROPQA_CONFIG``
+points at a YAML file whose keys mirror the groups below. Precedence:
+init arguments > environment > YAML file > defaults.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Literal
+
+import platformdirs
+from pydantic import AliasChoices, BaseModel, Field, SecretStr, field_validator
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    YamlConfigSettingsSource,
+)
+
+
+class DatabaseSettings(BaseModel):
+    pool_min: int = 1
+    pool_max: int = 8
+    statement_timeout_ms: int = 30_000
+    regex_timeout_ms: int = 2_000
+    startup_timeout_s: float = 60.0
+
+
+class ChatModelSettings(BaseModel):
+    """One OpenAI-compatible chat endpoint. ``model`` empty = not configured."""
+
+    model: str = ""
+    base_url: str | None = None
+    api_key: SecretStr | None = None
+    temperature: float = 0.0
+    timeout_s: float = 60.0
+    max_retries: int = 1
+
+
+class EmbeddingSettings(BaseModel):
+    provider: Literal["local", "openai"] = "local"
+    model: str = "multilingual-e5-small"
+    dimensions: int = 384
+    base_url: str | None = None
+    api_key: SecretStr | None = None
+    batch_size: int = 32
+    num_threads: int | None = None
+
+
+class ModelSettings(BaseModel):
+    chat: ChatModelSettings = ChatModelSettings()
+    fallbacks: list[ChatModelSettings] = Field(default_factory=list)
+    embeddings: EmbeddingSettings = EmbeddingSettings()
+
+
+class IngestionSettings(BaseModel):
+    max_file_bytes: int = 200 * 1024 * 1024
+    max_chars: int = 20_000_000
+    max_paragraph_chars: int = 800
+    paragraph_target_chars: int = 500
+    max_section_chars: int = 6000
+    summary_sentences: int = 2
+    summary_max_chars: int = 300
+    ocr_enabled: bool = True
+    ocr_min_text_chars: int = 30
+    max_pages: int = 5000
+    max_image_pixels: int = 60_000_000
+    max_uncompressed_bytes: int = 1_000_000_000
+    max_compression_ratio: float = 200.0
+    parse_timeout_s: float = 600.0
+    topics_per_document: int = 8
+    ignore_patterns: list[str] = Field(
+        default_factory=lambda: ["~$*", ".~lock.*", "*.tmp", ".DS_Store", "Thumbs.db", ".*"]
+    )
+
+
+class RetrievalSettings(BaseModel):
+    top_k: int = 8
+    candidate_k: int = 30
+    rrf_k: int = 60
+    min_semantic_similarity: float = 0.80
+    min_fulltext_coverage: float = 0.34
+    answer_sentences: int = 3
+    snippet_chars: int = 240
+    quality_min_relevance: float = 0.35
+    fuzzy_min_score: float = 80.0
+
+
+class AgentSettings(BaseModel):
+    max_iterations: int = 4
+    max_tool_calls: int = 12
+    max_tokens: int = 60_000
+    max_seconds: float = 120.0
+
+
+class ApiSettings(BaseModel):
+    host: str = "127.0.0.1"
+    port: int = 8000
+    token: SecretStr | None = Field(default=None)
+    cors_origins: list[str] = Field(default_factory=list)
+
+
+def default_data_dir() -> Path:
+    return Path(platformdirs.user_data_dir("dropqa", appauthor=False))
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_prefix="DROPQA_",
+        env_nested_delimiter="__",
+        extra="ignore",
+    )
+
+    data_dir: Path = Field(default_factory=default_data_dir)
+    database_url: str | None = Field(
+        default=None, validation_alias=AliasChoices("DATABASE_URL", "DROPQA_DATABASE_URL", "database_url")
+    )
+    api_token: SecretStr | None = None
+    language: Literal["auto", "zh", "en"] = "auto"
+    log_level: str = "INFO"
+
+    database: DatabaseSettings = DatabaseSettings()
+    models: ModelSettings = ModelSettings()
+    ingestion: IngestionSettings = IngestionSettings()
+    retrieval: RetrievalSettings = RetrievalSettings()
+    agent: AgentSettings = AgentSettings()
+    api: ApiSettings = ApiSettings()
+
+    @field_validator("data_dir", mode="after")
+    @classmethod
+    def _expand(cls, v: Path) -> Path:
+        return v.expanduser().resolve()
+
+    @property
+    def offline(self) -> bool:
+        """No chat model configured: the deterministic planner and extractive answers run."""
+        return not self.models.chat.model
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        sources: list[PydanticBaseSettingsSource] = [init_settings, env_settings]
+        if os.environ.get("DROPQA_CONFIG"):
+            sources.append(YamlConfigSettingsSource(
+                settings_cls, yaml_file=os.environ["DROPQA_CONFIG"], yaml_file_encoding="utf-8"
+            ))
+        return tuple(sources)
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    return Settings()
+
+
+def settings_with(**overrides: Any) -> Settings:
+    """A fresh Settings object with overrides (tests, CLI flags)."""
+    return Settings(**overrides)
