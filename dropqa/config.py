@@ -83,8 +83,11 @@ class RetrievalSettings(BaseModel):
     top_k: int = 8
     candidate_k: int = 30
     rrf_k: int = 60
-    min_semantic_similarity: float = 0.80
-    min_fulltext_coverage: float = 0.34
+    similarity_floor: float = 0.80
+    similarity_ceiling: float = 0.93
+    weight_similarity: float = 0.5
+    weight_coverage: float = 0.5
+    weight_fusion: float = 0.35
     answer_sentences: int = 3
     snippet_chars: int = 240
     quality_min_relevance: float = 0.35

@@ -189,3 +189,17 @@ def document_topics(db: Database, document_id: uuid.UUID, version: int) -> list[
             "WHERE dt.document_id = %s AND dt.version = %s ORDER BY dt.confidence DESC",
             (document_id, version),
         ).fetchall()
+
+
+def topics_named(db: Database, names: list[str], limit: int = 8) -> list[str]:
+    """Known topics among ``names`` (the question's terms), most documents first."""
+    if not names:
+        return []
+    with db.connection() as conn:
+        rows = conn.execute(
+            "SELECT t.name, count(DISTINCT dt.document_id) AS docs FROM topics t "
+            "JOIN document_topics dt ON dt.topic_id = t.id WHERE t.name = ANY(%s) "
+            "GROUP BY t.name ORDER BY docs DESC, t.name LIMIT %s",
+            (names, limit),
+        ).fetchall()
+    return [r["name"] for r in rows]

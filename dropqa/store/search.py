@@ -146,3 +146,18 @@ def title_index(db: Database, vector: list[float], terms: list[str], model_name:
             sql, {**params, "terms": terms, "vec": "[" + ",".join(f"{v:.6g}" for v in vector) + "]",
                   "model": model_name, "limit": limit},
         ).fetchall()  # type: ignore[arg-type]
+
+
+def similarities(db: Database, node_ids: list[str], vector: list[float], model_name: str,
+                 dims: int) -> dict[str, float]:
+    """Cosine similarity of the query to specific nodes (for hits found by full-text only)."""
+    if not node_ids:
+        return {}
+    expr = vector_expr("embedding", dims)
+    with db.connection() as conn:
+        rows = conn.execute(
+            f"SELECT node_id, 1 - ({expr} <=> %s::vector({int(dims)})) AS sim FROM embeddings "
+            "WHERE model_name = %s AND node_id = ANY(%s::uuid[])",
+            ("[" + ",".join(f"{v:.6g}" for v in vector) + "]", model_name, node_ids),
+        ).fetchall()
+    return {str(r["node_id"]): float(r["sim"]) for r in rows}

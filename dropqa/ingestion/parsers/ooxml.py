@@ -80,7 +80,9 @@ class ImageExtractor:
         blob = ImageBlob(data=data, mime=mime, width=width, height=height)
         return ParsedNode("image", content=text, image=blob, metadata=meta)
 
-    def _recognize(self, data: bytes, mime: str, width: int | None, height: int | None) -> tuple[str, float | None]:
+    def _recognize(
+        self, data: bytes, mime: str, width: int | None, height: int | None
+    ) -> tuple[str, float | None]:
         if not self.ctx.ocr_enabled or self._ocr_broken or mime not in OCR_MIMES:
             return "", None
         if width is None or height is None or min(width, height) < MIN_OCR_SIDE:
@@ -101,7 +103,7 @@ class ImageExtractor:
             self._ocr_broken = True
             return "", None
         try:
-            result = recognize(data)
+            result = recognize(data, max_pixels=self.ctx.max_image_pixels)
         except Exception as exc:  # one unreadable image must not fail the whole document
             self.warnings.append(f"OCR failed on an image: {exc}")
             return "", None

@@ -1,0 +1,1 @@
+"""The HTTP service: FastAPI app, routers, auth, errors."""

@@ -1,0 +1,30 @@
+"""``Annotated`` dependency aliases so routes read ``def ask(req: AskRequest, svc: ServicesDep)``."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Request
+
+from dropqa.api.auth import check_token
+from dropqa.config import Settings
+from dropqa.store.db import Database
+from dropqa.tools.services import Services
+
+
+def get_services(request: Request) -> Services:
+    return request.app.state.services
+
+
+def get_db(request: Request) -> Database:
+    return request.app.state.services.db
+
+
+def get_settings_dep(request: Request) -> Settings:
+    return request.app.state.services.settings
+
+
+ServicesDep = Annotated[Services, Depends(get_services)]
+DbDep = Annotated[Database, Depends(get_db)]
+SettingsDep = Annotated[Settings, Depends(get_settings_dep)]
+Authorized = Depends(check_token)

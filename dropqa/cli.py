@@ -1,0 +1,198 @@
+"""The ``dropqa`` command: index, ask, docs, serve, run."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from dropqa.config import Settings, get_settings
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="DropQA — ask questions about your documents, with cited answers.")
+console = Console()
+err = Console(stderr=True)
+
+
+def _settings() -> Settings:
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    return get_settings()
+
+
+def _services(settings: Settings):  # noqa: ANN202 - imported lazily so `--help` stays fast
+    from dropqa.store.server import DatabaseUnavailable
+    from dropqa.tools.services import Services
+
+    try:
+        return Services.open(settings)
+    except DatabaseUnavailable as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from exc
+
+
+@app.callback()
+def main(verbose: Annotated[bool, typer.Option("--verbose", "-v", help="log more")] = False) -> None:
+    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+
+@app.command()
+def index(paths: Annotated[list[Path], typer.Argument(help="files and folders (recursive)")]) -> None:
+    """Index files and folders. Unchanged files are skipped; changed files become a new version."""
+    from dropqa.ingestion.files import iter_files
+    from dropqa.ingestion.pipeline import Indexer
+
+    settings = _settings()
+    files = list(iter_files(paths, settings.ingestion.ignore_patterns))
+    if not files:
+        err.print("[yellow]no files found[/yellow]")
+        raise typer.Exit(1)
+    svc = _services(settings)
+    indexer = Indexer(svc.db, settings, svc.embedder)
+    outcomes = []
+    started = time.perf_counter()
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=err, transient=False) as bar:
+        task = bar.add_task("indexing", total=len(files))
+        for path, key in files:
+            def stage(s: str, _key: str = key) -> None:
+                bar.update(task, description=f"{_key[:40]} · {s}")
+
+            outcomes.append(indexer.index_file(path, key, progress=stage))
+            bar.advance(task)
+        bar.update(task, description="done")
+    svc.close()
+    _print_summary(outcomes, time.perf_counter() - started)
+    if any(o.status == "failed" for o in outcomes):
+        raise typer.Exit(1)
+
+
+def _print_summary(outcomes: list, seconds: float) -> None:
+    table = Table(title=f"Indexed {len(outcomes)} file(s) in {seconds:.1f} s")
+    for col in ("file", "type", "result", "version", "nodes", "seconds", "note"):
+        table.add_column(col)
+    colors = {"indexed": "green", "new_version": "cyan", "unchanged": "dim", "failed": "red"}
+    for o in outcomes:
+        note = o.error or ("; ".join(o.warnings) if o.warnings else "")
+        table.add_row(o.source_key, o.file_type or "", f"[{colors[o.status]}]{o.status}[/]",
+                      str(o.version or ""), str(o.nodes or ""), f"{o.seconds:.2f}", note[:120])
+    console.print(table)
+    counts = {s: sum(1 for o in outcomes if o.status == s) for s in colors}
+    console.print(" · ".join(f"{k}: {v}" for k, v in counts.items()))
+
+
+@app.command()
+def ask(
+    question: Annotated[str, typer.Argument(help="the question, in Chinese or English")],
+    as_json: Annotated[bool, typer.Option("--json", help="print the full JSON answer")] = False,
+    version: Annotated[int | None, typer.Option("--version", min=1, help="answer from version N")] = None,
+    show_reasoning: Annotated[bool, typer.Option("--show-reasoning", help="print the reasoning trace")] = False,
+) -> None:
+    """Ask a question; the answer cites the documents' sections."""
+    from dropqa.graph.run import ask as run_ask
+
+    svc = _services(_settings())
+    try:
+        result = run_ask(svc, question, version=version, show_reasoning=True)
+    except ValueError as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from exc
+    finally:
+        svc.close()
+    if as_json:
+        data = result.model_dump(mode="json")
+        if not show_reasoning and not as_json:
+            data["reasoning_trace"] = []
+        sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+        return
+    console.print(result.answer, markup=False, highlight=False)
+    console.print(f"\n[dim]{result.mode} · confidence {result.confidence} · {result.latency_ms} ms[/dim]")
+    for i, s in enumerate(result.sources[:5], start=1):
+        page = f" (p.{s.page}{'≈' if s.page_estimated else ''})" if s.page else ""
+        console.print(f"[{i}] {s.document_name} > {s.section}{page} · v{s.version} · {s.relevance:.2f}",
+                      markup=False, highlight=False)
+    if show_reasoning:
+        console.print("\n[bold]reasoning[/bold]")
+        for st in result.reasoning_trace:
+            console.print(f"  {st['step']}. {st['type']}: {st['content']}", markup=False, highlight=False)
+
+
+@app.command()
+def docs() -> None:
+    """List indexed documents with their versions."""
+    from dropqa.store.documents import list_documents
+
+    svc = _services(_settings())
+    rows = list_documents(svc.db)
+    svc.close()
+    table = Table(title=f"{len(rows)} document(s)")
+    for col in ("document", "type", "version", "versions", "nodes", "updated"):
+        table.add_column(col)
+    for r in rows:
+        table.add_row(r["source_key"], r["file_type"], str(r["current_version"]), str(r["version_count"]),
+                      str(r["node_count"]), r["updated_at"].strftime("%Y-%m-%d %H:%M"))
+    console.print(table)
+
+
+@app.command()
+def serve(
+    host: Annotated[str | None, typer.Option(help="address to listen on")] = None,
+    port: Annotated[int | None, typer.Option(help="port")] = None,
+) -> None:
+    """Serve the HTTP API (and the web page)."""
+    settings = _settings()
+    _serve(settings, host or settings.api.host, port or settings.api.port)
+
+
+def _serve(settings: Settings, host: str, port: int) -> None:
+    import uvicorn
+
+    from dropqa.api.app import create_app
+    from dropqa.api.auth import is_loopback
+
+    if not is_loopback(host) and not (settings.api_token or settings.api.token):
+        err.print(f"[red]refusing to listen on {host} without a token[/red]: set DROPQA_API_TOKEN "
+                  "(clients then send 'Authorization: Bearer <token>'), or listen on 127.0.0.1.")
+        raise typer.Exit(2)
+    svc = _services(settings)
+    err.print(f"DropQA listening on http://{host}:{port}")
+    err.print(f"  ask:  curl -s -X POST http://{host}:{port}/api/qa/ask -H 'Content-Type: application/json' "
+              "-d '{\"question\": \"星图计划的项目发起人是谁？\"}'")
+    err.print("  or:   .venv/bin/dropqa ask \"Who owns the information security policy?\"")
+    try:
+        uvicorn.run(create_app(settings, services=svc), host=host, port=port, log_level="warning")
+    finally:
+        svc.close()
+
+
+@app.command()
+def run(
+    paths: Annotated[list[Path] | None, typer.Argument(help="what to index first")] = None,
+    host: Annotated[str | None, typer.Option(help="address to listen on")] = None,
+    port: Annotated[int | None, typer.Option(help="port")] = None,
+) -> None:
+    """Index PATHS (default: ./examples), then serve — what `make run` does."""
+    from dropqa.ingestion.files import iter_files
+    from dropqa.ingestion.pipeline import Indexer
+
+    settings = _settings()
+    targets = paths or [Path("examples")]
+    svc = _services(settings)
+    indexer = Indexer(svc.db, settings, svc.embedder)
+    outcomes = [indexer.index_file(p, k) for p, k in iter_files(targets, settings.ingestion.ignore_patterns)]
+    svc.close()
+    _print_summary(outcomes, sum(o.seconds for o in outcomes))
+    _serve(settings, host or settings.api.host, port or settings.api.port)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    app()

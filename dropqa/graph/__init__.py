@@ -1,0 +1,1 @@
+"""The LangGraph state machine that answers questions (see graph.py for the wiring)."""

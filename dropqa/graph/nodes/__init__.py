@@ -1,0 +1,1 @@
+"""One module per graph node; each is a plain function ``(state, runtime) -> update``."""

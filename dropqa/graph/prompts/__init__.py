@@ -1,0 +1,25 @@
+"""Prompt and message templates live in files beside this module, one per language."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+from string import Template
+
+import yaml
+
+
+@lru_cache(maxsize=8)
+def messages(language: str) -> dict[str, str]:
+    """User-facing message templates (``messages.<lang>.yaml``), validated on load."""
+    text = resources.files("dropqa.graph.prompts").joinpath(f"messages.{language}.yaml").read_text("utf-8")
+    data = yaml.safe_load(text)
+    for key, value in data.items():
+        Template(value).substitute  # noqa: B018 - templates must parse
+        if not isinstance(value, str):
+            raise ValueError(f"messages.{language}.yaml: {key} must be a string")
+    return data
+
+
+def render(language: str, key: str, **values: object) -> str:
+    return Template(messages(language)[key]).safe_substitute(**values)

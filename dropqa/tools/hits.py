@@ -1,0 +1,59 @@
+"""A search hit as tools, the graph and the API see it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from dropqa.text.sentences import truncate
+
+
+class Hit(BaseModel):
+    node_id: str
+    document_id: str
+    document_name: str
+    version: int
+    node_type: str
+    section: str = Field(description="section path below the file name, e.g. '第3章 > 3.2 云平台建设'")
+    breadcrumb: str
+    content: str
+    position: int
+    page: int | None = None
+    page_estimated: bool = False
+    score: float = 0.0
+    relevance: float = 0.0
+    channels: list[str] = Field(default_factory=list)
+    matched_terms: list[str] = Field(default_factory=list)
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+    def snippet(self, limit: int = 240) -> str:
+        return truncate(self.content, limit)
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any], channel: str) -> Hit:
+        meta = row.get("metadata") or {}
+        crumb: str = row.get("breadcrumb") or ""
+        parts = crumb.split(" > ")
+        return cls(
+            node_id=str(row["node_id"]),
+            document_id=str(row["document_id"]),
+            document_name=row["document_name"],
+            version=int(row["version"]),
+            node_type=row["node_type"],
+            section=" > ".join(parts[1:]),
+            breadcrumb=crumb,
+            content=row.get("content") or "",
+            position=int(row.get("position") or 0),
+            page=meta.get("page"),
+            page_estimated=bool(meta.get("page_estimated", False)),
+            score=float(row.get("score") or 0.0),
+            channels=[channel],
+            matched_terms=list(row.get("matched") or []),
+            metadata=meta,
+        )
+
+    def line(self, limit: int = 160) -> str:
+        """One line for tool results and traces: where, what, how relevant."""
+        page = f" p.{self.page}" if self.page else ""
+        return f"[{self.node_id}] {self.breadcrumb}{page} (rel {self.relevance:.2f}): {self.snippet(limit)}"

@@ -1,0 +1,79 @@
+"""Hybrid retrieval: full-text + semantic, fused with RRF, scored for relevance.
+
+``relevance`` (0–1) is what the quality check and the no-answer rule read: a
+blend of the calibrated cosine similarity and the share of the question's
+idf-weighted terms the hit contains. Rank order blends relevance with the fused
+rank, so agreement between the two channels counts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from dropqa.store import search
+from dropqa.store.scope import Scope
+from dropqa.tools.fusion import calibrate_similarity, coverage, idf_weights, rrf
+from dropqa.tools.hits import Hit
+from dropqa.tools.services import Services
+from dropqa.text.segment import query_terms
+
+
+@dataclass
+class RetrievalResult:
+    query: str
+    terms: list[str]
+    weights: dict[str, float]
+    hits: list[Hit] = field(default_factory=list)
+
+    @property
+    def top_relevance(self) -> float:
+        return self.hits[0].relevance if self.hits else 0.0
+
+
+def term_weights(svc: Services, terms: list[str], scope: Scope) -> dict[str, float]:
+    df, total = search.term_frequencies(svc.db, terms, scope)
+    return idf_weights(df, max(total, 1))
+
+
+def score_hits(svc: Services, hits: list[Hit], terms: list[str], weights: dict[str, float],
+               qvec: list[float] | None) -> None:
+    """Fill ``relevance`` on each hit (similarity + term coverage) in place."""
+    cfg = svc.settings.retrieval
+    missing = [h.node_id for h in hits if h.metadata.get("semantic") is None]
+    if missing and qvec is not None:
+        sims = search.similarities(svc.db, missing, qvec, svc.embedder.name, svc.embedder.dimensions)
+        for h in hits:
+            if h.node_id in sims:
+                h.metadata["semantic"] = sims[h.node_id]
+    for h in hits:
+        text = f"{h.breadcrumb}\n{h.content}".lower()
+        h.matched_terms = [t for t in terms if t in text]
+        sim = calibrate_similarity(float(h.metadata.get("semantic") or 0.0), cfg.similarity_floor,
+                                   cfg.similarity_ceiling)
+        cov = coverage(h.matched_terms, weights) if terms else 0.0
+        h.relevance = round(cfg.weight_similarity * sim + cfg.weight_coverage * cov, 4)
+
+
+def hybrid_search(svc: Services, query: str, scope: Scope, k: int | None = None) -> RetrievalResult:
+    cfg = svc.settings.retrieval
+    k = k or cfg.top_k
+    terms = query_terms(query)
+    weights = term_weights(svc, terms, scope)
+    qvec = svc.embedder.embed_query(query).tolist()
+    ft_rows = search.fulltext(svc.db, terms, scope, cfg.candidate_k)
+    sem_rows = search.semantic(svc.db, qvec, svc.embedder.name, svc.embedder.dimensions, scope, cfg.candidate_k)
+    ft = [Hit.from_row(r, "fulltext") for r in ft_rows]
+    sem = []
+    for r in sem_rows:
+        h = Hit.from_row(r, "semantic")
+        h.metadata["semantic"] = float(r["score"])
+        sem.append(h)
+    fused = rrf([ft, sem], k=cfg.rrf_k)[: cfg.candidate_k]
+    score_hits(svc, fused, terms, weights, qvec)
+    top_fused = max((h.score for h in fused), default=1.0) or 1.0
+    for h in fused:
+        h.metadata["rank_score"] = round(
+            (1 - cfg.weight_fusion) * h.relevance + cfg.weight_fusion * h.score / top_fused, 4
+        )
+    fused.sort(key=lambda h: -h.metadata["rank_score"])
+    return RetrievalResult(query=query, terms=terms, weights=weights, hits=fused[:k])

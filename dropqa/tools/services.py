@@ -1,0 +1,49 @@
+"""The long-lived things tools and graph nodes need: settings, database, embedder.
+
+Built once by whoever runs the graph (API lifespan, CLI, eval runner) and passed
+in the graph's run-time context. LangGraph Studio (``langgraph dev``) cannot pass
+Python objects, so :func:`default_services` opens one from the environment's
+Settings on first use in that process.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+from dropqa.config import Settings, get_settings
+from dropqa.models.embeddings import Embedder, get_embedder
+from dropqa.store.db import Database
+from dropqa.store.vectors import ensure_vector_index
+
+
+@dataclass
+class Services:
+    settings: Settings
+    db: Database
+    embedder: Embedder
+
+    @classmethod
+    def open(cls, settings: Settings) -> Services:
+        from dropqa.text.segment import initialize
+
+        db = Database.open(settings)
+        embedder = get_embedder(settings.models.embeddings)
+        ensure_vector_index(db, embedder.name, embedder.dimensions)
+        initialize()
+        return cls(settings=settings, db=db, embedder=embedder)
+
+    def close(self) -> None:
+        self.db.close()
+
+
+_default: Services | None = None
+_lock = threading.Lock()
+
+
+def default_services() -> Services:
+    global _default
+    with _lock:
+        if _default is None:
+            _default = Services.open(get_settings())
+        return _default
