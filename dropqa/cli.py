@@ -180,12 +180,12 @@ def run(
     host: Annotated[str | None, typer.Option(help="address to listen on")] = None,
     port: Annotated[int | None, typer.Option(help="port")] = None,
 ) -> None:
-    """Index PATHS (default: ./examples), then serve — what `make run` does."""
+    """Index PATHS (default: ./examples/corpus), then serve — what `make run` does."""
     from dropqa.ingestion.files import iter_files
     from dropqa.ingestion.pipeline import Indexer
 
     settings = _settings()
-    targets = paths or [Path("examples")]
+    targets = paths or [Path("examples/corpus")]
     svc = _services(settings)
     indexer = Indexer(svc.db, settings, svc.embedder)
     outcomes = [indexer.index_file(p, k) for p, k in iter_files(targets, settings.ingestion.ignore_patterns)]

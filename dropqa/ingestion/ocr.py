@@ -335,19 +335,20 @@ def _height(line: LineLike) -> float:
     return max(1.0, line.bbox[3] - line.bbox[1])
 
 
-def _column_rights(lines: Sequence[LineLike]) -> list[float]:
-    """For each line, the right edge of its column: max x1 of the lines overlapping it horizontally."""
-    rights = []
+def _columns(lines: Sequence[LineLike], context: Sequence[LineLike]) -> list[tuple[float, float]]:
+    """For each line, its column's (left, right): the extent of the lines overlapping it horizontally."""
+    bounds = []
     for line in lines:
         x0, x1 = line.bbox[0], line.bbox[2]
-        rights.append(max(other.bbox[2] for other in lines if other.bbox[0] < x1 and other.bbox[2] > x0))
-    return rights
+        overlapping = [o.bbox for o in context if o.bbox[0] < x1 and o.bbox[2] > x0]
+        bounds.append((min([x0, *(b[0] for b in overlapping)]), max([x1, *(b[2] for b in overlapping)])))
+    return bounds
 
 
 L = TypeVar("L", bound=LineLike)
 
 
-def _starts_paragraph(group: Sequence[LineLike], cur: LineLike, prev_right: float) -> bool:
+def _starts_paragraph(group: Sequence[LineLike], cur: LineLike, column: tuple[float, float]) -> bool:
     prev = group[-1]
     h = statistics.median(_height(ln) for ln in group)
     hc = _height(cur)
@@ -358,23 +359,26 @@ def _starts_paragraph(group: Sequence[LineLike], cur: LineLike, prev_right: floa
         return True
     if cur.bbox[0] >= prev.bbox[2] or cur.bbox[2] <= prev.bbox[0]:
         return True
+    left, right = column
     indent = cur.bbox[0] - prev.bbox[0]
-    first_line_full = prev.bbox[2] - prev.bbox[0] > 0.5 * (prev_right - cur.bbox[0])
+    first_line_full = prev.bbox[2] - prev.bbox[0] > 0.6 * (right - left)
     first_line_indent = len(group) == 1 and -4 * h <= indent < 0 and first_line_full
     if abs(indent) > 0.8 * h and not first_line_indent:
         return True
-    left = min(ln.bbox[0] for ln in group)
-    if prev.bbox[2] < prev_right - max(3 * h, 0.2 * (prev_right - left)):
+    if prev.bbox[2] < right - max(3 * h, 0.2 * (right - left)):  # the previous line ended early
         return True
     return starts_with_marker(cur.text)
 
 
-def split_paragraphs(lines: Sequence[L]) -> list[list[L]]:
-    """Group lines (already in reading order) into paragraphs by layout."""
-    rights = _column_rights(lines) if lines else []
+def split_paragraphs(lines: Sequence[L], context: Sequence[LineLike] | None = None) -> list[list[L]]:
+    """Group lines (already in reading order) into paragraphs by layout.
+
+    ``context`` (default: ``lines``) are all the lines of the page, used to find column edges.
+    """
+    columns = _columns(lines, lines if context is None else context)
     groups: list[list[L]] = []
     for i, line in enumerate(lines):
-        if groups and not _starts_paragraph(groups[-1], line, rights[i - 1]):
+        if groups and not _starts_paragraph(groups[-1], line, columns[i - 1]):
             groups[-1].append(line)
         else:
             groups.append([line])

@@ -13,4 +13,7 @@ _LATIN = re.compile(r"[A-Za-z]")
 def detect_language(text: str) -> Language:
     han = len(_HAN.findall(text or ""))
     latin_words = len(re.findall(r"[A-Za-z]+", text or ""))
-    return "zh" if han and han >= latin_words else ("en" if latin_words else "zh" if han else "en")
+    # A Chinese "word" is about two characters: compare like with like.
+    if han / 2 >= latin_words and han:
+        return "zh"
+    return "en" if latin_words else "zh" if han else "en"

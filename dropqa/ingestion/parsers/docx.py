@@ -53,7 +53,7 @@ class DocxParser:
         builder = _Builder(document, ctx, doc.warnings)
         builder.run()
         doc.children = builder.outline.roots
-        doc.metadata["pages_estimated"] = builder.pages.page
+        doc.metadata.update(pages=builder.pages.page, page_estimated=True)
         return doc
 
 

@@ -88,12 +88,13 @@ def block_text(el: etree._Element) -> str:
     return " ".join(filter(None, (block_text(b) for b in iter_blocks(el))))
 
 
-def _cells(tr: etree._Element) -> Iterator[etree._Element]:
-    for child in tr:
-        if child.tag == W_TC:
+def _children(el: etree._Element, tag: str) -> Iterator[etree._Element]:
+    """Direct children with ``tag``, looking through content-control wrappers around rows/cells."""
+    for child in el:
+        if child.tag == tag:
             yield child
         elif child.tag in _BLOCK_WRAPPERS:
-            yield from _cells(child)
+            yield from _children(child, tag)
 
 
 def _w_path(path: str) -> str:
@@ -117,9 +118,9 @@ def table_grid(tbl: etree._Element) -> list[list[str]]:
     """
     rows: list[list[str]] = []
     above: dict[int, str] = {}
-    for tr in (c for c in tbl if c.tag == W_TR):
+    for tr in _children(tbl, W_TR):
         row = [""] * _int_prop(tr, "w:trPr/w:gridBefore", 0)
-        for tc in _cells(tr):
+        for tc in _children(tr, W_TC):
             span = max(1, _int_prop(tc, "w:tcPr/w:gridSpan", 1))
             vmerge = tc.find(_w_path("w:tcPr/w:vMerge"))
             continues = vmerge is not None and vmerge.get(W_VAL, "continue") != "restart"

@@ -105,6 +105,14 @@ def _read_lines(raw: dict[str, Any], number: int) -> tuple[list[TextLine], list[
     return lines, chars
 
 
+def _center(box: Sequence[float]) -> tuple[float, float]:
+    return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+
+
+def _height(line: TextLine) -> float:
+    return line.bbox[3] - line.bbox[1]
+
+
 def _inside(x: float, y: float, box: Sequence[float], tol: float = 1.0) -> bool:
     return box[0] - tol <= x <= box[2] + tol and box[1] - tol <= y <= box[3] + tol
 
@@ -119,7 +127,9 @@ def _cell_text(cell: Sequence[float] | None, chars: Sequence[_Char]) -> str:
     return join_lines([" ".join("".join(p).split()) for _, p in sorted(parts.items())])
 
 
-def _tables(page: pymupdf.Page, lines: list[TextLine], chars: list[_Char]) -> tuple[list[TableData], set[int]]:
+def _tables(
+    page: pymupdf.Page, lines: list[TextLine], chars: list[_Char]
+) -> tuple[list[TableData], set[int]]:
     """Tables found by PyMuPDF, and the line numbers (``order``) of the text they cover."""
     try:
         found = page.find_tables().tables
@@ -137,7 +147,7 @@ def _tables(page: pymupdf.Page, lines: list[TextLine], chars: list[_Char]) -> tu
             header = [_cell_text(cell, chars) for cell in table.header.cells]
         else:
             header, rows = rows[0], rows[1:]
-        covered = [ln for ln in lines if _inside((ln.bbox[0] + ln.bbox[2]) / 2, (ln.bbox[1] + ln.bbox[3]) / 2, box)]
+        covered = [ln for ln in lines if _inside(*_center(ln.bbox), box)]
         covered_all.update(ln.order for ln in covered)
         order = min((ln.order for ln in covered), default=_order_at(lines, box[1]))
         tables.append(TableData(box, header, rows, order, _caption(lines, box)))  # type: ignore[arg-type]
@@ -146,11 +156,7 @@ def _tables(page: pymupdf.Page, lines: list[TextLine], chars: list[_Char]) -> tu
 
 def _caption(lines: Sequence[TextLine], box: Sequence[float]) -> str | None:
     """A line just above the table starting with 表/附表/Table; consumed unless it is also a heading."""
-    above = [
-        ln
-        for ln in lines
-        if not ln.consumed and ln.bbox[3] <= box[1] + 2 and box[1] - ln.bbox[3] < 2.5 * (ln.bbox[3] - ln.bbox[1])
-    ]
+    above = [ln for ln in lines if not ln.consumed and -2 <= box[1] - ln.bbox[3] < 2.5 * _height(ln)]
     if not above:
         return None
     line = max(above, key=lambda ln: ln.bbox[3])
@@ -180,12 +186,13 @@ def _images(page: pymupdf.Page, data: PageData) -> tuple[list[ImageData], int]:
             continue
         seen.add(key)
         box = (rect.x0, rect.y0, rect.x1, rect.y1)
-        images.append(ImageData(box, key[0], _order_at(data.lines, rect.y0), _figure_caption(data.lines, box)))
+        order = _order_at(data.lines, rect.y0)
+        images.append(ImageData(box, key[0], order, _figure_caption(data.lines, box)))
     return images, len(infos)
 
 
 def _figure_caption(lines: Sequence[TextLine], box: BBox) -> str | None:
-    below = [ln for ln in lines if 0 <= ln.bbox[1] - box[3] < 2.5 * (ln.bbox[3] - ln.bbox[1])]
+    below = [ln for ln in lines if 0 <= ln.bbox[1] - box[3] < 2.5 * _height(ln)]
     for line in sorted(below, key=lambda ln: ln.bbox[1]):
         if _FIGURE_CAPTION.match(line.text):
             return line.text
@@ -194,6 +201,7 @@ def _figure_caption(lines: Sequence[TextLine], box: BBox) -> str | None:
 
 def drop_running_lines(pages: Sequence[PageData], band: float = 0.12) -> None:
     """Remove page headers/footers: lines repeated at the same place on most pages, and page numbers."""
+
     def key(line: TextLine) -> tuple[str, int]:
         return (re.sub(r"\d+", "#", "".join(line.text.split())), round(line.bbox[1] / 4))
 
@@ -205,9 +213,9 @@ def drop_running_lines(pages: Sequence[PageData], band: float = 0.12) -> None:
     for page in pages:
         counts.update({key(ln) for ln in page.lines if in_band(ln, page)})
     threshold = max(2, math.ceil(len(pages) * 0.5)) if len(pages) >= 2 else math.inf
+
+    def running(line: TextLine) -> bool:
+        return counts[key(line)] >= threshold or bool(_PAGE_NUMBER.match(line.text.strip()))
+
     for page in pages:
-        page.lines = [
-            ln
-            for ln in page.lines
-            if not (in_band(ln, page) and (counts[key(ln)] >= threshold or _PAGE_NUMBER.match(ln.text.strip())))
-        ]
+        page.lines = [ln for ln in page.lines if not (in_band(ln, page) and running(ln))]

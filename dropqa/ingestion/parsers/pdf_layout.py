@@ -61,11 +61,7 @@ def is_appendix_title(title: str | None) -> bool:
 
 def plausible_heading(text: str, max_chars: int = 60) -> bool:
     text = text.strip()
-    return (
-        0 < len(text) <= max_chars
-        and not _SENTENCE_END.search(text)
-        and any(ch.isalpha() for ch in text)
-    )
+    return 0 < len(text) <= max_chars and not _SENTENCE_END.search(text) and any(ch.isalpha() for ch in text)
 
 
 @dataclass
@@ -117,8 +113,11 @@ def _candidate_groups(lines: Sequence[TextLine], body: float, body_bold: bool) -
             groups.append([])
             continue
         prev = groups[-1][-1] if groups and groups[-1] else None
-        if prev and prev.page == line.page and _style(prev) == _style(line) and (
-            line.bbox[1] - prev.bbox[3] < 0.6 * line.size
+        if (
+            prev
+            and prev.page == line.page
+            and _style(prev) == _style(line)
+            and (line.bbox[1] - prev.bbox[3] < 0.6 * line.size)
         ):
             groups[-1].append(line)
         else:

@@ -15,7 +15,13 @@ from typing import TYPE_CHECKING, Any
 from dropqa.ingestion.document import ParsedDocument, ParsedNode, paragraph, section
 from dropqa.ingestion.parsers.base import ParseContext, ParseError
 from dropqa.ingestion.parsers.ooxml import ImageExtractor, guard_container, is_mostly_chinese
-from dropqa.ingestion.parsers.pptx_shapes import ShapeReader, clean, is_title_shape, reading_order
+from dropqa.ingestion.parsers.pptx_shapes import (
+    ShapeReader,
+    clean,
+    is_running_placeholder,
+    is_title_shape,
+    reading_order,
+)
 
 if TYPE_CHECKING:
     from pptx.presentation import Presentation
@@ -43,13 +49,17 @@ class PptxParser:
                     f"{ctx.max_pages} slides or {ctx.max_chars} characters"
                 )
                 break
-            node = _slide_section(slide, number, images, doc.warnings)
+            try:
+                node = _slide_section(slide, number, images, doc.warnings)
+            except Exception as exc:  # one broken slide (missing part, bad XML) should not lose the deck
+                doc.warnings.append(f"slide {number} could not be read and was skipped: {exc}")
+                continue
             if not node.title:
                 untitled.append(node)
             chars += sum(len(n.content) for n in node.walk())
             doc.children.append(node)
         _name_untitled(untitled, doc)
-        doc.metadata["slides"] = len(prs.slides)
+        doc.metadata.update(pages=len(prs.slides), page_estimated=False)
         return doc
 
 
@@ -90,7 +100,7 @@ def _title(slide: Slide) -> str | None:
 def _first_short_text(slide: Slide) -> str | None:
     """First line of the first text on the slide, when it is short enough to read as a title."""
     for shape in reading_order(slide.shapes):
-        if shape.has_text_frame:
+        if shape.has_text_frame and not is_running_placeholder(shape):
             text = clean(shape.text_frame.text)
             if text:
                 first = text.split("\n")[0]

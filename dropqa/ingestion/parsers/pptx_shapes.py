@@ -27,6 +27,13 @@ _BODY_PLACEHOLDERS = {
     PP_PLACEHOLDER.VERTICAL_BODY,
     PP_PLACEHOLDER.VERTICAL_OBJECT,
 }
+# Repeated on every slide from the master; indexing them adds only noise.
+_RUNNING_PLACEHOLDERS = {
+    PP_PLACEHOLDER.DATE,
+    PP_PLACEHOLDER.FOOTER,
+    PP_PLACEHOLDER.HEADER,
+    PP_PLACEHOLDER.SLIDE_NUMBER,
+}
 _BULLET_TAGS = (qn("a:buChar"), qn("a:buAutoNum"), qn("a:buBlip"))
 _NO_BULLET = qn("a:buNone")
 
@@ -53,6 +60,10 @@ def is_title_shape(shape: BaseShape) -> bool:
     )
 
 
+def is_running_placeholder(shape: BaseShape) -> bool:
+    return _placeholder_type(shape) in _RUNNING_PLACEHOLDERS
+
+
 class ShapeReader:
     """Reads shapes into nodes carrying the slide's page metadata."""
 
@@ -70,8 +81,8 @@ class ShapeReader:
     def _shape(self, shape: BaseShape) -> list[ParsedNode]:
         if isinstance(shape, GroupShape):
             return self.read(shape.shapes)
-        if is_title_shape(shape):
-            return []  # the slide title becomes the section title
+        if is_title_shape(shape) or is_running_placeholder(shape):
+            return []  # the title becomes the section title; footers repeat on every slide
         if getattr(shape, "has_table", False):
             return self._table(shape.table)
         if getattr(shape, "has_chart", False):
@@ -130,8 +141,10 @@ class ShapeReader:
             return []
         label = "类别" if is_mostly_chinese(" ".join(categories + [n for n, _ in series])) else "Category"
         header = [label] + [name for name, _ in series]
-        rows = [[cat] + [_number(values[i]) if i < len(values) else "" for _, values in series]
-                for i, cat in enumerate(categories)]
+        rows = [
+            [cat] + [_number(values[i]) if i < len(values) else "" for _, values in series]
+            for i, cat in enumerate(categories)
+        ]
         return [table_node(header, rows, title=title or None, **{**self.meta, "segment_type": "chart"})]
 
     def _picture(self, shape: Picture) -> list[ParsedNode]:

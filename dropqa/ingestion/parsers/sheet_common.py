@@ -77,9 +77,9 @@ def format_number(value: float, number_format: str | None = None) -> str:
     if isinstance(value, float) and not math.isfinite(value):
         return str(value)
     if "%" in fmt:
-        return _fixed(value * 100, fmt, default_decimals=0) + "%"
+        return _fixed(value * 100, fmt) + "%"
     if any(ch in fmt for ch in "0#?") and "E" not in fmt.upper() and "/" not in fmt:
-        return _fixed(value, fmt, default_decimals=None)
+        return _fixed(value, fmt)
     return _plain(value)
 
 
@@ -90,18 +90,16 @@ def _numeric_section(number_format: str | None) -> str:
     return _FMT_NOISE.sub("", number_format.split(";")[0])
 
 
-def _fixed(value: float, fmt: str, default_decimals: int | None) -> str:
+def _fixed(value: float, fmt: str) -> str:
     """Format with the format's decimals (``0.0#`` → 1 to 2 decimals) and ``,`` grouping."""
-    fraction = fmt.split(".", 1)[1] if "." in fmt else ""
+    integer, _, fraction = fmt.partition(".")
     min_d = fraction.count("0")
     max_d = sum(fraction.count(ch) for ch in "0#?")
-    if not fraction and default_decimals is None:
-        return _plain(round(value)) if "," not in fmt else f"{round(value):,}"
-    grouping = "," if "," in fmt.split(".")[0] else ""
-    text = f"{value:{grouping}.{max_d}f}"
+    text = f"{value:{',' if ',' in integer else ''}.{max_d}f}"
     while max_d > min_d and text.endswith("0"):
         text, max_d = text[:-1], max_d - 1
-    return text.rstrip(".") if text.endswith(".") else text
+    text = text.removesuffix(".")
+    return text[1:] if text.startswith("-") and not text.strip("-0.,") else text  # no "-0"
 
 
 def _plain(value: float) -> str:
@@ -282,28 +280,34 @@ def sheet_nodes(
     stream = _RowStream(rows)
     nodes: list[ParsedNode] = []
     while not budget.exhausted and (buf := stream.take_lookahead(LOOKAHEAD_ROWS)):
-        cells = [c for _, c in buf]
-        h = next((i for i in range(len(buf)) if _is_header(cells[i], cells[i + 1 :])), None)
-        if h is None:
-            start = next((i for i, c in enumerate(cells) if len(_values(c)) >= 2), len(buf))
-            if sum(len(_values(c)) >= 2 for c in cells) * 2 <= len(cells):
-                start = len(buf)  # free text (a read-me sheet), not a table
-            preamble, header, rest = buf[:start], [], buf[start:]
-        else:
-            preamble, header, rest = buf[:h], cells[h], buf[h + 1 :]
-            if rest and _is_two_row_header(header, rest[0][1], [c for _, c in rest[1:]]):
-                header, rest = _combine_headers(header, rest[0][1]), rest[1:]
-        nodes.extend(_paragraph(r, meta) for r in preamble if any(r[1]))
-        if h is None and not rest:
+        preamble, header, rest = _split_lookahead(buf)
+        nodes.extend(_paragraphs(preamble, meta, budget))
+        if header is None and not rest:
             continue
         titles = [_row_text(c) for _, c in preamble if _is_title_like(c)]
-        table = _Table(header, titles[-1] if titles else fallback_title, max(1, rows_per_chunk), meta)
+        header_cells = header[1] if header else []
+        table = _Table(header_cells, titles[-1] if titles else fallback_title, max(1, rows_per_chunk), meta)
         stream.push_back(rest)
         chunks = list(_stream_table(stream, table, budget))
-        if not chunks and h is not None:  # a header-looking row with nothing under it
-            chunks = [_paragraph(buf[h], meta)]
+        if not chunks and header:  # a header-looking row with nothing under it
+            chunks = [_paragraph(header, meta)]
         nodes.extend(chunks)
     return nodes
+
+
+def _split_lookahead(buf: list[Row]) -> tuple[list[Row], Row | None, list[Row]]:
+    """(rows above the table, the header row or None, rows from the first data row on)."""
+    cells = [c for _, c in buf]
+    h = next((i for i in range(len(buf)) if _is_header(cells[i], cells[i + 1 :])), None)
+    if h is not None:
+        header, rest = cells[h], buf[h + 1 :]
+        if rest and _is_two_row_header(header, rest[0][1], [c for _, c in rest[1:]]):
+            header, rest = _combine_headers(header, rest[0][1]), rest[1:]
+        return buf[:h], (buf[h][0], header), rest
+    multi = [i for i, c in enumerate(cells) if len(_values(c)) >= 2]
+    if len(multi) * 2 <= sum(1 for c in cells if any(c)):
+        return buf, None, []  # free text (a read-me sheet), not a table
+    return buf[: multi[0]], None, buf[multi[0] :]  # a table without a header row
 
 
 def _stream_table(stream: _RowStream, table: _Table, budget: Budget) -> Iterator[ParsedNode]:
@@ -319,7 +323,7 @@ def _stream_table(stream: _RowStream, table: _Table, budget: Budget) -> Iterator
             stream.push_back([row])
             break
         after_blank = False
-        if not budget.take(cells):
+        if not budget.take([*cells, *table.header]):  # the rendering repeats the header per row
             break
         chunk.append((number, _table_cells(cells)))
         if len(chunk) >= table.rows_per_chunk:
@@ -335,6 +339,12 @@ def _ends_table(cells: list[str], after_blank: bool, left: int) -> bool:
     if len(values) != 1 or _span([cells])[0] > left:
         return False
     return after_blank or bool(NOTE_RE.match(values[0]))
+
+
+def _paragraphs(rows: list[Row], meta: dict[str, Any], budget: Budget) -> Iterator[ParsedNode]:
+    for row in rows:
+        if any(row[1]) and budget.take(row[1]):
+            yield _paragraph(row, meta)
 
 
 def _paragraph(row: Row, meta: dict[str, Any]) -> ParsedNode:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import io
 import warnings
 import zipfile
+from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import PurePath
 from typing import Any
@@ -115,10 +116,27 @@ def _stream_rows(ws: ReadOnlyWorksheet) -> Iterator[Row]:
 
 
 def _rows_with_merges(ws: Worksheet) -> Iterator[Row]:
+    """Rows of the cells that exist, merged values repeated into the cells they cover.
+
+    ``ws.iter_rows()`` would create every cell of the used rectangle: one stray formatted cell
+    at row 1,048,576 would cost a million empty rows, so the stored cells are walked instead
+    and a gap of empty rows is reported as a single blank row.
+    """
     covered = _merged_sources(ws)
-    for number, row in enumerate(ws.iter_rows(), start=1):
-        cells = (covered.get((number, col), cell) for col, cell in enumerate(row, start=1))
-        yield number, [format_value(c.value, c.number_format) for c in cells]
+    by_row: dict[int, dict[int, Any]] = defaultdict(dict)
+    for (r, c), cell in ws._cells.items():  # the worksheet's own {(row, col): cell} store
+        by_row[r][c] = covered.get((r, c), cell)
+    for (r, c), source in covered.items():
+        by_row[r].setdefault(c, source)
+    previous = 0
+    for number in sorted(by_row):
+        if number > previous + 1:
+            yield previous + 1, []
+        cells = [""] * max(by_row[number])
+        for col, cell in by_row[number].items():
+            cells[col - 1] = format_value(cell.value, cell.number_format)
+        yield number, cells
+        previous = number
 
 
 def _merged_sources(ws: Worksheet) -> dict[tuple[int, int], Any]:

@@ -62,7 +62,10 @@ def test_title_row_header_merged_cells_values_and_notes(tmp_path: Path) -> None:
     assert doc.title == "2024年度绩效考核"
     assert doc.file_type == "xlsx"
     [sheet] = doc.children
-    assert (sheet.title, sheet.metadata) == ("考核结果", {"sheet": "考核结果", "page": 1, "page_estimated": False})
+    assert (sheet.title, sheet.metadata) == (
+        "考核结果",
+        {"sheet": "考核结果", "page": 1, "page_estimated": False},
+    )
     kinds = [n.node_type for n in sheet.children]
     assert kinds == ["paragraph", "table", "paragraph", "paragraph"]
     title, table, note, approver = sheet.children
@@ -82,6 +85,42 @@ def test_title_row_header_merged_cells_values_and_notes(tmp_path: Path) -> None:
     assert note.metadata["row_range"] == [7, 7]
     assert approver.content == "审批人：周明远"
     assert doc.metadata["sheets"] == ["考核结果"]
+
+
+def test_group_rows_second_table_and_free_text_sheet(tmp_path: Path) -> None:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "汇总"
+    ws.append([None, "区域", "城市", "销售额"])  # table starts in column B
+    ws.append([None, "华东区"])
+    ws.merge_cells("B2:D2")  # a group label across the table
+    ws.append([None, "华东区", "上海", 1200.5])
+    ws.append([])
+    ws.append([None, "制表人：刘佳"])
+    ws.append([])
+    ws.append([None, "季度目标"])
+    ws.append([None, "季度", "目标"])
+    ws.append([None, "Q1", 100])
+    readme = wb.create_sheet("说明")
+    readme.append(["本工作簿汇总2024年各区域销售数据，来源为财务系统月度导出。"])
+    readme.append(["如有疑问请联系财务部。"])
+    summary, notes = _parse(_bytes(wb, tmp_path)).children
+    assert [(n.node_type, n.title) for n in summary.children] == [
+        ("table", "汇总"),
+        ("paragraph", None),
+        ("paragraph", None),
+        ("table", "季度目标"),
+    ]
+    first, author, _, second = summary.children
+    assert first.metadata["table"]["header"] == ["区域", "城市", "销售额"]
+    assert first.metadata["table"]["rows"] == [["华东区", "", ""], ["华东区", "上海", "1200.5"]]
+    assert author.content == "制表人：刘佳"
+    assert second.metadata["table"] == {"header": ["季度", "目标"], "rows": [["Q1", "100"]]}
+    assert second.metadata["row_range"] == [9, 9]
+    assert [(n.node_type, n.content) for n in notes.children] == [
+        ("paragraph", "本工作簿汇总2024年各区域销售数据，来源为财务系统月度导出。"),
+        ("paragraph", "如有疑问请联系财务部。"),
+    ]
 
 
 def test_hidden_and_empty_sheets_are_skipped(tmp_path: Path) -> None:
@@ -150,6 +189,21 @@ def test_large_sheet_is_split_into_row_ranges_repeating_the_header(tmp_path: Pat
     assert [r for c in _tables(regular.children[0]) for r in c.metadata["table"]["rows"]] == streamed_rows
 
 
+def test_stray_cell_far_away_does_not_make_the_parser_visit_the_whole_grid(tmp_path: Path) -> None:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.append(["项目", "金额"])
+    ws.append(["服务器", 120])
+    ws.cell(row=1_048_576, column=16_384).number_format = "0.00"  # formatted but empty
+    data = _bytes(wb, tmp_path)
+    for extra in ({}, {"xlsx_read_only_bytes": 0}):
+        start = time.perf_counter()
+        [sheet] = _parse(data, **extra).children
+        assert time.perf_counter() - start < 10
+        [table] = _tables(sheet)
+        assert table.metadata["table"] == {"header": ["项目", "金额"], "rows": [["服务器", "120"]]}
+
+
 def test_text_limit_truncates_with_a_warning(tmp_path: Path) -> None:
     wb = openpyxl.Workbook()
     ws = wb.active
@@ -184,6 +238,9 @@ def test_formula_cells_use_cached_values_not_formulas(tmp_path: Path) -> None:
         (0.95, "0%", "95%"),
         (0.1234, "0.00%", "12.34%"),
         (0.07, "0%", "7%"),
+        (-0.001, "0%", "0%"),
+        (3.14159, "0.0#", "3.14"),
+        (3.1, "0.0#", "3.1"),
         (-3.5, '"¥"#,##0.00;[Red]-"¥"#,##0.00', "-3.50"),
         (datetime(2024, 3, 8), "yyyy-mm-dd", "2024-03-08"),
         (datetime(2024, 3, 8, 9, 5), "yyyy-mm-dd hh:mm", "2024-03-08 09:05"),

@@ -1,0 +1,41 @@
+"""Search functions and tools against the real index."""
+
+from __future__ import annotations
+
+import pytest
+
+from dropqa.store import search
+from dropqa.store.scope import Scope
+from dropqa.text.segment import query_terms
+from dropqa.tools.retrieval import hybrid_search
+
+pytestmark = pytest.mark.integration
+
+
+def test_fulltext_ranks_the_section_with_all_terms_first(services, indexed_examples):
+    rows = search.fulltext(services.db, query_terms("核心数据库 恢复时间目标 RTO"), Scope(), 5)
+    assert "3.2 恢复演练" in rows[0]["breadcrumb"]
+    assert {"rto", "核心"} <= set(rows[0]["matched"])
+
+
+def test_semantic_search_crosses_wording(services, indexed_examples):
+    vec = services.embedder.embed_query("How many vacation days do employees get?").tolist()
+    rows = search.semantic(services.db, vec, services.embedder.name, services.embedder.dimensions, Scope(), 3)
+    assert any("3.1 Annual Leave" in r["breadcrumb"] for r in rows)
+
+
+def test_keyword_exact_regex_and_errors(services, indexed_examples):
+    db, t = services.db, services.settings.database.regex_timeout_ms
+    exact = search.keyword(db, "it-help@aurora.example", "exact", False, Scope(), 5, t)
+    assert len(exact) == 1 and "5. Security" in exact[0]["breadcrumb"]
+    regex = search.keyword(db, r"级别: P[0-9] \| 含义: 核心", "regex", True, Scope(), 5, t)
+    assert regex and "2.2 告警分级" in regex[0]["breadcrumb"]
+    with pytest.raises(search.BadPattern):
+        search.keyword(db, "(unclosed", "regex", True, Scope(), 5, t)
+
+
+def test_hybrid_relevance_separates_answerable_from_not(services, indexed_examples):
+    good = hybrid_search(services, "核心数据库的RTO要求是多少？", Scope())
+    bad = hybrid_search(services, "公司食堂的午餐价格是多少？", Scope())
+    assert "3.2 恢复演练" in good.hits[0].section
+    assert good.top_relevance > services.settings.retrieval.quality_min_relevance > bad.top_relevance

@@ -1,0 +1,44 @@
+import pytest
+from pydantic import ValidationError
+
+from dropqa.api.auth import is_loopback
+from dropqa.config import Settings
+from dropqa.graph.prompts import messages, render
+from dropqa.graph.run import Answer
+
+
+def test_env_overrides_nested_settings(monkeypatch, tmp_path):
+    monkeypatch.setenv("DROPQA_RETRIEVAL__TOP_K", "5")
+    monkeypatch.setenv("DATABASE_URL", "postgresql://db.example/dropqa")
+    monkeypatch.setenv("DROPQA_DATA_DIR", str(tmp_path))
+    s = Settings()
+    assert s.retrieval.top_k == 5 and s.database_url == "postgresql://db.example/dropqa"
+    assert s.data_dir == tmp_path.resolve() and s.offline
+
+
+def test_yaml_config_file(monkeypatch, tmp_path):
+    cfg = tmp_path / "dropqa.yaml"
+    cfg.write_text("retrieval:\n  top_k: 3\nmodels:\n  chat:\n    model: qwen-plus\n", encoding="utf-8")
+    monkeypatch.setenv("DROPQA_CONFIG", str(cfg))
+    s = Settings()
+    assert s.retrieval.top_k == 3 and not s.offline
+
+
+def test_messages_exist_in_both_languages_with_same_keys():
+    assert set(messages("zh")) == set(messages("en"))
+    assert render("zh", "answer_item", text="甲", n=2) == "甲 [2]"
+
+
+def test_answer_shape_validates():
+    src = {"document_id": "d", "document_name": "a.md", "section": "1 > 1.1", "node_id": "n", "snippet": "x",
+           "relevance": 0.5, "page": None, "version": 1}
+    a = Answer(answer="x", answerable=True, confidence="high", mode="direct", sources=[src], latency_ms=3,
+               question="q")
+    assert a.model_dump()["sources"][0]["section"] == "1 > 1.1"
+    with pytest.raises(ValidationError):
+        Answer(answer="x", answerable=True, confidence="sure", mode="direct", sources=[], latency_ms=1, question="q")
+
+
+def test_loopback_detection():
+    assert is_loopback("127.0.0.1") and is_loopback("localhost") and is_loopback("::1")
+    assert not is_loopback("0.0.0.0") and not is_loopback("192.168.1.5")

@@ -1,0 +1,53 @@
+import pytest
+
+from dropqa.graph.extractive import pick_sentences
+from dropqa.tools.fusion import calibrate_similarity, coverage, idf_weights, rrf
+from dropqa.tools.hits import Hit
+
+
+def hit(node_id: str, content: str = "", relevance: float = 0.0, channel: str = "fulltext",
+        node_type: str = "paragraph") -> Hit:
+    return Hit(node_id=node_id, document_id="d", document_name="doc.md", version=1, node_type=node_type,
+               section="s", breadcrumb="doc.md > s", content=content, position=int(node_id.strip("n") or 0),
+               relevance=relevance, channels=[channel])
+
+
+def test_rrf_rewards_agreement_and_unions_channels():
+    a = [hit("n1"), hit("n2"), hit("n3")]
+    b = [hit("n3", channel="semantic"), hit("n4", channel="semantic")]
+    fused = rrf([a, b], k=60)
+    assert fused[0].node_id == "n3"
+    assert fused[0].channels == ["fulltext", "semantic"]
+    assert abs(fused[0].score - (1 / 63 + 1 / 61)) < 1e-9
+    assert [h.node_id for h in fused] == ["n3", "n1", "n2", "n4"]
+
+
+def test_idf_coverage_weighs_rare_terms():
+    w = idf_weights({"星河": 90, "零售价": 0}, total=100)
+    assert w["零售价"] > 5 * w["星河"]
+    assert coverage(["星河"], w) < 0.2
+    assert coverage(["星河", "零售价"], w) == 1.0
+
+
+def test_similarity_calibration_clamps():
+    assert calibrate_similarity(0.70, 0.8, 0.9) == 0.0
+    assert calibrate_similarity(0.85, 0.8, 0.9) == pytest.approx(0.5)
+    assert calibrate_similarity(0.99, 0.8, 0.9) == 1.0
+
+
+def test_extractive_answer_picks_the_sentence_with_the_fact():
+    hits = [
+        hit("n1", "公司概况。2024年新增授权发明专利37项，累计达到215项。其他内容。", 0.9),
+        hit("n2", "专利工作由法务部负责。", 0.5),
+    ]
+    w = {"发明专利": 2.0, "新增": 1.0, "2024": 1.0}
+    picked = pick_sentences("2024年新增授权发明专利多少项？", list(w), w, hits, max_sentences=2)
+    assert picked[0].text == "2024年新增授权发明专利37项，累计达到215项。"
+    assert picked[0].hit_index == 0
+
+
+def test_colon_sentence_keeps_what_follows():
+    hits = [hit("n1", "值班安排如下：\n4月5日：王磊\n4月6日：赵宏", 0.9, node_type="paragraph")]
+    w = {"值班": 1.0, "安排": 1.0}
+    picked = pick_sentences("值班安排是什么？", list(w), w, hits, max_sentences=1)
+    assert picked[0].text.startswith("值班安排如下：") and "4月5日：王磊" in picked[0].text

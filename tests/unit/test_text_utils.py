@@ -1,0 +1,39 @@
+from dropqa.text.lang import detect_language
+from dropqa.text.segment import index_text, query_terms, tokens
+from dropqa.text.sentences import split_sentences, truncate
+
+
+def test_search_mode_segmentation_yields_compound_and_parts():
+    toks = tokens("新增授权发明专利37项")
+    assert {"发明", "专利", "发明专利", "37"} <= set(toks)
+
+
+def test_query_terms_drop_question_words_and_single_chars():
+    terms = query_terms("星河科技2024年新增授权发明专利多少项？")
+    assert "多少" not in terms and "项" not in terms and "年" not in terms
+    assert {"星河", "2024", "发明专利"} <= set(terms)
+
+
+def test_english_terms_lowercased_without_stopwords():
+    assert query_terms("Who owns the Information Security Policy?") == ["owns", "information", "security", "policy"]
+
+
+def test_index_text_keeps_numbers_and_drops_punctuation():
+    assert index_text("可用性为99.9%，RTO不超过30分钟").split() == [
+        "可用", "可用性", "为", "99.9%", "rto", "不", "超过", "30", "分钟"]
+
+
+def test_sentence_split_chinese_and_english():
+    assert split_sentences("第一句。第二句！Version 2.1 is out. Next one?") == [
+        "第一句。", "第二句！", "Version 2.1 is out.", "Next one?"]
+
+
+def test_truncate_collapses_whitespace():
+    assert truncate("a  b\n c", 10) == "a b c"
+    assert truncate("x" * 20, 10) == "x" * 9 + "…"
+
+
+def test_language_detection():
+    assert detect_language("星图计划的预算是多少？") == "zh"
+    assert detect_language("What is the RTO of the core database?") == "en"
+    assert detect_language("What does 星图计划 cost?") == "en"
