@@ -28,7 +28,7 @@ def _settings() -> Settings:
     return get_settings()
 
 
-def _services(settings: Settings):  # noqa: ANN202 - imported lazily so `--help` stays fast
+def _services(settings: Settings):
     from dropqa.store.server import DatabaseUnavailable
     from dropqa.tools.services import Services
 

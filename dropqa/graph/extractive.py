@@ -10,11 +10,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from dropqa.text.sentences import split_sentences
 from dropqa.tools.fusion import coverage
 from dropqa.tools.hits import Hit
-from dropqa.text.sentences import split_sentences
 
-_QUANTITY = re.compile(r"多少|几|how (many|much|long)|what (percentage|share)|number of|\bwhen\b|哪天|何时|什么时候|多久")
+_QUANTITY = re.compile(
+    r"多少|几|how (many|much|long)|what (percentage|share)|number of|\bwhen\b|哪天|何时|什么时候|多久"
+)
 _DIGIT = re.compile(r"\d")
 
 

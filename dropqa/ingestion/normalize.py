@@ -46,11 +46,11 @@ def is_meaningless_title(title: str | None) -> bool:
 
 
 def normalize(doc: ParsedDocument, limits: NormalizeLimits) -> ParsedDocument:
-    doc.children = _normalize_children(doc.children, limits, top_level=True)
+    doc.children = _normalize_children(doc.children, limits)
     return doc
 
 
-def _normalize_children(children: list[ParsedNode], limits: NormalizeLimits, top_level: bool = False) -> list[ParsedNode]:
+def _normalize_children(children: list[ParsedNode], limits: NormalizeLimits) -> list[ParsedNode]:
     out: list[ParsedNode] = []
     for node in children:
         if node.node_type == "paragraph" and len(node.content) > limits.max_paragraph_chars:
@@ -102,7 +102,8 @@ def _split_table(node: ParsedNode, limits: NormalizeLimits) -> list[ParsedNode]:
     step = max(1, limits.max_section_chars // per_row)
     meta = {k: v for k, v in node.metadata.items() if k != "table"}
     return [
-        table_node(header, rows[i : i + step], title=node.title, **{**meta, "row_slice": [i, i + len(rows[i : i + step])]})
+        table_node(header, rows[i : i + step], title=node.title,
+                   **{**meta, "row_slice": [i, i + len(rows[i : i + step])]})
         for i in range(0, len(rows), step)
     ]
 

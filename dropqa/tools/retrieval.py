@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 
 from dropqa.store import search
 from dropqa.store.scope import Scope
+from dropqa.text.segment import query_terms
 from dropqa.tools.fusion import calibrate_similarity, coverage, idf_weights, rrf
 from dropqa.tools.hits import Hit
 from dropqa.tools.services import Services
-from dropqa.text.segment import query_terms
 
 
 @dataclass

@@ -13,7 +13,8 @@ def test_meaningless_titles():
 
 
 def test_meaningless_heading_keeps_numbering_and_gains_content_title():
-    doc = ParsedDocument("d", "md", [section("一、", [paragraph("“星火”管培生计划首期录取应届毕业生48人，分布在研发岗位。")])])
+    text = "“星火”管培生计划首期录取应届毕业生48人，分布在研发岗位。"
+    doc = ParsedDocument("d", "md", [section("一、", [paragraph(text)])])
     normalize(doc, LIMITS)
     title = doc.children[0].title
     assert title.startswith("一、 ") and "星火" in title

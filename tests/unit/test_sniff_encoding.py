@@ -20,7 +20,7 @@ def test_real_type_comes_from_bytes_not_extension():
     assert detect_type(b"%PDF-1.7\n...", "report.docx") == "pdf"
     assert detect_type(b"\x89PNG\r\n\x1a\n" + b"\0" * 20, "scan.pdf") == "image"
     assert detect_type("# 标题\n正文".encode(), "notes.md") == "md"
-    assert detect_type("plain words".encode(), "notes.weird") == "txt"
+    assert detect_type(b"plain words", "notes.weird") == "txt"
     assert detect_type(b"\xd0\xcf\x11\xe0" + b"\0" * 100, "old.doc") == "ole"
     assert detect_type(bytes(range(256)) * 10, "blob.md") == "unknown"
 

@@ -22,7 +22,8 @@ def test_numbered_headings_become_sections():
 
 
 def test_chapter_and_decimal_levels():
-    text = "第一章 总则\n\n1.1 目的\n为了规范管理。\n\n1.2 范围\n适用于全体员工。\n\n第二章 细则\n\n具体规定如下，共三条。\n"
+    text = ("第一章 总则\n\n1.1 目的\n为了规范管理。\n\n1.2 范围\n适用于全体员工。\n\n"
+            "第二章 细则\n\n具体规定如下，共三条。\n")
     doc = parse_plain_text(text, "办法.txt")
     ch1, ch2 = doc.children
     assert ch1.title == "第一章 总则" and [c.title for c in ch1.children] == ["1.1 目的", "1.2 范围"]
@@ -55,6 +56,7 @@ def test_plain_blocks_without_headings_are_paragraphs():
 
 
 def test_title_like_lines():
-    text = "Background\n\nThe project started in 2023 after a long review of options.\n\nGoals\n\nWe want to cut costs by half over two years.\n"
+    text = ("Background\n\nThe project started in 2023 after a long review of options.\n\n"
+            "Goals\n\nWe want to cut costs by half over two years.\n")
     doc = parse_plain_text(text, "t.txt")
     assert [n.title for n in doc.children] == ["Background", "Goals"]

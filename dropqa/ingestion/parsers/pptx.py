@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from dropqa.ingestion.document import ParsedDocument, ParsedNode, paragraph, section
 from dropqa.ingestion.parsers.base import ParseContext, ParseError
+from dropqa.ingestion.parsers.heading_patterns import looks_like_heading_text
 from dropqa.ingestion.parsers.ooxml import ImageExtractor, guard_container, is_mostly_chinese
 from dropqa.ingestion.parsers.pptx_shapes import (
     ShapeReader,
@@ -98,13 +99,13 @@ def _title(slide: Slide) -> str | None:
 
 
 def _first_short_text(slide: Slide) -> str | None:
-    """First line of the first text on the slide, when it is short enough to read as a title."""
+    """First line of the first text on the slide, when it reads as a title (short, not a sentence)."""
     for shape in reading_order(slide.shapes):
         if shape.has_text_frame and not is_running_placeholder(shape):
             text = clean(shape.text_frame.text)
             if text:
                 first = text.split("\n")[0]
-                return first if len(first) <= MAX_FALLBACK_TITLE else None
+                return first if looks_like_heading_text(first, MAX_FALLBACK_TITLE) else None
     return None
 
 

@@ -12,6 +12,7 @@ Three shapes are recognised, in this order:
 
 from __future__ import annotations
 
+import itertools
 import re
 from pathlib import PurePath
 
@@ -72,7 +73,7 @@ def _parse_chat(lines: list[str]) -> list[ParsedNode] | None:
         out.append(paragraph("\n".join(preamble)))
     days: dict[str, ParsedNode] = {}
     bounds = [*headers, len(lines)]
-    for start, end in zip(bounds, bounds[1:], strict=False):
+    for start, end in itertools.pairwise(bounds):
         date, time, speaker, inline = _chat_header(lines[start])  # type: ignore[misc]
         body = [x.strip() for x in lines[start + 1 : end] if x.strip()]
         message = "\n".join(([inline] if inline else []) + body)

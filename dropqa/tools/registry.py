@@ -1,0 +1,13 @@
+"""The tool set the agent may use (all read-only)."""
+
+from __future__ import annotations
+
+from langchain_core.tools import BaseTool
+
+from dropqa.tools.browse_tools import get_document_structure, get_node_content, get_section_children
+from dropqa.tools.search_tools import fulltext_search, keyword_search, semantic_search
+
+
+def search_and_browse_tools() -> list[BaseTool]:
+    return [keyword_search, fulltext_search, semantic_search, get_node_content, get_section_children,
+            get_document_structure]
