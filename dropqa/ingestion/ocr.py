@@ -36,6 +36,7 @@ Engine = Callable[[np.ndarray], list[RawLine]]  # takes a BGR array
 
 MAX_SIDE = 4000
 DEFAULT_MAX_PIXELS = 60_000_000
+NOISE_CONFIDENCE = 0.7  # 1–2 character detections below this are specks (a stray 。 read as "O")
 
 
 @dataclass
@@ -234,6 +235,7 @@ def _run(
     with _RUN_LOCK:
         raw = engine(bgr)
     lines = [_to_line(box, text, score, scale) for box, text, score in raw if text.strip()]
+    lines = [ln for ln in lines if not (len(ln.text) <= 2 and ln.confidence < NOISE_CONFIDENCE)]
     return OcrResult(paragraphs=group_paragraphs(lines), width=size[0], height=size[1])
 
 

@@ -141,16 +141,8 @@ class _Builder:
 
     def _heading(self, text: str, info: ParagraphInfo, page: int) -> bool:
         """Open a section if this paragraph is a heading; True when it was one."""
-        level = info.heading_level
-        if info.is_title and self.outline.has_sections:
-            level = 1  # a Title-styled line after the cover acts as a part heading
-        pattern = None
-        if level is None and info.list_level is None and info.emphasized and looks_like_heading_text(text):
-            pattern = match_heading_pattern(text)
-            if pattern is None:
-                return False
-            level = pattern.level
-        if level is None and pattern is None:
+        level, rank = self._heading_level(text, info)
+        if level is None and rank is None:
             return False
         self._list = None
         self._flush_caption()
@@ -158,8 +150,24 @@ class _Builder:
         if level is not None:
             self.outline.open(node, level)
         else:
-            self.outline.open_relative(node, pattern.rank or 1)  # type: ignore[union-attr]
+            self.outline.open_relative(node, rank or 1)
         return True
+
+    def _heading_level(self, text: str, info: ParagraphInfo) -> tuple[int | None, int | None]:
+        """(fixed level, relative rank) of a heading paragraph; (None, None) for body text.
+
+        Styles win. Numbering patterns count only on short lines that look like
+        headings (bold or large), so numbered sentences in the body stay paragraphs.
+        """
+        if info.heading_level is not None:
+            return info.heading_level, None
+        if info.is_title:
+            # On the cover the title is a paragraph; a Title line later on acts as a part heading.
+            return (1 if self.outline.has_sections else None), None
+        if info.list_level is not None or not info.emphasized or not looks_like_heading_text(text):
+            return None, None
+        pattern = match_heading_pattern(text)
+        return (pattern.level, pattern.rank) if pattern else (None, None)
 
     def _list_item(self, text: str, level: int, page: int) -> None:
         self._flush_caption()

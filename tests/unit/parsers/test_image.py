@@ -38,8 +38,8 @@ CJK = FONT_SOURCE is not None
 HEADLINE = "星河云桌面发布说明" if CJK else "Desktop release notes"
 BODY = "二号机房计划于2025年投产。" if CJK else "Room two opens in 2025."
 FRAME_TEXTS = [
-    "第一页内容：备份策略" if CJK else "First page: backup",
-    "第二页内容：恢复演练" if CJK else "Second page: drill",
+    "第一页讲备份策略" if CJK else "First page backup",
+    "第二页讲恢复演练" if CJK else "Second page drill",
 ]
 
 
@@ -73,14 +73,14 @@ def parse(data: bytes, name: str, **ctx: object) -> ParsedDocument:
 
 
 def test_png_becomes_image_node_plus_ocr_paragraphs() -> None:
-    img = render([(30, 25, HEADLINE, 44), (30, 120, BODY, 30)], (720, 180))
+    img = render([(30, 25, HEADLINE, 44), (30, 120, BODY, 30)], (720, 300))
     data = encode(img, "PNG")
     doc = parse(data, "发布说明.png")
     assert doc.title == "发布说明" and doc.file_type == "image" and doc.warnings == []
     image, *paragraphs = doc.children
     assert image.node_type == "image" and image.image is not None
     assert image.image.data == data and image.image.mime == "image/png"
-    assert (image.image.width, image.image.height) == (720, 180)
+    assert (image.image.width, image.image.height) == (720, 300)
     assert squash(image.content) == squash(HEADLINE + BODY)
     assert image.metadata["segment_type"] == "ocr" and image.metadata["page"] == 1
     assert [squash(p.content) for p in paragraphs] == [squash(HEADLINE), squash(BODY)]
@@ -92,7 +92,7 @@ def test_png_becomes_image_node_plus_ocr_paragraphs() -> None:
 
 
 def test_jpeg_keeps_original_bytes_and_reads_text() -> None:
-    data = encode(render([(30, 30, BODY, 34)], (560, 100)), "JPEG", quality=92)
+    data = encode(render([(30, 30, BODY, 34)], (560, 300)), "JPEG", quality=92)
     doc = parse(data, "scan.jpg")
     assert doc.children[0].image is not None and doc.children[0].image.mime == "image/jpeg"
     assert doc.children[0].image.data == data
@@ -100,7 +100,7 @@ def test_jpeg_keeps_original_bytes_and_reads_text() -> None:
 
 
 def test_multipage_tiff_gives_one_section_per_frame() -> None:
-    frames = [render([(20, 20, text, 32)], (480, 80)) for text in FRAME_TEXTS]
+    frames = [render([(20, 20, text, 32)], (480, 240)) for text in FRAME_TEXTS]
     data = encode(frames[0], "TIFF", save_all=True, append_images=frames[1:])
     doc = parse(data, "两页.tiff")
     assert [s.title for s in doc.children] == (["第1页", "第2页"] if CJK else ["Page 1", "Page 2"])
@@ -108,7 +108,7 @@ def test_multipage_tiff_gives_one_section_per_frame() -> None:
         assert sec.is_section and sec.metadata["page"] == number and sec.metadata["auto_title"] is True
         image, para = sec.children
         assert image.image is not None and image.image.mime == "image/png"  # TIFF frames re-encoded
-        assert Image.open(io.BytesIO(image.image.data)).size == (480, 80)
+        assert Image.open(io.BytesIO(image.image.data)).size == (480, 240)
         assert squash(para.content) == squash(text) and para.metadata["page"] == number
     assert doc.metadata["frames"] == 2
 
@@ -150,7 +150,7 @@ def test_ocr_disabled_and_blank_images_warn_instead_of_silently_empty() -> None:
     assert doc.children[0].content == "" and doc.children[0].metadata["segment_type"] == "figure"
     assert doc.children[0].image is not None and doc.children[0].image.mime == "image/png"  # BMP → PNG
     assert doc.warnings == ["OCR is disabled: the text in the image was not extracted"]
-    blank = parse(encode(Image.new("L", (200, 80), 255), "PNG"), "blank.png")
+    blank = parse(encode(Image.new("L", (200, 200), 255), "PNG"), "blank.png")
     assert blank.warnings == ["OCR found no text in the image"]
 
 

@@ -165,10 +165,10 @@ def test_recognize_png_bytes_groups_paragraphs_by_layout() -> None:
 
 def test_recognize_array_accepts_rgba_and_blank_images() -> None:
     text = "备份窗口02:00" if CJK else "Backup window 02:00"
-    rgba = np.asarray(render([(20, 20, text, 36)], (420, 90)).convert("RGBA"))
+    rgba = np.asarray(render([(20, 20, text, 36)], (420, 240)).convert("RGBA"))
     result = ocr.recognize_array(rgba)
     assert [squash(p.text) for p in result.paragraphs] == [squash(text)]
-    blank = ocr.recognize_array(np.full((60, 200), 255, dtype=np.uint8))
+    blank = ocr.recognize_array(np.full((200, 200), 255, dtype=np.uint8))
     assert blank.paragraphs == [] and blank.text == "" and blank.confidence == 0.0
 
 

@@ -1,0 +1,142 @@
+"""End to end through the real command and a real HTTP server on a random loopback port.
+
+The server and the indexer are separate processes sharing one embedded PostgreSQL
+data dir, exactly as a user runs them (`dropqa serve` in one terminal,
+`dropqa index` in another).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import requests
+
+from tests.conftest import EXAMPLES
+
+pytestmark = pytest.mark.e2e
+DROPQA = [str(Path(sys.executable).with_name("dropqa"))]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def env() -> Iterator[dict[str, str]]:
+    data = Path(tempfile.mkdtemp(prefix="dropqa-e2e-"))
+    data.chmod(0o755)
+    e = {k: v for k, v in os.environ.items() if k != "DATABASE_URL" and not k.startswith("DROPQA_")}
+    e.update(DROPQA_DATA_DIR=str(data), OPENBLAS_NUM_THREADS="1")
+    yield e
+    shutil.rmtree(data, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def server(env: dict[str, str]) -> Iterator[str]:
+    port = free_port()
+    proc = subprocess.Popen([*DROPQA, "serve", "--host", "127.0.0.1", "--port", str(port)], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 90
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            pytest.fail(f"server exited: {proc.stdout.read().decode() if proc.stdout else ''}")
+        try:
+            if requests.get(base + "/api/health", timeout=2).ok:
+                break
+        except requests.RequestException:
+            time.sleep(0.5)
+    else:
+        pytest.fail("server did not come up")
+    yield base
+    os.killpg(proc.pid, signal.SIGTERM)
+    proc.wait(20)
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("e2e-corpus")
+    for f in EXAMPLES.iterdir():
+        shutil.copy2(f, root / f.name)
+    return root
+
+
+def run(env: dict[str, str], *args: str, timeout: int = 300) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*DROPQA, *args], env=env, capture_output=True, text=True, timeout=timeout)
+
+
+def test_index_while_serving_then_ask_over_http(server: str, env: dict[str, str], corpus: Path) -> None:
+    out = run(env, "index", str(corpus))
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "indexed: 4" in out.stdout and "failed: 0" in out.stdout
+
+    again = run(env, "index", str(corpus))
+    assert again.returncode == 0 and "unchanged: 4" in again.stdout
+
+    r = requests.post(server + "/api/qa/ask", json={"question": "核心数据库的恢复时间目标是多少？"}, timeout=60)
+    assert r.status_code == 200
+    body = r.json()
+    assert body["answerable"] is True and "45 分钟" in body["answer"]
+    top = body["sources"][0]
+    assert top["document_name"] == "云栖数据平台运维手册.md"
+    assert top["section"].endswith("第3章 备份与恢复 > 3.2 恢复演练")
+    node = requests.get(f"{server}/api/nodes/{top['node_id']}", timeout=10).json()
+    assert "RTO" in node["content"] and node["breadcrumb"].startswith("云栖数据平台运维手册.md > ")
+
+    docs = requests.get(server + "/api/documents", timeout=10).json()["documents"]
+    assert {d["filename"] for d in docs} == {p.name for p in corpus.iterdir()}
+    detail = requests.get(f"{server}/api/documents/{docs[0]['id']}", timeout=10).json()
+    assert detail["structure"][0]["type"] == "document" and detail["versions"][0]["version"] == 1
+
+    history = requests.get(server + "/api/qa/history", timeout=10).json()
+    assert history[0]["question"] == "核心数据库的恢复时间目标是多少？"
+
+
+def test_new_version_and_version_filter_over_cli(server: str, env: dict[str, str], corpus: Path) -> None:
+    shutil.copy2(EXAMPLES.parent / "updates" / "pricing.md", corpus / "pricing.md")
+    out = run(env, "index", str(corpus))
+    assert out.returncode == 0 and "new_version: 1" in out.stdout
+    q = "How much does business support cost per month?"
+    latest = json.loads(run(env, "ask", q, "--json").stdout)
+    old = json.loads(run(env, "ask", q, "--json", "--version", "1").stdout)
+    assert "350 EUR" in latest["answer"] and latest["sources"][0]["version"] == 2
+    assert "300 EUR" in old["answer"] and old["sources"][0]["version"] == 1
+    assert set(latest) >= {"answer", "answerable", "confidence", "mode", "sources", "identified_topics",
+                           "iterations", "reasoning_trace", "latency_ms"}
+    listing = run(env, "docs")
+    assert "pricing.md" in listing.stdout
+
+
+def test_http_errors_are_json(server: str) -> None:
+    r = requests.post(server + "/api/qa/ask", json={"question": ""}, timeout=10)
+    assert r.status_code == 422 and r.json()["error"]["code"] == "invalid_request"
+    r = requests.get(server + "/api/nodes/00000000-0000-0000-0000-000000000000", timeout=10)
+    assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
+    r = requests.get(server + "/api/nodes/not-a-uuid", timeout=10)
+    assert r.status_code == 422
+
+
+def test_failed_file_is_reported_and_exit_status_is_one(env: dict[str, str], tmp_path: Path) -> None:
+    (tmp_path / "good.md").write_text("# Title\n\nSome words about kittens.\n", encoding="utf-8")
+    (tmp_path / "broken.docx").write_bytes(b"PK\x03\x04 this is not really a zip")
+    out = run(env, "index", str(tmp_path))
+    assert out.returncode == 1
+    assert "failed: 1" in out.stdout and "indexed: 1" in out.stdout
+
+
+def test_refuses_public_bind_without_token(env: dict[str, str]) -> None:
+    out = run(env, "serve", "--host", "0.0.0.0", "--port", str(free_port()), timeout=60)
+    assert out.returncode == 2 and "DROPQA_API_TOKEN" in out.stderr
