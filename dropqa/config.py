@@ -74,6 +74,15 @@ class IngestionSettings(BaseModel):
     max_compression_ratio: float = 200.0
     parse_timeout_s: float = 600.0
     topics_per_document: int = 8
+    # indexer service (jobs, worker, watcher)
+    parse_in_subprocess: bool = True       # parse each file in a child process (time + memory limit)
+    parse_memory_limit_mb: int = 4096      # RLIMIT_AS of the parse child; 0 = no limit
+    job_max_attempts: int = 3
+    job_retry_base_s: float = 5.0          # retry after base * 2^attempts seconds
+    job_heartbeat_s: float = 5.0
+    job_stale_s: float = 120.0             # an active job without a heartbeat this long is reclaimed
+    worker_poll_s: float = 1.0
+    watch_debounce_s: float = 2.0
     ignore_patterns: list[str] = Field(
         default_factory=lambda: ["~$*", ".~lock.*", "*.tmp", ".DS_Store", "Thumbs.db", ".*"]
     )
@@ -90,7 +99,8 @@ class RetrievalSettings(BaseModel):
     weight_fusion: float = 0.35
     answer_sentences: int = 3
     snippet_chars: int = 240
-    quality_min_relevance: float = 0.35
+    quality_min_relevance: float = 0.66
+    source_min_ratio: float = 0.5  # a source is listed when its relevance ≥ this × the best one's
     fuzzy_min_score: float = 80.0
 
 

@@ -31,7 +31,7 @@ def cached_embeddings(db: Database, model_name: str, text_hashes: list[str]) -> 
             "WHERE model_name = %s AND text_hash = ANY(%s)",
             (model_name, text_hashes),
         ).fetchall()
-    return {r["text_hash"]: list(r["embedding"]) for r in rows}
+    return {r["text_hash"]: r["embedding"].to_list() for r in rows}
 
 
 def write_version(db: Database, nv: NewVersion) -> WriteResult:

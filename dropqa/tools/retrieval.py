@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from dropqa.store import search
 from dropqa.store.scope import Scope
-from dropqa.text.segment import query_terms
+from dropqa.text.segment import has_han, query_terms
 from dropqa.tools.fusion import calibrate_similarity, coverage, idf_weights, rrf
 from dropqa.tools.hits import Hit
 from dropqa.tools.services import Services
@@ -45,11 +45,18 @@ def score_hits(svc: Services, hits: list[Hit], terms: list[str], weights: dict[s
         for h in hits:
             if h.node_id in sims:
                 h.metadata["semantic"] = sims[h.node_id]
+    query_han = any(has_han(t) for t in terms)
     for h in hits:
         text = f"{h.breadcrumb}\n{h.content}".lower()
         h.matched_terms = [t for t in terms if t in text]
         sim = calibrate_similarity(float(h.metadata.get("semantic") or 0.0), cfg.similarity_floor,
                                    cfg.similarity_ceiling)
+        if terms and query_han != has_han(h.content):
+            # The passage is in the other language: shared words cannot be expected, so the
+            # multilingual embedding's similarity is the only evidence of relevance.
+            h.metadata["cross_language"] = True
+            h.relevance = round(sim, 4)
+            continue
         cov = coverage(h.matched_terms, weights) if terms else 0.0
         h.relevance = round(cfg.weight_similarity * sim + cfg.weight_coverage * cov, 4)
 

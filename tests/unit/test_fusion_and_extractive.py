@@ -51,3 +51,10 @@ def test_colon_sentence_keeps_what_follows():
     w = {"值班": 1.0, "安排": 1.0}
     picked = pick_sentences("值班安排是什么？", list(w), w, hits, max_sentences=1)
     assert picked[0].text.startswith("值班安排如下：") and "4月5日：王磊" in picked[0].text
+
+
+def test_citation_renumbering_is_one_pass():
+    from dropqa.graph.nodes.finalize import renumber_citations
+
+    assert renumber_citations("a [2] b [3]", {1: 0, 2: 1}) == "a [1] b [2]"
+    assert renumber_citations("x [1] y [4]", {0: 0, 3: 1}) == "x [1] y [2]"
