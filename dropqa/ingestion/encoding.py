@@ -13,6 +13,16 @@ BOMS = (
 )
 
 
+def decode_limited(data: bytes, max_chars: int) -> str:
+    """Decode a text file, refusing one longer than ``max_chars`` characters."""
+    from dropqa.ingestion.parsers.base import ParseError
+
+    text = decode_text(data)
+    if len(text) > max_chars:
+        raise ParseError(f"the file has {len(text)} characters (limit {max_chars})")
+    return text
+
+
 def decode_text(data: bytes) -> str:
     for bom, enc in BOMS:
         if data.startswith(bom):

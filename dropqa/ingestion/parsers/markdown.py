@@ -9,8 +9,8 @@ from markdown_it.token import Token
 
 from dropqa.ingestion.builder import TreeBuilder
 from dropqa.ingestion.document import ParsedDocument, ParsedNode, paragraph, table_node
-from dropqa.ingestion.encoding import decode_text
-from dropqa.ingestion.parsers.base import ParseContext, ParseError
+from dropqa.ingestion.encoding import decode_limited
+from dropqa.ingestion.parsers.base import ParseContext
 
 _md = MarkdownIt("commonmark", {"html": True}).enable("table").enable("strikethrough")
 
@@ -19,10 +19,7 @@ class MarkdownParser:
     file_types = ("md",)
 
     def parse(self, data: bytes, ctx: ParseContext) -> ParsedDocument:
-        text = decode_text(data)
-        if len(text) > ctx.max_chars:
-            raise ParseError(f"the file has {len(text)} characters (limit {ctx.max_chars})")
-        return parse_markdown_text(text, ctx.filename)
+        return parse_markdown_text(decode_limited(data, ctx.max_chars), ctx.filename)
 
 
 def parse_markdown_text(text: str, filename: str) -> ParsedDocument:

@@ -18,9 +18,9 @@ from pathlib import PurePath
 
 from dropqa.ingestion.builder import TreeBuilder
 from dropqa.ingestion.document import ParsedDocument, ParsedNode, paragraph, section
-from dropqa.ingestion.encoding import decode_text
+from dropqa.ingestion.encoding import decode_limited
 from dropqa.ingestion.headings import ENDS_SENTENCE, LevelResolver, match_heading
-from dropqa.ingestion.parsers.base import ParseContext, ParseError
+from dropqa.ingestion.parsers.base import ParseContext
 
 _TS = r"(\d{4}[-/年]\d{1,2}[-/月]\d{1,2}日?)\s+(\d{1,2}:\d{2}(?::\d{2})?)"
 CHAT_HEADER = re.compile(rf"^{_TS}\s+(\S.{{0,30}}?)\s*$")  # 2025-03-02 08:47 王磊
@@ -32,10 +32,7 @@ class TextParser:
     file_types = ("txt",)
 
     def parse(self, data: bytes, ctx: ParseContext) -> ParsedDocument:
-        text = decode_text(data)
-        if len(text) > ctx.max_chars:
-            raise ParseError(f"the file has {len(text)} characters (limit {ctx.max_chars})")
-        return parse_plain_text(text, ctx.filename)
+        return parse_plain_text(decode_limited(data, ctx.max_chars), ctx.filename)
 
 
 def parse_plain_text(text: str, filename: str) -> ParsedDocument:
