@@ -208,14 +208,16 @@ def recognize(
 
 
 def recognize_image(img: Image.Image, *, model_dirs: Mapping[str, str] | None = None) -> OcrResult:
+    """OCR a PIL image; one longer than MAX_SIDE is downscaled first (boxes are in original pixels)."""
     width, height = img.size
+    if max(width, height) > MAX_SIDE and img.format == "JPEG":
+        img.draft("RGB", (MAX_SIDE, MAX_SIDE))  # let the JPEG decoder shrink by 1/2, 1/4 …
     rgb = to_rgb(img)
-    scale = 1.0
-    if max(width, height) > MAX_SIDE:
-        scale = MAX_SIDE / max(width, height)
-        target = (max(1, round(width * scale)), max(1, round(height * scale)))
+    if max(rgb.size) > MAX_SIDE:
+        factor = MAX_SIDE / max(rgb.size)
+        target = (max(1, round(rgb.width * factor)), max(1, round(rgb.height * factor)))
         rgb = rgb.resize(target, Image.Resampling.LANCZOS)
-    return _run(np.asarray(rgb), scale, (width, height), model_dirs)
+    return _run(np.asarray(rgb), rgb.width / width, (width, height), model_dirs)
 
 
 def recognize_array(img: np.ndarray, *, model_dirs: Mapping[str, str] | None = None) -> OcrResult:
@@ -227,9 +229,7 @@ def recognize_array(img: np.ndarray, *, model_dirs: Mapping[str, str] | None = N
     return recognize_image(Image.fromarray(np.ascontiguousarray(img).astype(np.uint8)), model_dirs=model_dirs)
 
 
-def _run(
-    rgb: np.ndarray, scale: float, size: tuple[int, int], model_dirs: Mapping[str, str] | None
-) -> OcrResult:
+def _run(rgb: np.ndarray, scale: float, size: tuple[int, int], model_dirs: Mapping[str, str] | None) -> OcrResult:
     engine = get_engine(model_dirs)
     bgr = np.ascontiguousarray(rgb[:, :, ::-1])
     with _RUN_LOCK:
@@ -354,7 +354,7 @@ def _starts_paragraph(group: Sequence[LineLike], cur: LineLike, column: tuple[fl
     prev = group[-1]
     h = statistics.median(_height(ln) for ln in group)
     hc = _height(cur)
-    if max(h, hc) / min(h, hc) > 1.3:
+    if max(h, hc) / min(h, hc) > 1.4:  # detector boxes of one font size vary by up to ~35%
         return True
     gap = cur.bbox[1] - prev.bbox[3]
     if gap > 0.8 * h or gap < -0.5 * h:
@@ -416,4 +416,5 @@ __all__ = [
     "starts_with_marker",
     "to_rgb",
     "union_box",
+    "weighted_confidence",
 ]

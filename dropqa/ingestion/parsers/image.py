@@ -37,9 +37,7 @@ class ImageParser:
         for index in range(frames):
             frame = _seek(img, index)
             check_pixels(frame.size, ctx.max_image_pixels)
-            nodes = self._frame(
-                frame, None, fmt, index + 1, ctx, doc.warnings, f"page {index + 1} of the image"
-            )
+            nodes = self._frame(frame, None, fmt, index + 1, ctx, doc.warnings, f"page {index + 1} of the image")
             texts.append(nodes[0].content)
             doc.children.append(section("", nodes, page=index + 1, page_estimated=False, auto_title=True))
         chinese = any(is_cjk(ch) for text in texts for ch in text) or not any(texts)
@@ -78,9 +76,7 @@ class ImageParser:
         nodes = [ParsedNode("image", content=result.text, metadata=meta, image=blob)]
         for para in result.paragraphs:
             conf = round(para.confidence, 4)
-            nodes.append(
-                paragraph(para.text, page=page, page_estimated=False, segment_type="ocr", ocr_confidence=conf)
-            )
+            nodes.append(paragraph(para.text, page=page, page_estimated=False, segment_type="ocr", ocr_confidence=conf))
         return nodes
 
 

@@ -60,9 +60,7 @@ def open_pdf(data: bytes, ctx: ParseContext) -> tuple[pymupdf.Document, list[str
                 raise ParseError("the PDF is truncated (its end is missing); copy or download the file again")
             warnings.append("the PDF was damaged and has been repaired; some content may be missing")
         if doc.page_count > ctx.max_pages:
-            raise ParseError(
-                f"refused: the PDF has {doc.page_count} pages; the limit is {ctx.max_pages} pages"
-            )
+            raise ParseError(f"refused: the PDF has {doc.page_count} pages; the limit is {ctx.max_pages} pages")
     except ParseError:
         doc.close()
         raise
@@ -85,6 +83,7 @@ class _PdfRun:
         self.doc, self.ctx, self.warnings = doc, ctx, warnings
         self.model_dirs: Mapping[str, str] | None = ctx.extra.get("ocr_model_dirs")  # type: ignore[assignment]
         self.ocr_pages: list[int] = []
+        self._ocr_cache: dict[int, OcrResult] = {}
 
     def parse(self) -> ParsedDocument:
         pages = [self._extract(i) for i in range(self.doc.page_count)]
@@ -105,9 +104,7 @@ class _PdfRun:
             if page.number in scanned:
                 page_items = self._scanned_items(page)
             else:
-                page_items = self._text_items(
-                    page, [h for h in missing if h.page == page.number], pattern_base
-                )
+                page_items = self._text_items(page, [h for h in missing if h.page == page.number], pattern_base)
             items.extend(page_items)
             total += sum(len(i.content) for i in page_items if isinstance(i, ParsedNode))
             if total > self.ctx.max_chars:
@@ -147,7 +144,7 @@ class _PdfRun:
     # ------------------------------------------------------------ text pages
 
     def _text_items(self, page: PageData, missing: list[Heading], pattern_base: int | None) -> list[Item]:
-        entries: list[tuple[float, object]] = [(-1.0, h) for h in missing]
+        entries: list[tuple[float, object]] = [(h.order, h) for h in missing]
         entries += [(ln.order, ln) for ln in page.lines if not ln.continuation]
         entries += [(t.order - 0.5, t) for t in page.tables]
         entries += [(im.order, im) for im in page.images]
@@ -161,12 +158,10 @@ class _PdfRun:
             items.extend(self._paragraphs(run, page, pattern_base))
             run = []
             if isinstance(entry, TextLine):
-                items.append(
-                    Heading(entry.heading_title or entry.text, entry.heading_level or 1, page.number)
-                )
+                items.append(Heading(entry.heading_title or entry.text, entry.heading_level or 1, page.number))
             elif isinstance(entry, TableData):
                 items.append(_table(entry, page.number))
-            elif isinstance(entry, ImageData):
+            elif isinstance(entry, ImageData) and not _is_text_background(entry, self.ctx):
                 items.append(self._image(entry, page.number))
             elif isinstance(entry, Heading):
                 items.append(entry)
@@ -185,20 +180,26 @@ class _PdfRun:
         return items
 
     def _image(self, image: ImageData, page_no: int) -> ParsedNode:
+        """A large picture: its bytes, and its OCR text unless the text layer already covers it."""
         page = self.doc.load_page(page_no - 1)
         blob = self._image_blob(image.xref) or _render_blob(page, image.bbox)
         result = OcrResult()
-        if self.ctx.ocr_enabled:
-            try:
-                result = recognize(
-                    blob.data, max_pixels=self.ctx.max_image_pixels, model_dirs=self.model_dirs
-                )
-            except ParseError:
-                result = self._ocr_render(page, image.bbox)
+        if self.ctx.ocr_enabled and image.text_chars < self.ctx.ocr_min_text_chars:
+            cached = self._ocr_cache.get(image.xref) if image.xref > 0 else None
+            result = cached or self._ocr_image(blob, page, image)
         meta: dict[str, Any] = {"page": page_no, "page_estimated": False, "segment_type": "figure"}
         if result.paragraphs:  # same convention as the docx/pptx image nodes
             meta.update(segment_type="ocr", ocr_confidence=round(result.confidence, 4))
         return ParsedNode("image", title=image.caption, content=result.text, metadata=meta, image=blob)
+
+    def _ocr_image(self, blob: ImageBlob, page: pymupdf.Page, image: ImageData) -> OcrResult:
+        try:
+            result = recognize(blob.data, max_pixels=self.ctx.max_image_pixels, model_dirs=self.model_dirs)
+        except ParseError:  # a format PIL cannot read (JBIG2, JPX …): OCR the rendered region
+            result = self._ocr_render(page, image.bbox)
+        if image.xref > 0:
+            self._ocr_cache[image.xref] = result  # logos/banners repeat on every page
+        return result
 
     def _image_blob(self, xref: int) -> ImageBlob | None:
         if xref <= 0:
@@ -246,6 +247,11 @@ class _PdfRun:
         if pix.n not in (1, 3):
             arr = np.ascontiguousarray(arr[:, :, :3])
         return recognize_array(arr, model_dirs=self.model_dirs)
+
+
+def _is_text_background(image: ImageData, ctx: ParseContext) -> bool:
+    """A page-sized picture under a real text layer (a searchable scan, a letterhead): not a figure."""
+    return image.share > 0.8 and image.text_chars >= ctx.ocr_min_text_chars
 
 
 def _table(table: TableData, page_no: int) -> ParsedNode:

@@ -20,6 +20,7 @@ from dropqa.ingestion.parsers.pdf_layout import TextLine
 
 TEXT_FLAGS = pymupdf.TEXT_PRESERVE_LIGATURES | pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
 LARGE_IMAGE_SHARE = 0.15
+MIN_TABLE_EDGES = 6  # two rows × two columns need at least 3 horizontal and 3 vertical rules
 _TABLE_CAPTION = re.compile(r"^(续?表|附表|table|tab\.)\s*[\dA-Z一二三四五六七八九十]", re.I)
 _FIGURE_CAPTION = re.compile(r"^(图|附图|figure|fig\.)\s*[\dA-Z一二三四五六七八九十]", re.I)
 _PAGE_NUMBER = re.compile(
@@ -44,6 +45,8 @@ class ImageData:
     xref: int
     order: float
     caption: str | None = None
+    share: float = 0.0  # of the page area
+    text_chars: int = 0  # characters of the text layer printed over the image
 
 
 @dataclass
@@ -71,7 +74,7 @@ def extract_page(page: pymupdf.Page, number: int, *, with_tables: bool = True) -
     lines, chars = _read_lines(raw, number)
     data = PageData(number, page.rect.width, page.rect.height, lines)
     data.text_chars = sum(len("".join(ln.text.split())) for ln in lines)
-    if with_tables and data.text_chars:
+    if with_tables and data.text_chars and _may_hold_table(page):
         data.tables, covered = _tables(page, lines, chars)
         data.lines = [ln for ln in lines if ln.order not in covered]
     data.images, data.image_count = _images(page, data)
@@ -127,12 +130,37 @@ def _cell_text(cell: Sequence[float] | None, chars: Sequence[_Char]) -> str:
     return join_lines([" ".join("".join(p).split()) for _, p in sorted(parts.items())])
 
 
-def _tables(
-    page: pymupdf.Page, lines: list[TextLine], chars: list[_Char]
-) -> tuple[list[TableData], set[int]]:
+def _may_hold_table(page: pymupdf.Page) -> bool:
+    """Cheap pre-check: a ruled table needs at least a few straight edges (find_tables is slow)."""
+    try:
+        paths = page.get_cdrawings()
+    except Exception:
+        return True
+    edges = 0
+    for path in paths:
+        for item in path.get("items", ()):
+            if item[0] in ("re", "qu"):
+                edges += 4
+            elif item[0] == "l" and (abs(item[1][0] - item[2][0]) < 1 or abs(item[1][1] - item[2][1]) < 1):
+                edges += 1
+        if edges >= MIN_TABLE_EDGES:
+            return True
+    return False
+
+
+def _find_tables(page: pymupdf.Page) -> list[Any]:
+    """Ruled tables. The optional layout model (PyMuPDF ≥ 2 with pymupdf-layout) costs ~0.5 s a page
+    and finds the same ruled tables, so it is switched off where the option exists."""
+    try:
+        return list(page.find_tables(use_layout=False).tables)
+    except TypeError:  # older PyMuPDF: no use_layout argument
+        return list(page.find_tables().tables)
+
+
+def _tables(page: pymupdf.Page, lines: list[TextLine], chars: list[_Char]) -> tuple[list[TableData], set[int]]:
     """Tables found by PyMuPDF, and the line numbers (``order``) of the text they cover."""
     try:
-        found = page.find_tables().tables
+        found = _find_tables(page)
     except Exception:  # the table finder fails on some malformed pages; the text is still kept
         return [], set()
     tables: list[TableData] = []
@@ -143,10 +171,11 @@ def _tables(
         box = tuple(table.bbox)
         inside = [ch for ch in chars if _inside(ch.x, ch.y, box)]
         rows = [[_cell_text(cell, inside) for cell in row.cells] for row in table.rows]
-        if table.header.external:
-            header = [_cell_text(cell, chars) for cell in table.header.cells]
-        else:
-            header, rows = rows[0], rows[1:]
+        header, rows = rows[0], rows[1:]
+        if table.header.external:  # a header row above the grid; a lone caption line is not one
+            outside = [_cell_text(cell, chars) for cell in table.header.cells]
+            if sum(1 for c in outside if c) >= 2:
+                header, rows, box = outside, [header, *rows], tuple(pymupdf.Rect(box) | table.header.bbox)
         covered = [ln for ln in lines if _inside(*_center(ln.bbox), box)]
         covered_all.update(ln.order for ln in covered)
         order = min((ln.order for ln in covered), default=_order_at(lines, box[1]))
@@ -187,7 +216,9 @@ def _images(page: pymupdf.Page, data: PageData) -> tuple[list[ImageData], int]:
         seen.add(key)
         box = (rect.x0, rect.y0, rect.x1, rect.y1)
         order = _order_at(data.lines, rect.y0)
-        images.append(ImageData(box, key[0], order, _figure_caption(data.lines, box)))
+        over = sum(len("".join(ln.text.split())) for ln in data.lines if _inside(*_center(ln.bbox), box))
+        share = rect.width * rect.height / page_area
+        images.append(ImageData(box, key[0], order, _figure_caption(data.lines, box), share, over))
     return images, len(infos)
 
 

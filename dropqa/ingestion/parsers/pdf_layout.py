@@ -30,6 +30,7 @@ _DOTTED = re.compile(r"^(\d{1,2}(?:\.\d{1,2})+)\.?\s*[^\d.\s]")
 _SINGLE = re.compile(r"^\d{1,2}\s+[^\d\s]")
 _APPENDIX = re.compile(r"^(附表|附录|附件|appendix)", re.I)
 _SENTENCE_END = re.compile(r"[。；;，,、]$")
+_CJK_CLAUSE = re.compile(r"[。；，]")
 
 
 def pattern_level(text: str) -> int | None:
@@ -61,7 +62,9 @@ def is_appendix_title(title: str | None) -> bool:
 
 def plausible_heading(text: str, max_chars: int = 60) -> bool:
     text = text.strip()
-    return 0 < len(text) <= max_chars and not _SENTENCE_END.search(text) and any(ch.isalpha() for ch in text)
+    if not 0 < len(text) <= max_chars or _SENTENCE_END.search(text) or _CJK_CLAUSE.search(text):
+        return False  # a heading is short and not a sentence
+    return any(ch.isalpha() for ch in text)
 
 
 @dataclass
@@ -77,7 +80,7 @@ class TextLine:
     heading_level: int | None = None
     heading_title: str | None = None  # printed title when a heading spans several lines
     continuation: bool = False  # second line of a multi-line heading (title is on the first)
-    consumed: bool = False  # used elsewhere (table caption, running header ...)
+    consumed: bool = False  # used elsewhere (a table caption): not a paragraph
 
 
 @dataclass
@@ -86,6 +89,7 @@ class Heading:
     level: int
     page: int
     metadata: dict[str, object] = field(default_factory=dict)
+    order: float = -1.0  # position among the page's line orders (outline entries not printed)
 
 
 Item = Heading | ParsedNode
@@ -170,34 +174,47 @@ def _norm(text: str) -> str:
 
 
 def assign_toc_headings(pages: Sequence[Sequence[TextLine]], toc: Sequence[Sequence[Any]]) -> list[Heading]:
-    """Match outline entries to the printed heading lines; return entries not found on their page."""
-    missing: list[Heading] = []
+    """Match outline entries to the printed heading lines; return the entries not printed on their page.
+
+    An unprinted entry is placed where the outline puts it: after the content of the previous
+    matched heading of that page (before the next one), or at the top of the page.
+    """
+    events: dict[int, list[TextLine | Heading]] = {}
     for entry in toc:
         level, title, page_no = int(entry[0]), str(entry[1]).strip(), int(entry[2])
         if not title or not 1 <= page_no <= len(pages):
             continue
-        if not _mark_toc_line(pages[page_no - 1], title, level):
-            missing.append(Heading(title, level, page_no))
+        line = _mark_toc_line(pages[page_no - 1], title, level)
+        events.setdefault(page_no, []).append(line or Heading(title, level, page_no))
+    missing: list[Heading] = []
+    for page_events in events.values():
+        for i, event in enumerate(page_events):
+            if isinstance(event, TextLine):
+                continue
+            before = [e for e in page_events[:i] if isinstance(e, TextLine)]
+            after = [e for e in page_events[i + 1 :] if isinstance(e, TextLine)]
+            event.order = -1.0 if not before else (after[0].order - 0.25 if after else float("inf"))
+            missing.append(event)
     return missing
 
 
-def _mark_toc_line(lines: Sequence[TextLine], title: str, level: int) -> bool:
+def _mark_toc_line(lines: Sequence[TextLine], title: str, level: int) -> TextLine | None:
     target = _norm(title)
-    free = [ln for ln in lines if ln.heading_level is None and not ln.continuation and not ln.consumed]
+    free = [ln for ln in lines if ln.heading_level is None and not ln.continuation]
     for i, line in enumerate(free):
         text = _norm(line.text)
         if not text:
             continue
         if text == target or (text.startswith(target) and len(text) <= len(target) + 6):
             line.heading_level, line.heading_title = level, line.text.strip()
-            return True
+            return line
         if target.startswith(text) and i + 1 < len(free):
             nxt = free[i + 1]
             if target == text + _norm(nxt.text):
                 line.heading_level, line.heading_title = level, join_lines([line.text, nxt.text])
                 nxt.continuation = True
-                return True
-    return False
+                return line
+    return None
 
 
 def build_tree(items: Sequence[Item]) -> list[ParsedNode]:

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import io
 import re
-import shutil
 import struct
-import subprocess
 import zlib
 
 import pytest
@@ -16,24 +14,9 @@ from dropqa.ingestion.document import ParsedDocument
 from dropqa.ingestion.parsers import get_parser
 from dropqa.ingestion.parsers.base import ParseContext, ParseError
 from dropqa.ingestion.parsers.image import ImageParser
+from tests.unit.parsers.fonts import cjk_font_source
 
-
-def _cjk_font_source() -> str | bytes | None:
-    if shutil.which("fc-list"):
-        command = ["fc-list", ":lang=zh", "file"]
-        out = subprocess.run(command, capture_output=True, text=True, check=False).stdout
-        paths = [line.split(":")[0].strip() for line in out.splitlines() if line.strip()]
-        if paths:
-            return sorted(paths)[0]
-    try:
-        import pymupdf
-
-        return bytes(pymupdf.Font("china-s").buffer)  # PyMuPDF ships Droid Sans Fallback
-    except Exception:
-        return None
-
-
-FONT_SOURCE = _cjk_font_source()
+FONT_SOURCE = cjk_font_source()
 CJK = FONT_SOURCE is not None
 HEADLINE = "星河云桌面发布说明" if CJK else "Desktop release notes"
 BODY = "二号机房计划于2025年投产。" if CJK else "Room two opens in 2025."
@@ -65,7 +48,7 @@ def encode(img: Image.Image, fmt: str, **kwargs: object) -> bytes:
 
 
 def squash(text: str) -> str:
-    return re.sub(r"[\W_]+", "", text)
+    return re.sub(r"[\W_]+", "", text).lower()
 
 
 def parse(data: bytes, name: str, **ctx: object) -> ParsedDocument:
@@ -118,18 +101,11 @@ def png_header_only(width: int, height: int) -> bytes:
         return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
 
     ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    return (
-        b"\x89PNG\r\n\x1a\n"
-        + chunk(b"IHDR", ihdr)
-        + chunk(b"IDAT", zlib.compress(b"\0" * 16))
-        + chunk(b"IEND", b"")
-    )
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\0" * 16)) + chunk(b"IEND", b"")
 
 
 def test_40000_square_image_is_refused_before_decoding() -> None:
-    with pytest.raises(
-        ParseError, match=r"too large \(1,600,000,000 pixels; the limit is 60,000,000 pixels\)"
-    ):
+    with pytest.raises(ParseError, match=r"too large \(1,600,000,000 pixels; the limit is 60,000,000 pixels\)"):
         parse(png_header_only(40_000, 40_000), "bomb.png")
     with pytest.raises(ParseError, match=r"300×200 = 60,000 pixels"):
         parse(encode(Image.new("RGB", (300, 200)), "BMP"), "small.bmp", max_image_pixels=50_000)

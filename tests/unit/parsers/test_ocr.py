@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import io
 import re
-import shutil
 import struct
-import subprocess
 import threading
 import time
 import zlib
@@ -18,24 +16,9 @@ from PIL import Image, ImageDraw, ImageFont
 from dropqa.ingestion import ocr
 from dropqa.ingestion.ocr import OcrLine, group_paragraphs, join_lines, reading_order
 from dropqa.ingestion.parsers.base import ParseError
+from tests.unit.parsers.fonts import cjk_font_source
 
-
-def _cjk_font_source() -> str | bytes | None:
-    if shutil.which("fc-list"):
-        command = ["fc-list", ":lang=zh", "file"]
-        out = subprocess.run(command, capture_output=True, text=True, check=False).stdout
-        paths = [line.split(":")[0].strip() for line in out.splitlines() if line.strip()]
-        if paths:
-            return sorted(paths)[0]
-    try:
-        import pymupdf
-
-        return bytes(pymupdf.Font("china-s").buffer)  # PyMuPDF ships Droid Sans Fallback
-    except Exception:
-        return None
-
-
-FONT_SOURCE = _cjk_font_source()
+FONT_SOURCE = cjk_font_source()
 CJK = FONT_SOURCE is not None
 
 
@@ -62,7 +45,7 @@ def png(img: Image.Image) -> bytes:
 
 def squash(text: str) -> str:
     """Letters, digits and CJK only: OCR may differ in spaces and small punctuation, not in words."""
-    return re.sub(r"[\W_]+", "", text)
+    return re.sub(r"[\W_]+", "", text).lower()
 
 
 def png_header_only(width: int, height: int) -> bytes:
