@@ -37,3 +37,10 @@ lint: $(VENV)/.test-installed
 studio: $(BIN)/dropqa
 	$(BIN)/pip install -q -e '.[studio]'
 	$(BIN)/langgraph dev --no-browser
+
+eval: $(BIN)/dropqa
+	@if [ -d ../shared ]; then \
+		$(BIN)/dropqa eval ../shared/samples/golden.yaml --corpus ../shared/samples/corpus --out eval-report; \
+	else \
+		echo "../shared not found: run e.g. '$(BIN)/dropqa eval evals/golden_en.yaml --corpus evals/corpus_en --out eval-report'"; \
+	fi

@@ -194,5 +194,84 @@ def run(
     _serve(settings, host or settings.api.host, port or settings.api.port)
 
 
+@app.command()
+def worker(
+    once: Annotated[bool, typer.Option("--once", help="run at most one job, then exit")] = False,
+    worker_id: Annotated[str | None, typer.Option("--id", help="worker name (default host:pid)")] = None,
+) -> None:
+    """Run queued ingestion jobs (from `dropqa watch` or the API) until Ctrl-C."""
+    import threading
+
+    from dropqa.ingestion.worker import Worker
+
+    svc = _services(_settings())
+    w = Worker(svc, worker_id)
+    try:
+        if once:
+            job = w.run_once()
+            if job is None:
+                err.print("no job in the queue")
+            else:
+                err.print(f"{job['source_key']}: {job['state']} {job['outcome'] or ''} {job['error'] or ''}")
+            return
+        err.print(f"worker {w.worker_id} waiting for jobs (Ctrl-C to stop)")
+        stop = threading.Event()
+        try:
+            w.run_forever(stop)
+        except KeyboardInterrupt:
+            stop.set()
+    finally:
+        svc.close()
+
+
+@app.command()
+def watch(
+    dirs: Annotated[list[Path], typer.Argument(help="folders to watch (recursive)")],
+    no_worker: Annotated[bool, typer.Option("--no-worker", help="only enqueue; run `dropqa worker` elsewhere")] = False,
+) -> None:
+    """Watch folders and index every change: new, modified, moved and deleted files."""
+    import threading
+
+    from dropqa.ingestion.watcher import Watcher
+    from dropqa.ingestion.worker import Worker
+
+    settings = _settings()
+    svc = _services(settings)
+    stop = threading.Event()
+    watcher = Watcher(svc.db, settings, dirs)
+    thread = None
+    try:
+        watcher.start()
+        if not no_worker:
+            thread = threading.Thread(target=Worker(svc).run_forever, args=(stop,), name="worker", daemon=True)
+            thread.start()
+        err.print(f"watching {', '.join(str(r) for r in watcher.roots)}" + (" (no worker)" if no_worker else "")
+                  + " — Ctrl-C to stop")
+        while not stop.wait(3600):
+            pass
+    except KeyboardInterrupt:
+        pass
+    finally:
+        stop.set()
+        watcher.stop()
+        if thread is not None:
+            thread.join(timeout=60)
+        svc.close()
+
+
+@app.command("eval")
+def eval_(
+    golden: Annotated[Path, typer.Argument(help="golden suite YAML")],
+    corpus: Annotated[Path, typer.Option("--corpus", help="folder with the suite's documents")],
+    out: Annotated[Path, typer.Option("--out", help="where report.json / report.html go")] = Path("eval-report"),
+    limit: Annotated[int | None, typer.Option("--limit", min=1, help="first N questions")] = None,
+    types: Annotated[str | None, typer.Option("--types", help="comma-separated question types")] = None,
+    reuse: Annotated[bool, typer.Option("--reuse", help="use the configured store, not a fresh one")] = False,
+) -> None:
+    """Run a golden suite: index the corpus into a fresh store, ask every question, write reports."""
+    from dropqa.evals.command import eval_command
+
+    raise typer.Exit(eval_command(golden, corpus, out, limit=limit, types=types, reuse=reuse))
+
 if __name__ == "__main__":  # pragma: no cover
     app()

@@ -1,0 +1,1 @@
+"""Evaluation suites: ``dropqa eval GOLDEN.yaml --corpus DIR`` (suite, metrics, runner, report, command)."""

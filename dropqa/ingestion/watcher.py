@@ -1,0 +1,124 @@
+"""Watch folders and turn file-system events into ingestion jobs.
+
+Events are debounced per file: an editor that writes a file in several steps,
+or a copy that takes a while, produces one job once the file has been quiet for
+``ingestion.watch_debounce_s``. Temp and lock files (``~$x.docx``,
+``.~lock.x#``) are ignored with the same patterns as ``dropqa index``, and keys
+are computed exactly like :func:`~dropqa.ingestion.files.iter_files`, so a
+watched folder and an indexed folder name the same file the same way.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from pathlib import Path
+
+from watchdog.events import (
+    FileClosedEvent,
+    FileCreatedEvent,
+    FileDeletedEvent,
+    FileModifiedEvent,
+    FileMovedEvent,
+    FileSystemEvent,
+    FileSystemEventHandler,
+)
+from watchdog.observers import Observer
+
+from dropqa.config import Settings
+from dropqa.ingestion.files import ignored, iter_files
+from dropqa.store import jobs
+from dropqa.store.db import Database
+
+log = logging.getLogger(__name__)
+
+
+class _Handler(FileSystemEventHandler):
+    def __init__(self, watcher: Watcher, root: Path):
+        self.watcher, self.root = watcher, root
+
+    def on_any_event(self, event: FileSystemEvent) -> None:
+        if event.is_directory:
+            return  # files inside a moved/copied folder arrive as their own events
+        src = _text(event.src_path)
+        if isinstance(event, FileMovedEvent):
+            self.watcher.note(self.root, Path(src), "delete")
+            self.watcher.note(self.root, Path(_text(event.dest_path)), "index")
+        elif isinstance(event, FileDeletedEvent):
+            self.watcher.note(self.root, Path(src), "delete")
+        elif isinstance(event, FileCreatedEvent | FileModifiedEvent | FileClosedEvent):
+            self.watcher.note(self.root, Path(src), "index")
+
+
+def _text(p: str | bytes) -> str:
+    return p.decode() if isinstance(p, bytes) else p
+
+
+class Watcher:
+    """Enqueues index/delete jobs for files under ``roots``. ``start()`` / ``stop()``."""
+
+    def __init__(self, db: Database, settings: Settings, roots: list[Path]):
+        self.db = db
+        self.settings = settings
+        self.roots = [r.expanduser().resolve() for r in roots]
+        self._pending: dict[str, tuple[str, Path, float]] = {}  # key -> (action, path, last event time)
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._observer = Observer()
+        self._flusher = threading.Thread(target=self._flush_loop, name="watch-debounce", daemon=True)
+
+    def start(self, initial_scan: bool = True) -> None:
+        """Start watching; with ``initial_scan`` also queue every existing file (unchanged
+        ones finish quickly as "unchanged", so this catches up on changes made while down)."""
+        for root in self.roots:
+            if not root.is_dir():
+                raise NotADirectoryError(f"not a folder: {root}")
+            self._observer.schedule(_Handler(self, root), str(root), recursive=True)
+        self._observer.start()
+        self._flusher.start()
+        if initial_scan:
+            for path, key in iter_files(list(self.roots), self.settings.ingestion.ignore_patterns):
+                jobs.enqueue(self.db, key, str(path), "index")
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._observer.is_alive():
+            self._observer.stop()
+            self._observer.join()
+        if self._flusher.is_alive():
+            self._flusher.join()
+        self.flush(force=True)
+
+    def note(self, root: Path, path: Path, action: str) -> None:
+        """Record an event; the job is enqueued by the debounce thread once the file is quiet."""
+        try:
+            rel = path.relative_to(root)
+        except ValueError:
+            return
+        if any(ignored(part, self.settings.ingestion.ignore_patterns) for part in rel.parts):
+            return
+        with self._lock:
+            self._pending[rel.as_posix()] = (action, path, time.monotonic())
+
+    def flush(self, force: bool = False) -> int:
+        """Enqueue the pending events that have been quiet long enough; returns how many."""
+        quiet = self.settings.ingestion.watch_debounce_s
+        now = time.monotonic()
+        with self._lock:
+            ready = {k: v for k, v in self._pending.items() if force or now - v[2] >= quiet}
+            for k in ready:
+                del self._pending[k]
+        for key, (action, path, _t) in sorted(ready.items()):
+            if action == "index" and not path.is_file():
+                continue  # gone again (or a folder); its delete event decides
+            try:
+                jobs.enqueue(self.db, key, str(path), action)  # type: ignore[arg-type]
+            except Exception:
+                log.exception("cannot enqueue %s %s", action, key)
+        return len(ready)
+
+    def _flush_loop(self) -> None:
+        tick = max(0.05, min(0.5, self.settings.ingestion.watch_debounce_s / 4))
+        while not self._stop.wait(tick):
+            self.flush()

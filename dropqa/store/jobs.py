@@ -1,0 +1,178 @@
+"""The ingestion job queue (table ``ingestion_jobs``). All job SQL lives here.
+
+Workers claim with ``FOR UPDATE SKIP LOCKED`` so any number of them (threads or
+processes, on one machine or several) drain the same queue without taking a job
+twice. A claimed job carries a heartbeat; a job in an active state whose
+heartbeat is older than ``ingestion.job_stale_s`` belonged to a worker that died
+(``kill -9``, power loss) and is claimed again. Because the indexer writes a
+version in one transaction at the very end, re-running such a job is safe.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any, Literal
+
+from psycopg.types.json import Jsonb
+
+from dropqa.store.db import Database
+
+Action = Literal["index", "delete"]
+ACTIVE_STATES = ("parsing", "enriching", "embedding")
+TERMINAL_STATES = ("done", "failed", "cancelled")
+_LOCK_CLASS = 0x4A4F42  # "JOB": advisory-lock key space for per-source_key enqueue serialisation
+
+Job = dict[str, Any]
+
+
+def enqueue(db: Database, source_key: str, path: str, action: Action = "index",
+            max_attempts: int | None = None) -> Job:
+    """Queue a job, unless the newest queued job for this key is already the same one.
+
+    Only the *newest* queued job is compared so that index → delete → index of one
+    key keeps all three (the last one must win); an editor saving a file five
+    times in a row still produces a single queued job.
+    """
+    attempts = max_attempts or db.settings.ingestion.job_max_attempts
+    with db.connection() as conn, conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (_LOCK_CLASS, source_key))
+        newest = conn.execute(
+            "SELECT * FROM ingestion_jobs WHERE source_key = %s AND state = 'queued' "
+            "ORDER BY created_at DESC LIMIT 1",
+            (source_key,),
+        ).fetchone()
+        if newest and newest["action"] == action and newest["path"] == path:
+            return newest
+        row = conn.execute(
+            "INSERT INTO ingestion_jobs (source_key, path, action, max_attempts) VALUES (%s, %s, %s, %s) "
+            "RETURNING *",
+            (source_key, path, action, attempts),
+        ).fetchone()
+        assert row is not None
+        return row
+
+
+def claim(db: Database, worker_id: str, stale_s: float | None = None) -> Job | None:
+    """Take the next ready job (or a stale one) for ``worker_id``; ``None`` when there is none.
+
+    A job is skipped while an earlier unfinished job for the same ``source_key``
+    exists (so index/delete of one file run in order) or while another worker is
+    actively on that key. A stale job that has used up its attempts is failed
+    here instead of being retried forever (a file that kills its worker every time).
+    """
+    stale = stale_s if stale_s is not None else db.settings.ingestion.job_stale_s
+    active = list(ACTIVE_STATES)
+    with db.connection() as conn, conn.transaction():
+        conn.execute(
+            "UPDATE ingestion_jobs SET state = 'failed', locked_by = NULL, updated_at = now(), "
+            "error = 'the worker processing this job stopped responding ' || attempts || ' time(s)' "
+            "WHERE state = ANY(%s) AND heartbeat_at < now() - make_interval(secs => %s) "
+            "AND attempts >= max_attempts",
+            (active, stale),
+        )
+        row = conn.execute(
+            "WITH c AS ("
+            " SELECT j.id FROM ingestion_jobs j"
+            " WHERE ((j.state = 'queued' AND j.run_after <= now())"
+            "     OR (j.state = ANY(%(active)s) AND j.heartbeat_at < now() - make_interval(secs => %(stale)s)))"
+            "   AND NOT EXISTS (SELECT 1 FROM ingestion_jobs o WHERE o.source_key = j.source_key AND o.id <> j.id"
+            "     AND (o.state = 'queued' OR o.state = ANY(%(active)s)) AND (o.created_at < j.created_at"
+            "       OR (o.state = ANY(%(active)s) AND o.heartbeat_at >= now() - make_interval(secs => %(stale)s))))"
+            " ORDER BY j.run_after, j.created_at LIMIT 1 FOR UPDATE OF j SKIP LOCKED)"
+            " UPDATE ingestion_jobs j SET state = 'parsing', locked_by = %(worker)s, heartbeat_at = now(),"
+            "   attempts = j.attempts + 1, error = NULL, updated_at = now(), progress = '{}'::jsonb"
+            " FROM c WHERE j.id = c.id RETURNING j.*",
+            {"active": active, "stale": stale, "worker": worker_id},
+        ).fetchone()
+        return row
+
+
+def heartbeat(db: Database, job_id: uuid.UUID, worker_id: str) -> bool:
+    """Prove the worker is alive; ``False`` means the job is no longer ours (reclaimed or cancelled)."""
+    with db.connection() as conn:
+        cur = conn.execute(
+            "UPDATE ingestion_jobs SET heartbeat_at = now() WHERE id = %s AND locked_by = %s AND state = ANY(%s)",
+            (job_id, worker_id, list(ACTIVE_STATES)),
+        )
+        return cur.rowcount > 0
+
+
+def set_state(db: Database, job_id: uuid.UUID, state: str, progress: dict[str, Any] | None = None,
+              worker_id: str | None = None) -> bool:
+    """Move an active job to another active state; merges ``progress`` into the job's progress."""
+    if state not in ACTIVE_STATES:
+        raise ValueError(f"not an active state: {state}")
+    with db.connection() as conn:
+        cur = conn.execute(
+            "UPDATE ingestion_jobs SET state = %s, progress = progress || %s, heartbeat_at = now(), "
+            "updated_at = now() WHERE id = %s AND state = ANY(%s) AND (%s::text IS NULL OR locked_by = %s)",
+            (state, Jsonb(progress or {}), job_id, list(ACTIVE_STATES), worker_id, worker_id),
+        )
+        return cur.rowcount > 0
+
+
+def finish(db: Database, job_id: uuid.UUID, outcome: str, document_id: uuid.UUID | str | None = None,
+           version: int | None = None, worker_id: str | None = None) -> bool:
+    """Mark the job done. ``False`` if it was cancelled or taken over meanwhile."""
+    with db.connection() as conn:
+        cur = conn.execute(
+            "UPDATE ingestion_jobs SET state = 'done', outcome = %s, document_id = %s, version = %s, "
+            "error = NULL, locked_by = NULL, updated_at = now() "
+            "WHERE id = %s AND state <> ALL(%s) AND (%s::text IS NULL OR locked_by = %s)",
+            (outcome, document_id, version, job_id, list(TERMINAL_STATES), worker_id, worker_id),
+        )
+        return cur.rowcount > 0
+
+
+def fail(db: Database, job_id: uuid.UUID, error: str, *, retry: bool = True, base_s: float | None = None,
+         worker_id: str | None = None) -> str | None:
+    """Record a failure: back to ``queued`` after ``base * 2^attempts`` s, or ``failed`` once
+    ``max_attempts`` is used up (or ``retry`` is False). Returns the new state, ``None`` if
+    the job was no longer ours."""
+    base = base_s if base_s is not None else db.settings.ingestion.job_retry_base_s
+    with db.connection() as conn:
+        row = conn.execute(
+            "UPDATE ingestion_jobs SET error = %s, locked_by = NULL, updated_at = now(), "
+            "state = CASE WHEN %s AND attempts < max_attempts THEN 'queued' ELSE 'failed' END, "
+            "run_after = CASE WHEN %s AND attempts < max_attempts "
+            "  THEN now() + make_interval(secs => %s * power(2, attempts)) ELSE run_after END "
+            "WHERE id = %s AND state <> ALL(%s) AND (%s::text IS NULL OR locked_by = %s) RETURNING state",
+            (error, retry, retry, base, job_id, list(TERMINAL_STATES), worker_id, worker_id),
+        ).fetchone()
+        return row["state"] if row else None
+
+
+def cancel(db: Database, job_id: uuid.UUID) -> bool:
+    """Cancel a job that has not finished; a worker on it notices at its next heartbeat."""
+    with db.connection() as conn:
+        cur = conn.execute(
+            "UPDATE ingestion_jobs SET state = 'cancelled', locked_by = NULL, updated_at = now() "
+            "WHERE id = %s AND state <> ALL(%s)",
+            (job_id, list(TERMINAL_STATES)),
+        )
+        return cur.rowcount > 0
+
+
+def get(db: Database, job_id: uuid.UUID | str) -> Job | None:
+    with db.connection() as conn:
+        return conn.execute("SELECT * FROM ingestion_jobs WHERE id = %s", (job_id,)).fetchone()
+
+
+def list_jobs(db: Database, *, state: str | None = None, source_key: str | None = None,
+              limit: int = 100, offset: int = 0) -> list[Job]:
+    """Newest first."""
+    with db.connection() as conn:
+        return conn.execute(
+            "SELECT * FROM ingestion_jobs WHERE (%s::text IS NULL OR state = %s) "
+            "AND (%s::text IS NULL OR source_key = %s) ORDER BY created_at DESC, id LIMIT %s OFFSET %s",
+            (state, state, source_key, source_key, limit, offset),
+        ).fetchall()
+
+
+def queue_depth(db: Database) -> int:
+    """Jobs not finished yet (queued, waiting for a retry, or being worked on)."""
+    with db.connection() as conn:
+        row = conn.execute(
+            "SELECT count(*) AS n FROM ingestion_jobs WHERE state <> ALL(%s)", (list(TERMINAL_STATES),)
+        ).fetchone()
+        return int(row["n"]) if row else 0

@@ -1,0 +1,207 @@
+"""The job queue and the worker against a real PostgreSQL: claims, concurrency, retries,
+stale jobs, and recovery after a worker is killed with SIGKILL."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from dropqa.ingestion.worker import Worker
+from dropqa.store import jobs
+from tests.conftest import ROOT
+
+pytestmark = pytest.mark.integration
+
+ACTIVE = ("parsing", "enriching", "embedding")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def fast_retries(settings):
+    """Tiny backoff so retry tests finish in milliseconds (this module's own Settings object)."""
+    settings.ingestion.job_retry_base_s = 0.01
+    settings.ingestion.job_heartbeat_s = 0.5
+
+
+def one(db, sql: str, *args):
+    with db.connection() as conn:
+        return conn.execute(sql, args).fetchone()
+
+
+def execute(db, sql: str, *args) -> None:
+    with db.connection() as conn:
+        conn.execute(sql, args)
+
+
+def write_md(folder: Path, name: str, paragraphs: int = 3) -> Path:
+    body = "\n\n".join(f"Paragraph {i} of {name}: the backup window for system {name}-{i} is {i} hours."
+                       for i in range(paragraphs))
+    path = folder / name
+    path.write_text(f"# {name}\n\n## Section\n\n{body}\n", encoding="utf-8")
+    return path
+
+
+def drain(worker: Worker, deadline_s: float = 30.0) -> None:
+    """Run jobs until none is left unfinished (waiting out retry backoffs)."""
+    deadline = time.monotonic() + deadline_s
+    while jobs.queue_depth(worker.db) and time.monotonic() < deadline:
+        if worker.run_once() is None:
+            time.sleep(0.02)
+    assert jobs.queue_depth(worker.db) == 0
+
+
+def test_enqueue_claim_finish(services):
+    db = services.db
+    first = jobs.enqueue(db, "q/a.md", "/nowhere/a.md")
+    assert jobs.enqueue(db, "q/a.md", "/nowhere/a.md")["id"] == first["id"]  # identical queued job: no duplicate
+    assert first["state"] == "queued" and jobs.queue_depth(db) == 1
+
+    claimed = jobs.claim(db, "w1")
+    assert claimed is not None and claimed["id"] == first["id"]
+    assert (claimed["state"], claimed["locked_by"], claimed["attempts"]) == ("parsing", "w1", 1)
+    assert jobs.claim(db, "w2") is None  # nothing else is ready
+    assert jobs.heartbeat(db, first["id"], "w1") and not jobs.heartbeat(db, first["id"], "w2")
+    assert jobs.set_state(db, first["id"], "embedding", {"stage": "embedding"}, worker_id="w1")
+    assert jobs.finish(db, first["id"], "indexed", None, 1, worker_id="w1")
+    done = jobs.get(db, first["id"])
+    assert (done["state"], done["outcome"], done["version"], done["locked_by"]) == ("done", "indexed", 1, None)
+    assert jobs.queue_depth(db) == 0
+
+    # index → delete → index of one key: all three are kept and run in order
+    a = jobs.enqueue(db, "q/b.md", "/nowhere/b.md")
+    b = jobs.enqueue(db, "q/b.md", "/nowhere/b.md", "delete")
+    c = jobs.enqueue(db, "q/b.md", "/nowhere/b.md")
+    assert len({a["id"], b["id"], c["id"]}) == 3
+    got = jobs.claim(db, "w1")
+    assert got["id"] == a["id"] and jobs.claim(db, "w2") is None  # b waits for a
+    assert [j["id"] for j in jobs.list_jobs(db, source_key="q/b.md")] == [c["id"], b["id"], a["id"]]
+    for j in (a, b, c):
+        assert jobs.cancel(db, j["id"])
+    assert jobs.get(db, c["id"])["state"] == "cancelled" and jobs.queue_depth(db) == 0
+
+
+def test_two_workers_drain_the_queue_once_each(services, tmp_path):
+    db = services.db
+    files = [write_md(tmp_path, f"doc{i}.md") for i in range(6)]
+    enqueued = [jobs.enqueue(db, f"two/{p.name}", str(p)) for p in files]
+    workers = [Worker(services, "alpha"), Worker(services, "beta")]
+    ran: dict[str, list] = {w.worker_id: [] for w in workers}
+
+    def work(w: Worker) -> None:
+        while (job := w.run_once()) is not None:
+            ran[w.worker_id].append(job["id"])
+
+    threads = [threading.Thread(target=work, args=(w,)) for w in workers]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    all_ran = ran["alpha"] + ran["beta"]
+    assert sorted(map(str, all_ran)) == sorted(str(j["id"]) for j in enqueued)  # each job exactly once
+    for j in enqueued:
+        row = jobs.get(db, j["id"])
+        assert (row["state"], row["outcome"], row["attempts"], row["error"]) == ("done", "indexed", 1, None)
+        assert row["document_id"] is not None and row["version"] == 1
+        versions = one(db, "SELECT count(*) AS n FROM document_versions WHERE document_id = %s", row["document_id"])
+        assert versions["n"] == 1
+
+
+def test_failing_file_is_retried_then_failed(services, tmp_path):
+    db = services.db
+    empty = tmp_path / "empty.md"
+    empty.write_bytes(b"")
+    job = jobs.enqueue(db, "fail/empty.md", str(empty))
+    drain(Worker(services, "retrier"))
+    row = jobs.get(db, job["id"])
+    assert row["state"] == "failed" and row["attempts"] == row["max_attempts"] == 3
+    assert "empty" in row["error"]
+
+
+def test_stale_job_is_reclaimed_and_completes(services, tmp_path):
+    db = services.db
+    path = write_md(tmp_path, "stale.md")
+    job = jobs.enqueue(db, "stale/stale.md", str(path))
+    assert jobs.claim(db, "ghost")["id"] == job["id"]
+    worker = Worker(services, "rescuer")
+    assert worker.run_once() is None  # a fresh heartbeat: the ghost still owns it
+    execute(db, "UPDATE ingestion_jobs SET state = 'parsing', heartbeat_at = now() - interval '1 hour' "
+                "WHERE id = %s", job["id"])
+    row = worker.run_once()
+    assert row is not None and row["id"] == job["id"]
+    assert (row["state"], row["outcome"], row["attempts"], row["locked_by"]) == ("done", "indexed", 2, None)
+    assert not jobs.finish(db, job["id"], "indexed", worker_id="ghost")  # the ghost cannot overwrite it
+
+
+def test_delete_job_hides_the_document(services, tmp_path):
+    db = services.db
+    path = write_md(tmp_path, "gone.md")
+    jobs.enqueue(db, "del/gone.md", str(path))
+    jobs.enqueue(db, "del/gone.md", str(path), "delete")
+    drain(Worker(services, "deleter"))
+    rows = {j["action"]: j for j in jobs.list_jobs(db, source_key="del/gone.md")}
+    assert rows["index"]["outcome"] == "indexed" and rows["delete"]["outcome"] == "deleted"
+    assert one(db, "SELECT deleted_at FROM documents WHERE source_key = 'del/gone.md'")["deleted_at"] is not None
+
+
+def test_worker_killed_with_sigkill_is_recovered(services, settings, database_url, tmp_path):
+    db = services.db
+    path = write_md(tmp_path, "big.md", paragraphs=15)
+    job = jobs.enqueue(db, "kill/big.md", str(path))
+    env = {**os.environ, "DATABASE_URL": database_url, "OPENBLAS_NUM_THREADS": "1",
+           "DROPQA_DATA_DIR": str(settings.data_dir)}
+    exe = Path(sys.executable).with_name("dropqa")
+    proc = subprocess.Popen([str(exe), "worker", "--id", "victim"], env=env, cwd=ROOT,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            row = jobs.get(db, job["id"])
+            if row["locked_by"] == "victim" and row["state"] == "embedding":
+                break  # parsed in its child process, now embedding: kill it mid-work
+            assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else ""
+            time.sleep(0.02)
+        else:
+            pytest.fail("the worker subprocess never got to embedding the job")
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    row = jobs.get(db, job["id"])
+    assert row["state"] in ACTIVE, f"the job finished before the kill: {row['state']}"
+    assert one(db, "SELECT count(*) AS n FROM documents WHERE source_key = 'kill/big.md' AND current_version > 0"
+               )["n"] == 0  # nothing half-written
+
+    # time passes: the dead worker's heartbeat goes stale, another worker takes the job over
+    execute(db, "UPDATE ingestion_jobs SET heartbeat_at = now() - interval '1 hour' WHERE id = %s", job["id"])
+    done = Worker(services, "survivor").run_once()
+    assert done is not None and done["id"] == job["id"]
+    assert (done["state"], done["outcome"], done["attempts"]) == ("done", "indexed", 2)
+    doc_id = done["document_id"]
+    assert one(db, "SELECT count(*) AS n FROM document_versions WHERE document_id = %s", doc_id)["n"] == 1
+    node_count = one(db, "SELECT node_count FROM document_versions WHERE document_id = %s", doc_id)["node_count"]
+    assert node_count > 15
+    assert one(db, "SELECT count(*) AS n FROM nodes WHERE document_id = %s", doc_id)["n"] == node_count
+    assert one(db, "SELECT count(*) AS n FROM nodes WHERE document_id = %s AND node_type NOT IN "
+                   "('section', 'document') AND content <> '' AND id NOT IN (SELECT node_id FROM embeddings)",
+               doc_id)["n"] == 0
+
+
+def test_parse_child_limits_fail_the_file_not_the_worker():
+    from dropqa.ingestion.parsers import ParseContext, ParseError
+    from dropqa.ingestion.worker import parse_isolated
+
+    data = ("# t\n\n" + "text " * 1000).encode()
+    ok = parse_isolated("md", data, ParseContext(filename="t.md"), timeout_s=30, memory_mb=0)
+    assert ok.file_type == "md" and ok.text_length() > 1000
+    with pytest.raises(ParseError, match="longer than"):
+        parse_isolated("md", data * 200, ParseContext(filename="t.md"), timeout_s=0.001, memory_mb=0)
+    with pytest.raises(ParseError, match=r"memory|died"):
+        parse_isolated("md", data * 2000, ParseContext(filename="t.md"), timeout_s=30, memory_mb=64)
