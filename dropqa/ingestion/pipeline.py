@@ -33,6 +33,11 @@ log = logging.getLogger(__name__)
 
 Status = Literal["indexed", "new_version", "unchanged", "failed"]
 Progress = Callable[[str], None]
+ParseFn = Callable[[str, bytes, ParseContext], ParsedDocument]
+
+
+def parse_in_process(file_type: str, data: bytes, ctx: ParseContext) -> ParsedDocument:
+    return get_parser(file_type).parse(data, ctx)
 
 
 @dataclass
@@ -52,10 +57,13 @@ class IndexOutcome:
 class Indexer:
     """Indexes files into the store. One per process; reuse it (the embedder loads once)."""
 
-    def __init__(self, db: Database, settings: Settings, embedder: Embedder | None = None):
+    def __init__(self, db: Database, settings: Settings, embedder: Embedder | None = None,
+                 parse: ParseFn = parse_in_process):
+        """``parse`` runs the format parser; the worker passes one that isolates it in a child process."""
         self.db = db
         self.settings = settings
         self.embedder = embedder or get_embedder(settings.models.embeddings)
+        self.parse = parse
         ensure_vector_index(db, self.embedder.name, self.embedder.dimensions)
 
     def index_file(self, path: Path, source_key: str, progress: Progress | None = None) -> IndexOutcome:
@@ -92,7 +100,7 @@ class Indexer:
         if not data.strip():
             raise ParseError("the file is empty")
         progress("parsing")
-        parsed = get_parser(file_type).parse(data, self.parse_context(path.name))
+        parsed = self.parse(file_type, data, self.parse_context(path.name))
         progress("enriching")
         nv = self.build_version(parsed, source_key, path, file_type, file_hash, size, progress)
         progress("writing")

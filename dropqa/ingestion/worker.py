@@ -12,13 +12,12 @@ crash in a C extension) fails that job only and never takes the worker down.
 
 from __future__ import annotations
 
-import hashlib
+import functools
 import logging
 import multiprocessing
 import os
 import socket
 import threading
-import time
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -31,7 +30,7 @@ from dropqa.store.db import Database
 if TYPE_CHECKING:
     from dropqa.ingestion.document import ParsedDocument
     from dropqa.ingestion.parsers import ParseContext
-    from dropqa.ingestion.pipeline import Indexer, IndexOutcome, Progress
+    from dropqa.ingestion.pipeline import Indexer
     from dropqa.models.embeddings import Embedder
 
 log = logging.getLogger(__name__)
@@ -119,57 +118,6 @@ def parse_isolated(file_type: str, data: bytes, ctx: ParseContext, *, timeout_s:
     return payload
 
 
-def index_isolated(indexer: Indexer, path: Path, source_key: str, progress: Progress) -> IndexOutcome:
-    """The Indexer's steps with the parse step in a child process.
-
-    Mirrors ``Indexer.index_file`` (same outcomes and messages) but calls the parser through
-    :func:`parse_isolated`; everything after parsing is the Indexer's own ``build_version``
-    and the store's one-transaction ``write_version``.
-    """
-    from dropqa.ingestion.parsers import ParseError
-    from dropqa.ingestion.pipeline import IndexOutcome
-    from dropqa.ingestion.sniff import detect_type
-
-    started = time.perf_counter()
-    outcome = IndexOutcome(path=str(path), source_key=source_key, status="failed")
-    limits = indexer.settings.ingestion
-    try:
-        size = path.stat().st_size
-        if size > limits.max_file_bytes:
-            raise ParseError(f"the file is {size / 1e6:.0f} MB; the limit is {limits.max_file_bytes / 1e6:.0f} MB")
-        data = path.read_bytes()
-        file_hash = hashlib.sha256(data).hexdigest()
-        existing = doc_store.find_by_key(indexer.db, source_key)
-        if existing and existing["file_hash"] == file_hash and existing["deleted_at"] is None:
-            outcome.status, outcome.document_id = "unchanged", str(existing["id"])
-            outcome.version, outcome.file_type = existing["current_version"], existing["file_type"]
-            return outcome
-        file_type = detect_type(data, path.name)
-        outcome.file_type = file_type
-        if not data.strip():
-            raise ParseError("the file is empty")
-        progress("parsing")
-        parsed = parse_isolated(file_type, data, indexer.parse_context(path.name),
-                                timeout_s=limits.parse_timeout_s, memory_mb=limits.parse_memory_limit_mb)
-        progress("enriching")
-        nv = indexer.build_version(parsed, source_key, path, file_type, file_hash, size, progress)
-        progress("writing")
-        result = doc_store.write_version(indexer.db, nv)
-        outcome.status = result.outcome  # type: ignore[assignment]
-        outcome.document_id, outcome.version = str(result.document_id), result.version
-        outcome.nodes, outcome.warnings = len(nv.nodes), tuple(parsed.warnings)
-    except ParseError as exc:
-        outcome.error = str(exc)
-    except OSError as exc:
-        outcome.error = f"cannot read the file: {exc.strerror or exc}"
-    except Exception as exc:  # one file's bug fails that job only
-        log.exception("indexing %s failed", path)
-        outcome.error = f"unexpected {type(exc).__name__} while indexing: {exc}"
-    finally:
-        outcome.seconds = time.perf_counter() - started
-    return outcome
-
-
 # --- the worker -------------------------------------------------------------------------------
 
 class _Heartbeat:
@@ -213,9 +161,13 @@ class Worker:
     @property
     def indexer(self) -> Indexer:
         if self._indexer is None:
-            from dropqa.ingestion.pipeline import Indexer
+            from dropqa.ingestion.pipeline import Indexer, parse_in_process
 
-            self._indexer = Indexer(self.db, self.settings, self.services.embedder)
+            limits = self.settings.ingestion
+            parse = (functools.partial(parse_isolated, timeout_s=limits.parse_timeout_s,
+                                       memory_mb=limits.parse_memory_limit_mb)
+                     if limits.parse_in_subprocess else parse_in_process)
+            self._indexer = Indexer(self.db, self.settings, self.services.embedder, parse=parse)
         return self._indexer
 
     def run_once(self) -> jobs.Job | None:
@@ -260,11 +212,7 @@ class Worker:
             if state:
                 jobs.set_state(self.db, job["id"], state, {"stage": stage}, worker_id=self.worker_id)
 
-        path = Path(job["path"])
-        if self.settings.ingestion.parse_in_subprocess:
-            outcome = index_isolated(self.indexer, path, job["source_key"], progress)
-        else:
-            outcome = self.indexer.index_file(path, job["source_key"], progress=progress)
+        outcome = self.indexer.index_file(Path(job["path"]), job["source_key"], progress=progress)
         if outcome.status == "failed":
             jobs.fail(self.db, job["id"], outcome.error or "indexing failed", worker_id=self.worker_id)
         else:
