@@ -8,37 +8,20 @@ import struct
 import zlib
 
 import pytest
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image
 
 from dropqa.ingestion.document import ParsedDocument
 from dropqa.ingestion.parsers import get_parser
 from dropqa.ingestion.parsers.base import ParseContext, ParseError
 from dropqa.ingestion.parsers.image import ImageParser
-from tests.unit.parsers.fonts import cjk_font_source
+from tests.unit.parsers.fonts import CJK, render
 
-FONT_SOURCE = cjk_font_source()
-CJK = FONT_SOURCE is not None
 HEADLINE = "星河云桌面发布说明" if CJK else "Desktop release notes"
 BODY = "二号机房计划于2025年投产。" if CJK else "Room two opens in 2025."
 FRAME_TEXTS = [
     "第一页讲备份策略" if CJK else "First page backup",
     "第二页讲恢复演练" if CJK else "Second page drill",
 ]
-
-
-def font(size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
-    if FONT_SOURCE is None:
-        return ImageFont.load_default(size=size)
-    source = FONT_SOURCE if isinstance(FONT_SOURCE, str) else io.BytesIO(FONT_SOURCE)
-    return ImageFont.truetype(source, size)
-
-
-def render(lines: list[tuple[int, int, str, int]], size: tuple[int, int]) -> Image.Image:
-    img = Image.new("RGB", size, "white")
-    draw = ImageDraw.Draw(img)
-    for x, y, text, px in lines:
-        draw.text((x, y), text, font=font(px), fill="black")
-    return img
 
 
 def encode(img: Image.Image, fmt: str, **kwargs: object) -> bytes:

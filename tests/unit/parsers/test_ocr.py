@@ -11,30 +11,12 @@ import zlib
 
 import numpy as np
 import pytest
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image
 
 from dropqa.ingestion import ocr
 from dropqa.ingestion.ocr import OcrLine, group_paragraphs, join_lines, reading_order
 from dropqa.ingestion.parsers.base import ParseError
-from tests.unit.parsers.fonts import cjk_font_source
-
-FONT_SOURCE = cjk_font_source()
-CJK = FONT_SOURCE is not None
-
-
-def font(size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
-    if FONT_SOURCE is None:
-        return ImageFont.load_default(size=size)
-    source = FONT_SOURCE if isinstance(FONT_SOURCE, str) else io.BytesIO(FONT_SOURCE)
-    return ImageFont.truetype(source, size)
-
-
-def render(lines: list[tuple[int, int, str, int]], size: tuple[int, int]) -> Image.Image:
-    img = Image.new("RGB", size, "white")
-    draw = ImageDraw.Draw(img)
-    for x, y, text, px in lines:
-        draw.text((x, y), text, font=font(px), fill="black")
-    return img
+from tests.unit.parsers.fonts import CJK, render
 
 
 def png(img: Image.Image) -> bytes:

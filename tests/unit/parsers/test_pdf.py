@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pymupdf
 import pytest
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image
 
 from dropqa.ingestion.document import ParsedDocument, ParsedNode, paragraph
 from dropqa.ingestion.parsers import get_parser
@@ -22,7 +22,7 @@ from dropqa.ingestion.parsers.pdf_layout import (
     pattern_level,
     plausible_heading,
 )
-from tests.unit.parsers.fonts import cjk_font_source
+from tests.unit.parsers.fonts import CJK, render
 
 PDF_FONT = "china-s"  # PyMuPDF's built-in CJK font
 SAMPLES = Path("/work/shared/samples")
@@ -130,8 +130,6 @@ def text_pdf(toc: bool = False) -> bytes:
 
 
 
-FONT_SOURCE = cjk_font_source()
-CJK = FONT_SOURCE is not None
 SCAN_HEADING = "三、测试结论" if CJK else "3.1 Test results"
 SCAN_LINES = (
     ["本次恢复演练在二十分钟内完成全部切换，", "核心业务未受影响。"]
@@ -141,20 +139,9 @@ SCAN_LINES = (
 PICTURE_TEXT = "一号机房PUE为1.32" if CJK else "Room one PUE 1.32"
 
 
-def font(size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
-    if FONT_SOURCE is None:
-        return ImageFont.load_default(size=size)
-    source = FONT_SOURCE if isinstance(FONT_SOURCE, str) else io.BytesIO(FONT_SOURCE)
-    return ImageFont.truetype(source, size)
-
-
 def picture(lines: list[tuple[int, int, str, int]], size: tuple[int, int]) -> bytes:
-    img = Image.new("RGB", size, "white")
-    draw = ImageDraw.Draw(img)
-    for x, y, text, px in lines:
-        draw.text((x, y), text, font=font(px), fill="black")
     buf = io.BytesIO()
-    img.save(buf, format="PNG")
+    render(lines, size).save(buf, format="PNG")
     return buf.getvalue()
 
 
