@@ -110,8 +110,6 @@ def ask(
         svc.close()
     if as_json:
         data = result.model_dump(mode="json")
-        if not show_reasoning and not as_json:
-            data["reasoning_trace"] = []
         sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
         return
     console.print(result.answer, markup=False, highlight=False)

@@ -50,8 +50,6 @@ def flatten(doc: ParsedDocument, filename: str) -> list[NodeRow]:
         node, parent = stack.pop()
         title = (node.title or "").strip() or None
         path = [*parent.path, title] if node.is_section and title else list(parent.path)
-        if node.is_section and not title:
-            path = [*parent.path]
         row = NodeRow(
             id=uuid.uuid4(),
             parent_id=parent.id,

@@ -15,9 +15,8 @@ def messages(language: str) -> dict[str, str]:
     text = resources.files("dropqa.graph.prompts").joinpath(f"messages.{language}.yaml").read_text("utf-8")
     data = yaml.safe_load(text)
     for key, value in data.items():
-        Template(value).substitute  # noqa: B018 - templates must parse
-        if not isinstance(value, str):
-            raise ValueError(f"messages.{language}.yaml: {key} must be a string")
+        if not isinstance(value, str) or not Template(value).is_valid():
+            raise ValueError(f"messages.{language}.yaml: {key} must be a valid $-template string")
     return data
 
 
