@@ -7,6 +7,7 @@ The API (``POST /api/qa/ask``), ``dropqa ask --json`` and the eval runner all ca
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -41,18 +42,95 @@ class Answer(BaseModel):
     latency_ms: int
     question: str
     version: int | None = None
+    topic_filter: list[str] = Field(default_factory=list)
+    thread_id: str | None = None
+    degraded: bool = Field(default=False, description="true when every chat provider failed and offline mode answered")
+    usage: dict[str, Any] = Field(default_factory=dict, description="tokens per run and per provider")
 
 
-def ask(services: Services, question: str, *, version: int | None = None,
-        show_reasoning: bool = True) -> Answer:
+def _clean(question: str) -> str:
     question = (question or "").strip()
     if not question:
         raise ValueError("the question is empty")
+    return question
+
+
+def ask(services: Services, question: str, *, version: int | None = None, show_reasoning: bool = True,
+        topic_filter: list[str] | None = None, thread_id: str | None = None) -> Answer:
+    question = _clean(question)
     started = time.perf_counter()
     result = graph.invoke(
         {"question": question, "version": version},
         context=Context(services=services),
     )
+    return _answer(result, question, version, show_reasoning, started)
+
+
+# Nodes whose chat-model tokens are the answer the user reads (other nodes' tokens are plans/tool calls).
+ANSWER_NODES = frozenset({"answer", "synthesize"})
+
+
+def stream(services: Services, question: str, *, version: int | None = None, show_reasoning: bool = True,
+           topic_filter: list[str] | None = None, thread_id: str | None = None,
+           ) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Run the graph and yield ``(event, data)`` pairs as they happen.
+
+    Events: ``status`` (a node started working: ``{"node"}``), ``retrieval`` (``{"hits", "top_relevance"}``),
+    ``reasoning`` (one trace step), ``token`` (``{"text"}``: the answer as it is written), ``citation``
+    (one source, in the final numbering), ``done`` (the full :class:`Answer`). The caller sends ``error``
+    itself if this raises; ``done`` is always the last event of a successful run.
+    """
+    question = _clean(question)
+    started = time.perf_counter()
+    final: dict[str, Any] = {}
+    trace: list[dict[str, Any]] = []
+    streamed_tokens = False
+    yield "status", {"node": "start"}
+    for mode, chunk in graph.stream(
+        {"question": question, "version": version},
+        context=Context(services=services),
+        stream_mode=["updates", "messages"],
+    ):
+        if mode == "messages":
+            message, meta = chunk
+            text = getattr(message, "content", "")
+            if meta.get("langgraph_node") in ANSWER_NODES and isinstance(text, str) and text:
+                streamed_tokens = True
+                yield "token", {"text": text}
+            continue
+        for node, update in (chunk or {}).items():
+            if not isinstance(update, dict):
+                continue
+            yield "status", {"node": node}
+            if "hits" in update and node != "finalize":
+                hits = update.get("hits") or []
+                yield "retrieval", {"hits": len(hits),
+                                    "top_relevance": round(float(hits[0]["relevance"]), 3) if hits else 0.0}
+            steps = update.get("reasoning_trace") or []
+            trace.extend(steps)
+            if show_reasoning:
+                for step in steps:
+                    yield "reasoning", dict(step)
+            final.update(update)
+    final["reasoning_trace"] = trace  # the state reducer appends; each update carries only its own steps
+    answer = _answer(final, question, version, show_reasoning, started)
+    if not streamed_tokens:
+        for piece in _pieces(answer.answer):
+            yield "token", {"text": piece}
+    for source in answer.sources:
+        if source.cited:
+            yield "citation", source.model_dump(mode="json")
+    yield "done", answer.model_dump(mode="json")
+
+
+def _pieces(text: str, size: int = 24) -> Iterator[str]:
+    """Split an extractive answer into small pieces so offline answers stream like model output."""
+    for i in range(0, len(text), size):
+        yield text[i:i + size]
+
+
+def _answer(result: dict[str, Any], question: str, version: int | None, show_reasoning: bool,
+            started: float) -> Answer:
     return Answer(
         answer=result.get("answer", ""),
         answerable=bool(result.get("answerable")),
