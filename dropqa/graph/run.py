@@ -46,6 +46,8 @@ class Answer(BaseModel):
     thread_id: str | None = None
     degraded: bool = Field(default=False, description="true when every chat provider failed and offline mode answered")
     usage: dict[str, Any] = Field(default_factory=dict, description="tokens per run and per provider")
+    conflicts: list[dict[str, Any]] = Field(default_factory=list, description="disagreements found among sources")
+    answer_id: str | None = Field(default=None, description="QA history id (for feedback); set by the API")
 
 
 def _clean(question: str) -> str:
@@ -59,11 +61,12 @@ def ask(services: Services, question: str, *, version: int | None = None, show_r
         topic_filter: list[str] | None = None, thread_id: str | None = None) -> Answer:
     question = _clean(question)
     started = time.perf_counter()
-    result = graph.invoke(
-        {"question": question, "version": version},
-        context=Context(services=services),
-    )
-    return _answer(result, question, version, show_reasoning, started)
+    result = graph.invoke(_inputs(question, version, topic_filter), context=Context(services=services))
+    return _answer(result, question, version, show_reasoning, started, topic_filter, thread_id)
+
+
+def _inputs(question: str, version: int | None, topic_filter: list[str] | None) -> dict[str, Any]:
+    return {"question": question, "version": version, "topic_filter": list(topic_filter or [])}
 
 
 # Nodes whose chat-model tokens are the answer the user reads (other nodes' tokens are plans/tool calls).
@@ -87,7 +90,7 @@ def stream(services: Services, question: str, *, version: int | None = None, sho
     streamed_tokens = False
     yield "status", {"node": "start"}
     for mode, chunk in graph.stream(
-        {"question": question, "version": version},
+        _inputs(question, version, topic_filter),
         context=Context(services=services),
         stream_mode=["updates", "messages"],
     ):
@@ -113,7 +116,7 @@ def stream(services: Services, question: str, *, version: int | None = None, sho
                     yield "reasoning", dict(step)
             final.update(update)
     final["reasoning_trace"] = trace  # the state reducer appends; each update carries only its own steps
-    answer = _answer(final, question, version, show_reasoning, started)
+    answer = _answer(final, question, version, show_reasoning, started, topic_filter, thread_id)
     if not streamed_tokens:
         for piece in _pieces(answer.answer):
             yield "token", {"text": piece}
@@ -130,7 +133,7 @@ def _pieces(text: str, size: int = 24) -> Iterator[str]:
 
 
 def _answer(result: dict[str, Any], question: str, version: int | None, show_reasoning: bool,
-            started: float) -> Answer:
+            started: float, topic_filter: list[str] | None = None, thread_id: str | None = None) -> Answer:
     return Answer(
         answer=result.get("answer", ""),
         answerable=bool(result.get("answerable")),
@@ -143,4 +146,16 @@ def _answer(result: dict[str, Any], question: str, version: int | None, show_rea
         latency_ms=int((time.perf_counter() - started) * 1000),
         question=question,
         version=version,
+        topic_filter=list(topic_filter or []),
+        thread_id=thread_id,
+        degraded=bool(result.get("degraded")),
+        usage=_public_usage(result.get("usage")),
+        conflicts=list(result.get("conflicts") or []),
     )
+
+
+def _public_usage(usage: dict[str, Any] | None) -> dict[str, Any]:
+    usage = {k: v for k, v in (usage or {}).items() if not k.startswith("__")}
+    if not usage:
+        return {"prompt_tokens": 0, "completion_tokens": 0, "by_provider": {}}
+    return usage

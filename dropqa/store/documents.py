@@ -8,6 +8,7 @@ from typing import Any
 import psycopg
 from psycopg.types.json import Jsonb
 
+from dropqa.store import jobs
 from dropqa.store.db import Database
 from dropqa.store.records import NewVersion, WriteResult
 
@@ -31,17 +32,24 @@ def cached_embeddings(db: Database, model_name: str, text_hashes: list[str]) -> 
             "WHERE model_name = %s AND text_hash = ANY(%s)",
             (model_name, text_hashes),
         ).fetchall()
-    return {r["text_hash"]: r["embedding"].to_list() for r in rows}
+    # pgvector's psycopg adapter returns numpy arrays (or Vector objects, by version): normalise to floats.
+    return {r["text_hash"]: [float(x) for x in getattr(r["embedding"], "to_list", lambda e=r["embedding"]: e)()]
+            for r in rows}
 
 
-def write_version(db: Database, nv: NewVersion) -> WriteResult:
+def write_version(db: Database, nv: NewVersion, job: tuple[uuid.UUID, str] | None = None) -> WriteResult:
     """Write a new version in one transaction; readers see the old one until commit.
 
     The document row is locked (``FOR UPDATE``) so two indexers of the same file
     serialise; the one that comes second sees the hash already current and
-    reports ``unchanged``.
+    reports ``unchanged``. With ``job`` (``(job_id, worker_id)``) the job row is
+    locked first and the write happens only while that worker still holds the
+    job: a job cancelled (or taken over) at the last moment raises
+    :class:`~dropqa.store.jobs.JobLost` and writes nothing.
     """
     with db.connection() as conn, conn.transaction():
+        if job is not None:
+            jobs.lock_if_active(conn, job[0], job[1])
         conn.execute(
             "INSERT INTO documents (source_key, filename, file_type, file_hash, file_size, storage_path, "
             "current_version) VALUES (%s, %s, %s, '', 0, %s, 0) ON CONFLICT (source_key) DO NOTHING",
@@ -127,18 +135,68 @@ def _insert_titles(conn: psycopg.Connection, doc_id: uuid.UUID, version: int, nv
 
 
 def _insert_topics(conn: psycopg.Connection, doc_id: uuid.UUID, version: int, nv: NewVersion) -> None:
-    for name, confidence in nv.topics:
-        topic = conn.execute(
-            "INSERT INTO topics (name) VALUES (%s) ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name "
-            "RETURNING id",
-            (name,),
-        ).fetchone()
-        assert topic is not None
+    """Link the document to its topics. A name that joins an existing cluster is kept as an alias
+    row (``merged_into`` the cluster), so the next document naming it finds the cluster by name;
+    the ``document_topics`` trigger of migration 003 sends links of aliases to their cluster."""
+    for t in nv.topics:
+        vec = _vec(t.vector) if t.vector else None
+        topic_id = None
+        if t.cluster_id is not None:
+            conn.execute(
+                "INSERT INTO topics (name, embedding, embedding_model, merged_into) "
+                "SELECT %s, %s::vector, %s, coalesce(merged_into, id) FROM topics WHERE id = %s "
+                "ON CONFLICT (name) DO NOTHING",
+                (t.name, vec, nv.model_name, t.cluster_id),
+            )
+            row = conn.execute("SELECT coalesce(merged_into, id) AS id FROM topics WHERE id = %s",
+                               (t.cluster_id,)).fetchone()
+            topic_id = row["id"] if row else None  # the cluster may have been deleted meanwhile
+        if topic_id is None:
+            row = conn.execute(
+                "INSERT INTO topics (name, embedding, embedding_model) VALUES (%s, %s::vector, %s) "
+                "ON CONFLICT (name) DO UPDATE SET "
+                "embedding = CASE WHEN topics.embedding IS NULL THEN EXCLUDED.embedding ELSE topics.embedding END, "
+                "embedding_model = CASE WHEN topics.embedding IS NULL THEN EXCLUDED.embedding_model "
+                "ELSE topics.embedding_model END "
+                "RETURNING id",
+                (t.name, vec, nv.model_name if vec else None),
+            ).fetchone()
+            assert row is not None
+            topic_id = row["id"]
         conn.execute(
             "INSERT INTO document_topics (document_id, topic_id, version, confidence) VALUES (%s, %s, %s, %s) "
-            "ON CONFLICT DO NOTHING",
-            (doc_id, topic["id"], version, confidence),
+            "ON CONFLICT (document_id, topic_id, version) DO UPDATE "
+            "SET confidence = greatest(document_topics.confidence, EXCLUDED.confidence)",
+            (doc_id, topic_id, version, t.confidence),
         )
+
+
+def topic_clusters_named(db: Database, names: list[str]) -> dict[str, uuid.UUID]:
+    """For each known topic name (cluster or alias), the id of its cluster."""
+    if not names:
+        return {}
+    with db.connection() as conn:
+        rows = conn.execute(
+            "SELECT name, coalesce(merged_into, id) AS id FROM topics WHERE name = ANY(%s)", (names,)
+        ).fetchall()
+    return {r["name"]: r["id"] for r in rows}
+
+
+def similar_topics(db: Database, model_name: str, vectors: list[list[float]], min_similarity: float,
+                   limit: int = 5) -> list[list[dict[str, Any]]]:
+    """For each name embedding: cluster topics (not aliases) of the same embedding model with cosine
+    similarity ≥ ``min_similarity``, best first (``id``, ``name``, ``similarity``)."""
+    out: list[list[dict[str, Any]]] = []
+    with db.connection() as conn:
+        for v in vectors:
+            out.append(conn.execute(
+                "SELECT id, name, 1 - (embedding <=> %(v)s::vector) AS similarity FROM topics "
+                "WHERE embedding_model = %(m)s AND merged_into IS NULL AND embedding IS NOT NULL "
+                "AND 1 - (embedding <=> %(v)s::vector) >= %(min)s "
+                "ORDER BY embedding <=> %(v)s::vector LIMIT %(limit)s",
+                {"v": _vec(v), "m": model_name, "min": min_similarity, "limit": limit},
+            ).fetchall())
+    return out
 
 
 def mark_deleted(db: Database, source_key: str) -> bool:
@@ -152,8 +210,22 @@ def mark_deleted(db: Database, source_key: str) -> bool:
         return cur.rowcount > 0
 
 
+def _list_filter(include_deleted: bool, query: str | None, file_type: str | None,
+                 topic_id: uuid.UUID | None) -> tuple[str, dict[str, Any]]:
+    sql = (
+        "(%(all)s OR d.deleted_at IS NULL) AND d.current_version > 0 "
+        "AND (%(q)s::text IS NULL OR d.filename ILIKE '%%' || %(q)s || '%%') "
+        "AND (%(type)s::text IS NULL OR d.file_type = %(type)s) "
+        "AND (%(topic)s::uuid IS NULL OR EXISTS (SELECT 1 FROM document_topics dt WHERE dt.document_id = d.id "
+        "     AND dt.version = d.current_version AND dt.topic_id = %(topic)s))"
+    )
+    return sql, {"all": include_deleted, "q": query, "type": file_type, "topic": topic_id}
+
+
 def list_documents(db: Database, *, include_deleted: bool = False, limit: int = 1000, offset: int = 0,
-                   query: str | None = None) -> list[dict[str, Any]]:
+                   query: str | None = None, file_type: str | None = None,
+                   topic_id: uuid.UUID | None = None) -> list[dict[str, Any]]:
+    where, params = _list_filter(include_deleted, query, file_type, topic_id)
     with db.connection() as conn:
         return conn.execute(
             "SELECT d.id, d.source_key, d.filename, d.file_type, d.file_size, d.current_version, "
@@ -161,11 +233,37 @@ def list_documents(db: Database, *, include_deleted: bool = False, limit: int = 
             "(SELECT count(*) FROM document_versions v WHERE v.document_id = d.id) AS version_count, "
             "(SELECT count(*) FROM nodes n WHERE n.document_id = d.id AND n.version = d.current_version) "
             "AS node_count "
-            "FROM documents d WHERE (%s OR d.deleted_at IS NULL) AND d.current_version > 0 "
-            "AND (%s::text IS NULL OR d.filename ILIKE '%%' || %s || '%%') "
-            "ORDER BY d.source_key LIMIT %s OFFSET %s",
-            (include_deleted, query, query, limit, offset),
+            f"FROM documents d WHERE {where} "
+            "ORDER BY d.source_key LIMIT %(limit)s OFFSET %(offset)s",
+            {**params, "limit": limit, "offset": offset},
         ).fetchall()
+
+
+def count_documents(db: Database, *, include_deleted: bool = False, query: str | None = None,
+                    file_type: str | None = None, topic_id: uuid.UUID | None = None) -> int:
+    where, params = _list_filter(include_deleted, query, file_type, topic_id)
+    with db.connection() as conn:
+        row = conn.execute(f"SELECT count(*) AS n FROM documents d WHERE {where}", params).fetchone()
+    return int(row["n"]) if row else 0
+
+
+def find_by_hash(db: Database, file_hash: str) -> dict[str, Any] | None:
+    """A live document whose current version has exactly these bytes."""
+    with db.connection() as conn:
+        return conn.execute(
+            "SELECT * FROM documents WHERE file_hash = %s AND deleted_at IS NULL AND current_version > 0 "
+            "ORDER BY updated_at DESC LIMIT 1",
+            (file_hash,),
+        ).fetchone()
+
+
+def forget_hash(db: Database, document_id: uuid.UUID) -> bool:
+    """Make the next indexing of this document write a new version even if its bytes did not change
+    (re-index with the current parsers and settings)."""
+    with db.connection() as conn:
+        cur = conn.execute("UPDATE documents SET file_hash = '' WHERE id = %s AND deleted_at IS NULL",
+                           (document_id,))
+        return cur.rowcount > 0
 
 
 def get_document(db: Database, document_id: uuid.UUID) -> dict[str, Any] | None:
@@ -196,10 +294,11 @@ def topics_named(db: Database, names: list[str], limit: int = 8) -> list[str]:
     if not names:
         return []
     with db.connection() as conn:
-        rows = conn.execute(
-            "SELECT t.name, count(DISTINCT dt.document_id) AS docs FROM topics t "
-            "JOIN document_topics dt ON dt.topic_id = t.id WHERE t.name = ANY(%s) "
-            "GROUP BY t.name ORDER BY docs DESC, t.name LIMIT %s",
+        rows = conn.execute(  # a name may be an alias of a cluster: answer with the cluster's name
+            "SELECT c.name, count(DISTINCT dt.document_id) AS docs FROM topics t "
+            "JOIN topics c ON c.id = coalesce(t.merged_into, t.id) "
+            "JOIN document_topics dt ON dt.topic_id = c.id WHERE t.name = ANY(%s) "
+            "GROUP BY c.name ORDER BY docs DESC, c.name LIMIT %s",
             (names, limit),
         ).fetchall()
     return [r["name"] for r in rows]

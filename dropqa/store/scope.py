@@ -3,7 +3,7 @@
 A node is visible when its document is not deleted and the node belongs to the
 version the reader asked for: the document's current version by default, or
 version N when the reader asked for N (documents that never had an N-th version
-answer with their latest). Optional filters narrow to some documents.
+answer with their latest). Optional filters narrow to some documents (by id, or by topic name).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ class Scope:
     version: int | None = None
     document_ids: tuple[uuid.UUID, ...] = field(default_factory=tuple)
     content_only: bool = True
+    topics: tuple[str, ...] = field(default_factory=tuple)  # only documents with one of these topics
 
     def sql(self, n: str = "n", d: str = "d") -> tuple[str, dict[str, object]]:
         clauses = [
@@ -28,6 +29,13 @@ class Scope:
         if self.document_ids:
             clauses.append(f"{n}.document_id = ANY(%(scope_docs)s)")
             params["scope_docs"] = list(self.document_ids)
+        if self.topics:
+            clauses.append(
+                f"EXISTS (SELECT 1 FROM document_topics dt JOIN topics t ON t.id = dt.topic_id "
+                f"WHERE dt.document_id = {n}.document_id AND dt.version = {d}.current_version "
+                f"AND t.name = ANY(%(scope_topics)s))"
+            )
+            params["scope_topics"] = list(self.topics)
         if self.content_only:
             clauses.append(f"{n}.node_type NOT IN ('section', 'document')")
         return " AND ".join(clauses), params

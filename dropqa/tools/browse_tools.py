@@ -38,14 +38,14 @@ def get_node_content_impl(svc: Services, node_id: str) -> ToolResult:
                       data={"content": node["content"], "parents": context})
 
 
-@tool("get_node_content", args_schema=NodeArgs)
-def get_node_content(node_id: str, runtime: ToolRuntime) -> str:
+@tool("get_node_content", args_schema=NodeArgs, response_format="content_and_artifact")
+def get_node_content(node_id: str, runtime: ToolRuntime) -> tuple[str, dict]:
     """Full text of one node, with the titles and summaries of the sections above it."""
     res = get_node_content_impl(services_of(runtime), node_id)
     if res.error:
-        return res.render()
+        return res.as_tool_output()
     parents = "\n".join(f"{'  ' * p['depth']}{p['title']}: {p['summary'] or ''}" for p in res.data["parents"])
-    return f"{res.render(limit=0)}\n{parents}\n---\n{res.data['content']}"
+    return res.as_tool_output(f"{res.render(limit=0)}\n{parents}\n---\n{res.data['content']}")
 
 
 def get_section_children_impl(svc: Services, node_id: str) -> ToolResult:
@@ -56,10 +56,11 @@ def get_section_children_impl(svc: Services, node_id: str) -> ToolResult:
     return found("get_section_children", [Hit.from_row(r, "browse") for r in rows], what="children")
 
 
-@tool("get_section_children", args_schema=NodeArgs)
-def get_section_children(node_id: str, runtime: ToolRuntime) -> str:
+@tool("get_section_children", args_schema=NodeArgs, response_format="content_and_artifact")
+def get_section_children(node_id: str, runtime: ToolRuntime) -> tuple[str, dict]:
     """The sub-sections and passages directly inside a section, in document order."""
-    return get_section_children_impl(services_of(runtime), node_id).render(limit=50)
+    res = get_section_children_impl(services_of(runtime), node_id)
+    return res.as_tool_output(res.render(limit=50))
 
 
 class StructureArgs(BaseModel):
@@ -94,16 +95,16 @@ def get_document_structure_impl(svc: Services, args: StructureArgs) -> ToolResul
                       data={"document_id": str(doc_id), "version": version, "tree": tree})
 
 
-@tool("get_document_structure", args_schema=StructureArgs)
+@tool("get_document_structure", args_schema=StructureArgs, response_format="content_and_artifact")
 def get_document_structure(document: str, runtime: ToolRuntime, version: int | None = None,
-                           max_depth: int = 3) -> str:
+                           max_depth: int = 3) -> tuple[str, dict]:
     """The outline of a document: its sections with titles and summaries (for "what does chapter 3 say")."""
     res = get_document_structure_impl(services_of(runtime), StructureArgs(document=document, version=version,
                                                                           max_depth=max_depth))
     if res.error:
-        return res.render()
+        return res.as_tool_output()
     lines = [res.render(limit=0)]
     lines += [f"{'  ' * t['depth']}[{t['node_id']}] {t['title']}: {t['summary'] or ''}" for t in res.data["tree"]]
-    return "\n".join(lines)
+    return res.as_tool_output("\n".join(lines))
 
 

@@ -25,6 +25,12 @@ class ToolResult(BaseModel):
         return "\n".join(lines)
 
 
+    def as_tool_output(self, text: str | None = None) -> tuple[str, dict[str, Any]]:
+        """``(content, artifact)`` for ``response_format="content_and_artifact"`` tools: the model reads
+        the text; the graph reads the hits from the artifact without parsing text."""
+        return (text if text is not None else self.render()), self.model_dump(mode="json")
+
+
 def found(tool: str, hits: list[Hit], what: str = "passages") -> ToolResult:
     docs = len({h.document_id for h in hits})
     status = f"{len(hits)} {what} from {docs} document(s)" if hits else f"no {what} found"

@@ -65,14 +65,14 @@ def keyword_search_impl(svc: Services, args: KeywordArgs, scope: Scope) -> ToolR
     return found("keyword_search", hits)
 
 
-@tool("keyword_search", args_schema=KeywordArgs)
+@tool("keyword_search", args_schema=KeywordArgs, response_format="content_and_artifact")
 def keyword_search(pattern: str, runtime: ToolRuntime, mode: str = "exact", case_sensitive: bool = False,
-                   version: int | None = None, limit: int = 10) -> str:
+                   version: int | None = None, limit: int = 10) -> tuple[str, dict]:
     """Find exact names, numbers, codes or phrases (mode=exact), a regular expression (mode=regex),
     or an approximate phrase (mode=fuzzy). Best for names and numbers."""
     args = KeywordArgs(pattern=pattern, mode=mode, case_sensitive=case_sensitive, version=version,  # type: ignore[arg-type]
                        limit=limit)
-    return keyword_search_impl(services_of(runtime), args, scope_of(runtime, version)).render()
+    return keyword_search_impl(services_of(runtime), args, scope_of(runtime, version)).as_tool_output()
 
 
 class TextQueryArgs(BaseModel):
@@ -89,12 +89,12 @@ def fulltext_search_impl(svc: Services, args: TextQueryArgs, scope: Scope) -> To
     return found("fulltext_search", hits)
 
 
-@tool("fulltext_search", args_schema=TextQueryArgs)
-def fulltext_search(query: str, runtime: ToolRuntime, version: int | None = None, limit: int = 8) -> str:
+@tool("fulltext_search", args_schema=TextQueryArgs, response_format="content_and_artifact")
+def fulltext_search(query: str, runtime: ToolRuntime, version: int | None = None, limit: int = 8) -> tuple[str, dict]:
     """Full-text search (jieba-segmented, BM25-style ranking; titles weigh more than body text).
     Best for several keywords at once."""
     args = TextQueryArgs(query=query, version=version, limit=limit)
-    return fulltext_search_impl(services_of(runtime), args, scope_of(runtime, version)).render()
+    return fulltext_search_impl(services_of(runtime), args, scope_of(runtime, version)).as_tool_output()
 
 
 def semantic_search_impl(svc: Services, args: TextQueryArgs, scope: Scope) -> ToolResult:
@@ -110,9 +110,9 @@ def semantic_search_impl(svc: Services, args: TextQueryArgs, scope: Scope) -> To
     return found("semantic_search", hits)
 
 
-@tool("semantic_search", args_schema=TextQueryArgs)
-def semantic_search(query: str, runtime: ToolRuntime, version: int | None = None, limit: int = 8) -> str:
+@tool("semantic_search", args_schema=TextQueryArgs, response_format="content_and_artifact")
+def semantic_search(query: str, runtime: ToolRuntime, version: int | None = None, limit: int = 8) -> tuple[str, dict]:
     """Semantic (embedding) search: finds passages that mean the same thing in other words or in the
     other language. Best for vague or descriptive questions."""
     args = TextQueryArgs(query=query, version=version, limit=limit)
-    return semantic_search_impl(services_of(runtime), args, scope_of(runtime, version)).render()
+    return semantic_search_impl(services_of(runtime), args, scope_of(runtime, version)).as_tool_output()

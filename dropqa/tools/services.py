@@ -9,7 +9,8 @@ Settings on first use in that process.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from dropqa.config import Settings, get_settings
 from dropqa.models.embeddings import Embedder, get_embedder
@@ -22,6 +23,16 @@ class Services:
     settings: Settings
     db: Database
     embedder: Embedder
+    _chat: list[Any] | None = field(default=None, repr=False)
+
+    @property
+    def chat_models(self) -> list[Any]:
+        """The chat model and its fallbacks, in the order they are tried; empty in offline mode."""
+        if self._chat is None:
+            from dropqa.models.chat import chat_models
+
+            self._chat = chat_models(self.settings.models)
+        return self._chat
 
     @classmethod
     def open(cls, settings: Settings) -> Services:

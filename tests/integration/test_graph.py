@@ -6,7 +6,6 @@ import shutil
 
 import pytest
 
-from dropqa.graph.graph import graph
 from dropqa.graph.run import ask
 from tests.conftest import ROOT
 
@@ -51,11 +50,3 @@ def test_version_filter_answers_from_the_old_version(services, indexer, indexed_
     latest, old = ask(services, q), ask(services, q, version=1)
     assert "350 EUR" in latest.answer and latest.sources[0].version == 2
     assert "300 EUR" in old.answer and old.sources[0].version == 1
-
-
-def test_graph_drawing_snapshot():
-    mermaid = graph.get_graph().draw_mermaid()
-    for edge in ("__start__ --> retrieve", "retrieve --> quality_check", "quality_check -.-> answer",
-                 "quality_check -.-> abstain", "answer --> finalize", "abstain --> finalize",
-                 "finalize --> __end__"):
-        assert edge in mermaid, edge

@@ -1,6 +1,6 @@
 import pytest
 
-from dropqa.graph.extractive import pick_sentences
+from dropqa.tools.extractive import pick_sentences
 from dropqa.tools.fusion import calibrate_similarity, coverage, idf_weights, rrf
 from dropqa.tools.hits import Hit
 

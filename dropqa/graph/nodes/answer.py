@@ -1,38 +1,50 @@
-"""``answer`` (extractive, offline) and ``abstain`` (the documents do not hold the answer)."""
+"""``answer``: write the answer from the evidence pool — with the chat model when one answers,
+else offline by kind of question (graph.compose). ``abstain`` when the documents do not hold it.
+
+The model's answer cites passages as ``[n]`` (the numbered passages it was shown) or
+``[node_id]`` (from ``final_answer``); both are mapped onto the evidence pool so
+``verify`` can check every citation against the passage it points at.
+"""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 
+from dropqa.graph import compose
 from dropqa.graph.context import Context
-from dropqa.graph.extractive import pick_sentences
-from dropqa.graph.nodes.common import hits_of, step
-from dropqa.graph.prompts import render
+from dropqa.graph.intent import Intent
+from dropqa.graph.llm import ChatUnavailable, has_model, invoke_chat, text_of
+from dropqa.graph.nodes.common import dump_hits, hits_of, last_ai, step
+from dropqa.graph.prompts import fill, render
 from dropqa.graph.state import State
+from dropqa.tools.hits import Hit
+
+_NODE_REF = re.compile(r"\[([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\]")
+_NUM_REF = re.compile(r"\[(\d+)\]")
+_NOTHING = re.compile(r"(?i)^\s*(NOTHING|none)\s*$")
 
 
-def answer(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
-    cfg = runtime.context.svc().settings.retrieval
-    lang = state.get("language", "en")
-    hits = hits_of(state)
-    weights = (state.get("quality") or {}).get("weights") or {}
-    picked = pick_sentences(state["question"], state.get("terms") or [], weights, hits, cfg.answer_sentences)
-    if not picked:
-        return abstain(state, runtime)
-    lines = [render(lang, "answer_lead")]
-    lines += [render(lang, "answer_item", text=p.text, n=p.hit_index + 1) for p in picked]
-    cited = sorted({p.hit_index for p in picked})
-    return {
-        "answer": "\n".join(lines),
-        "answerable": True,
-        "citations": cited,
-        "reasoning_trace": [step(state, "answer", render(lang, "answer_summary", n=len(hits), k=len(picked)))],
-    }
+def passages_block(hits: list[Hit], limit: int = 8, chars: int = 700) -> str:
+    return "\n\n".join(f"[{i + 1}] {h.breadcrumb}{f' (p.{h.page})' if h.page else ''}\n{h.content[:chars]}"
+                       for i, h in enumerate(hits[:limit]))
 
 
-def abstain(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
+def cited_indexes(text: str, pool: list[Hit]) -> tuple[str, list[int]]:
+    """Map ``[node_id]`` markers to ``[n]`` and collect the pool indexes cited."""
+    def node_ref(m: re.Match[str]) -> str:
+        i = next((k for k, h in enumerate(pool) if h.node_id == m.group(1)), None)
+        return f"[{i + 1}]" if i is not None else ""
+
+    text = _NODE_REF.sub(node_ref, text)
+    cites = sorted({int(n) - 1 for n in _NUM_REF.findall(text) if 0 < int(n) <= len(pool)})
+    return text, cites
+
+
+def abstain(state: State, runtime: Runtime[Context] | None = None) -> dict[str, Any]:
     lang = state.get("language", "en")
     hits = hits_of(state)
     if hits:
@@ -42,9 +54,77 @@ def abstain(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     else:
         text = render(lang, "no_answer_empty")
     top = hits[0].relevance if hits else 0.0
-    return {
-        "answer": text,
-        "answerable": False,
-        "citations": [],
-        "reasoning_trace": [step(state, "answer", render(lang, "insufficient", relevance=f"{top:.2f}"))],
+    return {"answer": text, "answerable": False, "citations": [],
+            "reasoning_trace": [step(state, "answer", render(lang, "insufficient", relevance=f"{top:.2f}"))]}
+
+
+def _model_answer(svc: Any, state: State, pool: list[Hit]) -> dict[str, Any] | None:
+    """The model's answer (from its final_answer call, else from the answer prompt); None offline."""
+    lang = state.get("language", "en")
+    message = last_ai(state)
+    proposed = next((c for c in (message.tool_calls if message else []) if c["name"] == "final_answer"), None)
+    usage: dict[str, Any] = {}
+    if proposed:
+        args = proposed["args"]
+        if not args.get("answerable", True):
+            return {**abstain(state), "confidence": args.get("confidence") or "medium"}  # type: ignore[arg-type]
+        text = str(args.get("answer") or "")
+    else:
+        prompt = fill("answer", lang, question=state["question"], passages=passages_block(pool))
+        reply, usage = invoke_chat(svc, [HumanMessage(prompt)])
+        text = text_of(reply)
+    text, cites = cited_indexes(text, pool)
+    if not cites:
+        return {**abstain(state), "usage": usage} if usage else abstain(state)
+    update = {"answer": text, "answerable": True, "citations": cites,
+              "reasoning_trace": [step(state, "answer", render(lang, "answer_summary", n=len(pool), k=len(cites)))]}
+    if usage:
+        update["usage"] = usage
+    return update
+
+
+def answer(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
+    svc = runtime.context.svc()
+    cfg = svc.settings.retrieval
+    lang = state.get("language", "en")
+    pool = hits_of(state)
+    if has_model(svc, state) and pool:
+        try:
+            result = _model_answer(svc, state, pool)
+            if result is not None:
+                return result
+        except ChatUnavailable as exc:
+            degraded = {"degraded": True,
+                        "reasoning_trace": [step(state, "thought", render(lang, "degraded", error=str(exc)[:300]))]}
+            offline = answer({**state, "degraded": True}, runtime)  # type: ignore[typeddict-item]
+            return {**offline, **degraded, "reasoning_trace": degraded["reasoning_trace"] + offline["reasoning_trace"]}
+    intent = Intent.from_dict(state.get("intent"))
+    question = state.get("query") or state["question"]
+    terms = list(state.get("terms") or [])
+    weights = (state.get("quality") or {}).get("weights") or {}
+    top = pool[0].relevance if pool else 0.0
+    composed = None
+    if intent.kind == "structure":
+        composed = compose.structure(lang, intent, state.get("outline") or {}, pool)
+    elif intent.kind == "page":
+        composed = compose.page(lang, intent, question, state.get("outline") or {}, pool)
+    elif intent.kind == "compare_versions":
+        composed = compose.versions(lang, intent, question, terms, weights, pool)
+    elif intent.kind == "multi_hop":
+        composed = compose.multi_hop(lang, intent, question, list(state.get("bridge") or []), weights, pool)
+    if composed is None:
+        if top < cfg.quality_min_relevance:
+            return abstain(state, runtime)
+        composed = compose.extractive(lang, question, terms, weights, pool, cfg.answer_sentences)
+    if composed is None:
+        return abstain(state, runtime)
+    update: dict[str, Any] = {
+        "answer": composed.text, "answerable": True, "citations": composed.citations,
+        "reasoning_trace": [step(state, "answer", render(lang, "answer_summary", n=len(pool),
+                                                         k=len(composed.citations)))],
     }
+    if composed.relevance:
+        for i, rel in composed.relevance.items():
+            pool[i].relevance = max(pool[i].relevance, rel)
+        update["hits"] = dump_hits(pool)
+    return update

@@ -1,4 +1,4 @@
-"""``finalize``: the response shape — sources, confidence, topics."""
+"""``finalize``: the response shape — sources (cited first), confidence, topics, thread history."""
 
 from __future__ import annotations
 
@@ -38,6 +38,15 @@ def renumber_citations(answer: str, renumber: dict[int, int]) -> str:
     return re.sub(r"\[(\d+)\]", repl, answer)
 
 
+def citation_order(answer: str, cited: set[int]) -> list[int]:
+    """Cited pool indexes in the order the answer first cites them."""
+    seen: dict[int, None] = {}
+    for n in re.findall(r"\[(\d+)\]", answer):
+        if int(n) - 1 in cited:
+            seen.setdefault(int(n) - 1, None)
+    return [*seen, *sorted(cited - set(seen))]
+
+
 def confidence_of(top: float, answerable: bool) -> str:
     if not answerable:
         return "high" if top < 0.2 else "medium"
@@ -50,21 +59,30 @@ def finalize(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     hits = hits_of(state)
     cited = set(state.get("citations") or [])
     answerable = bool(state.get("answerable"))
-    top = hits[0].relevance if hits else 0.0
-    floor = top * cfg.source_min_ratio
-    # Cited passages always stay (citation numbers point into this list); weak ones are dropped so
-    # that what is shown as a source is something that bears on the question.
-    keep = [i for i, h in enumerate(hits[: cfg.top_k]) if i in cited or h.relevance >= floor]
+    answer = state.get("answer", "")
+    top = max((hits[i].relevance for i in cited), default=hits[0].relevance if hits else 0.0)
+    floor = (hits[0].relevance if hits else 0.0) * cfg.source_min_ratio
+    # Cited passages first, in the order the answer cites them; then the strongest uncited ones
+    # that bear on the question, up to top_k in all (cited passages are never cut).
+    order = citation_order(answer, cited)
+    room = max(0, cfg.top_k - len(order))
+    extra = [i for i, h in enumerate(hits) if i not in cited and h.relevance >= floor][:room]
+    keep = order + extra
     sources = [source_of(hits[i], cfg.snippet_chars, i in cited) for i in keep]
     renumber = {old: new for new, old in enumerate(keep)}
-    answer = state.get("answer", "")
-    if cited and any(renumber.get(i) != i for i in cited):
+    if cited:
         answer = renumber_citations(answer, renumber)
+    confidence = state.get("confidence") or confidence_of(top, answerable)
+    if answerable and state.get("conflicts") and confidence == "high":
+        confidence = "medium"  # the sources disagree: the answer reports both, with less certainty
     return {
         "answer": answer,
         "sources": sources,
-        "confidence": state.get("confidence") or confidence_of(top, answerable),
+        "confidence": confidence,
         "identified_topics": topics_named(svc.db, state.get("terms") or []),
         "mode": state.get("mode", "direct"),
         "iterations": state.get("iterations", 0),
+        "degraded": bool(state.get("degraded")),
+        "history": [{"question": state["question"], "query": state.get("query") or state["question"],
+                     "answer": answer[:1000]}],
     }

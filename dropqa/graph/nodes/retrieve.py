@@ -1,43 +1,129 @@
-"""``retrieve``: standard RAG — hybrid search over the visible version of every document."""
+"""``retrieve``: standard RAG — hybrid search over the visible version of every document.
+
+Also starts the turn: resets per-question state (a thread's checkpoint keeps the last
+turn), completes a follow-up from the thread's history, classifies the question's
+intent for the planner, rewrites the query into several when a chat model exists
+(seed 004 §6), and expands the window around the best passages (seed 002).
+"""
 
 from __future__ import annotations
 
+import time
+import uuid
 from typing import Any
 
+from langchain_core.messages import HumanMessage, RemoveMessage
+from langgraph.graph.message import REMOVE_ALL_MESSAGES
 from langgraph.runtime import Runtime
 
+from dropqa.graph import followup
 from dropqa.graph.context import Context
-from dropqa.graph.nodes.common import dump_hits, step
-from dropqa.graph.prompts import render
-from dropqa.graph.state import State
+from dropqa.graph.intent import classify
+from dropqa.graph.llm import ChatUnavailable, has_model, invoke_chat, text_of
+from dropqa.graph.nodes.common import dump_hits, merge_hits
+from dropqa.graph.prompts import fill, render
+from dropqa.graph.state import RESET, State
+from dropqa.store import nodes as node_store
 from dropqa.store.scope import Scope
 from dropqa.text.lang import detect_language
-from dropqa.tools.retrieval import hybrid_search
+from dropqa.tools.fusion import rrf
+from dropqa.tools.hits import Hit
+from dropqa.tools.retrieval import RetrievalResult, hybrid_search, score_hits
+from dropqa.tools.services import Services
+
+_SENTENCE_END = ("。", "！", "？", ".", "!", "?", "；", ";", "”", "」", ")", "）")
+
+
+def expand_window(svc: Services, result: RetrievalResult, top: int = 3) -> list[Hit]:
+    """Neighbours of the best passages when a passage stops mid-sentence or is a table/figure
+    (its caption or explanation sits next to it), scored like any other hit."""
+    extra: list[Hit] = []
+    seen = {h.node_id for h in result.hits}
+    for hit in result.hits[:top]:
+        cut = not hit.content.rstrip().endswith(_SENTENCE_END)
+        chat = bool((hit.metadata or {}).get("speaker"))  # a chat message: the replies that follow it
+        if not (cut or chat or hit.node_type in ("table", "figure", "image")):
+            continue
+        after = 3 if chat else 2
+        rows = node_store.neighbours(svc.db, uuid.UUID(hit.document_id), hit.version, hit.position, 0, after)
+        for row in rows:
+            n = Hit.from_row(row, "window")
+            if n.node_id in seen or n.section.split(" > ")[:1] != hit.section.split(" > ")[:1]:
+                continue
+            n.metadata["window_of"] = hit.node_id
+            seen.add(n.node_id)
+            extra.append(n)
+    if extra:
+        score_hits(svc, extra, result.terms, result.weights, svc.embedder.embed_query(result.query).tolist())
+        for n in extra:
+            parent = next(h for h in result.hits if h.node_id == n.metadata["window_of"])
+            n.relevance = round(max(n.relevance, parent.relevance * 0.9), 4)
+    return extra
+
+
+def rewritten_queries(svc: Services, state: State, question: str, language: str) -> tuple[list[str], dict]:
+    try:
+        message, usage = invoke_chat(svc, [HumanMessage(fill("rewrite", language, question=question))])
+    except ChatUnavailable:
+        return [], {}
+    lines = [ln.strip(" -•*\t0123456789.、") for ln in text_of(message).splitlines()]
+    return [ln for ln in lines if ln and ln != question][:3], usage
 
 
 def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     svc = runtime.context.svc()
     question = state["question"].strip()
-    language = state.get("language") or (
-        svc.settings.language if svc.settings.language != "auto" else detect_language(question)
-    )
-    result = hybrid_search(svc, question, Scope(version=state.get("version")), k=runtime.context.top_k)
-    assessment = step(state, "initial_assessment", render(language, "assessment_direct"))
-    summary = render(
-        language, "retrieval_summary", n=len(result.hits), top=f"{result.top_relevance:.2f}",
-        terms=", ".join(result.terms) or "—",
-    )
+    language = svc.settings.language if svc.settings.language != "auto" else detect_language(question)
+    query = followup.complete(question, state.get("history") or [])
+    intent = classify(query, state.get("version"))
+    scope = Scope(version=intent.version, topics=tuple(state.get("topic_filter") or ()))
+    result = hybrid_search(svc, query, scope, k=runtime.context.top_k)
+    usage: dict[str, Any] = {}
+    rewrites: list[str] = []
+    if has_model(svc, state):
+        rewrites, usage = rewritten_queries(svc, state, query, language)
+        if rewrites:
+            extra = [hybrid_search(svc, q, scope, k=runtime.context.top_k) for q in rewrites]
+            fused = rrf([result.hits, *[r.hits for r in extra]], k=svc.settings.retrieval.rrf_k)
+            score_hits(svc, fused, result.terms, result.weights, svc.embedder.embed_query(query).tolist())
+            best = {h.node_id: max([h.relevance] + [x.relevance for r in extra for x in r.hits
+                                                    if x.node_id == h.node_id]) for h in fused}
+            for h in fused:
+                h.relevance = best[h.node_id]
+            result.hits = fused[: runtime.context.top_k or svc.settings.retrieval.top_k]
+    pool, _ = merge_hits(result.hits, expand_window(svc, result))
+    key = "assessment_agent" if intent.needs_loop else "assessment_direct"
+    summary = render(language, "retrieval_summary", n=len(result.hits), top=f"{result.top_relevance:.2f}",
+                     terms=", ".join(result.terms) or "—")
     return {
         "language": language,
+        "query": query,
+        "intent": intent.as_dict(),
+        "version": intent.version,
         "terms": result.terms,
-        "hits": dump_hits(result.hits),
+        "hits": dump_hits(pool),
         "mode": "direct",
         "iterations": 0,
+        "tool_calls": 0,
+        "started_at": time.time(),
+        "tried": [],
+        "strategies_done": [],
+        "bridge": [],
+        "outline": {},
+        "conflicts": [],
+        "evaluation": {},
+        "strategy": "start",
+        "citations": [],
+        "degraded": False,
+        "usage": {"__reset__": True, **usage} if usage else {"__reset__": True},
+        "messages": [RemoveMessage(id=REMOVE_ALL_MESSAGES)],
+        "findings": [RESET],
         "quality": {"weights": result.weights},
         "reasoning_trace": [
-            assessment,
+            RESET,
+            {"step": 0, "type": "initial_assessment", "content": render(language, key, kind=intent.kind)},
             {"step": 1, "type": "retrieval", "content": summary, "tool": "hybrid_search",
-             "arguments": {"query": question, "version": state.get("version")},
+             "arguments": {"query": query, "version": intent.version, "rewrites": rewrites},
              "result_summary": summary},
         ],
     }

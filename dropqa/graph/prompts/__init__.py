@@ -22,3 +22,13 @@ def messages(language: str) -> dict[str, str]:
 
 def render(language: str, key: str, **values: object) -> str:
     return Template(messages(language)[key]).safe_substitute(**values)
+
+
+@lru_cache(maxsize=32)
+def prompt(name: str, language: str) -> str:
+    """A model prompt (``<name>.<lang>.md``); ``$name`` placeholders are filled by :func:`fill`."""
+    return resources.files("dropqa.graph.prompts").joinpath(f"{name}.{language}.md").read_text("utf-8").strip()
+
+
+def fill(name: str, language: str, **values: object) -> str:
+    return Template(prompt(name, language)).safe_substitute(**values)

@@ -27,20 +27,49 @@ class Extract:
     score: float
 
 
+_NUMERIC = re.compile(r"^[\d.,%％\s]+[\u4e00-\u9fffA-Za-z%]{0,6}$")
+
+
+def _pair_label_runs(lines: list[str]) -> list[str]:
+    """OCR of a dashboard reads labels, then their values ("全年平均PUE", "年度节电量", "1.32",
+    "243万千瓦时"): pair a run of labels with the run of values that follows when the counts match."""
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        j = i
+        while j < len(lines) and not _NUMERIC.match(lines[j]):
+            j += 1
+        k = j
+        while k < len(lines) and _NUMERIC.match(lines[k]):
+            k += 1
+        labels, values = lines[i:j], lines[j:k]
+        if values and len(values) <= len(labels):
+            paired = labels[len(labels) - len(values):]
+            out += labels[: len(labels) - len(values)]
+            out += [f"{label}：{value}" for label, value in zip(paired, values, strict=True)]
+        else:
+            out += labels + values
+        i = max(k, i + 1)
+    return out
+
+
 def sentence_units(hit: Hit) -> list[str]:
     if hit.node_type in ("table", "list"):
         return [line.strip(" -") for line in hit.content.split("\n") if line.strip(" -")]
+    if (hit.metadata or {}).get("segment_type") == "ocr":
+        return _pair_label_runs([line.strip() for line in hit.content.split("\n") if line.strip()])
     return split_sentences(hit.content)
 
 
-def _with_continuation(units: list[str], i: int, limit: int = 240) -> str:
-    """A unit ending in a colon introduces what follows ("值班安排如下：…"): keep them together."""
+def _with_continuation(units: list[str], i: int, terms: list[str] | None = None, limit: int = 240) -> str:
+    """A unit ending in a colon introduces what follows ("值班安排如下：…"): keep it with the item
+    that best matches the question (else the next one)."""
     text = units[i]
-    j = i + 1
-    while text.rstrip().endswith(("：", ":")) and j < len(units) and len(text) < limit:
-        text = f"{text} {units[j]}"
-        j += 1
-    return text
+    if not text.rstrip().endswith(("：", ":")) or i + 1 >= len(units):
+        return text
+    following = units[i + 1: i + 9]
+    best = max(range(len(following)), key=lambda k: (sum(1 for t in terms or [] if t in following[k].lower()), -k))
+    return f"{text} {following[best]}"[: limit * 2]
 
 
 def pick_sentences(question: str, terms: list[str], weights: dict[str, float], hits: list[Hit],
@@ -50,7 +79,7 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
     for idx, hit in enumerate(hits[:max_passages]):
         units = sentence_units(hit)
         for i in range(len(units)):
-            sent = _with_continuation(units, i)
+            sent = _with_continuation(units, i, terms)
             low = sent.lower()
             matched = [t for t in terms if t in low]
             cov = coverage(matched, weights) if terms else 0.0

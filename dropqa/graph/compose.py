@@ -1,0 +1,200 @@
+"""Offline answers by kind of question, made of the documents' own words, each line cited.
+
+Each composer returns ``Composed(lines, citations)`` — ``citations`` index into the
+evidence pool — or ``None`` when the evidence does not answer the question.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from dropqa.graph.intent import Intent
+from dropqa.graph.prompts import render
+from dropqa.text.segment import query_terms
+from dropqa.tools.extractive import pick_sentences, sentence_units
+from dropqa.tools.hits import Hit
+
+_CN = "零一二三四五六七八九十"
+
+
+@dataclass
+class Composed:
+    lines: list[str]
+    citations: list[int] = field(default_factory=list)
+    relevance: dict[int, float] = field(default_factory=dict)  # pool index → relevance to set (outline nodes)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+
+def _index(pool: list[Hit], node_id: str) -> int | None:
+    return next((i for i, h in enumerate(pool) if h.node_id == node_id), None)
+
+
+def _chapter_pattern(n: int) -> re.Pattern[str]:
+    cn = _CN[n] if n <= 10 else str(n)
+    return re.compile(rf"^\s*(第\s*({n}|{cn})\s*[章节部分篇]|{n}(\s|[.、．]\s*\D)|(chapter|section|part)\s+{n}\b)",
+                      re.I)
+
+
+def structure(lang: str, intent: Intent, outline: dict, pool: list[Hit]) -> Composed | None:
+    tree = [t for t in outline.get("tree") or []]
+    if not tree:
+        return None
+    document = tree[0]["title"] if tree[0]["depth"] == 0 else outline.get("document_id", "")
+    body = [t for t in tree if t["depth"] > 0]
+    if not body:
+        return None
+    lead: str
+    if intent.chapter:
+        pattern = _chapter_pattern(intent.chapter)
+        start = next((i for i, t in enumerate(body) if pattern.search(t["title"] or "")), None)
+        if start is None:
+            return None
+        root = body[start]
+        chosen = [root]
+        for t in body[start + 1:]:
+            if t["depth"] <= root["depth"]:
+                break
+            if t["depth"] <= root["depth"] + 2:
+                chosen.append(t)
+        lead = render(lang, "structure_lead", document=document, section=root["title"])
+        items, base = chosen[1:] or chosen, root["depth"] + 1
+    else:
+        top = min(t["depth"] for t in body)
+        level = [t for t in body if t["depth"] == top]
+        if len(level) == 1:  # a single title heading over everything: list what is under it
+            top += 1
+        items = [t for t in body if top <= t["depth"] <= top + 1]
+        lead = render(lang, "structure_doc_lead", document=document)
+        base = top
+    lines, cites, relevance = [lead], [], {}
+    for t in items[:30]:
+        i = _index(pool, t["node_id"])
+        if i is None:
+            continue
+        cites.append(i)
+        relevance[i] = 0.9
+        indent = "  " * max(0, t["depth"] - base)
+        lines.append(render(lang, "structure_item", indent=indent, title=t["title"], n=i + 1))
+    return Composed(lines, cites, relevance) if cites else None
+
+
+def page(lang: str, intent: Intent, question: str, outline: dict, pool: list[Hit]) -> Composed | None:
+    tree = [t for t in outline.get("tree") or [] if t["depth"] > 0]
+    wanted = [q.lower() for q in intent.quoted] or query_terms(question)
+    best, best_score = None, 0.0
+    for t in tree:
+        title = (t["title"] or "").lower()
+        score = sum(len(w) for w in wanted if w in title) / max(1, len(title))
+        if score > best_score:
+            best, best_score = t, score
+    if best is None:
+        return None
+    i = _index(pool, best["node_id"])
+    if i is None or pool[i].page is None:
+        return None
+    hit = pool[i]
+    document = hit.document_name
+    note = render(lang, "page_estimated") if hit.page_estimated else ""
+    text = render(lang, "page_answer", title=best["title"], page=hit.page, document=document, estimated=note,
+                  n=i + 1)
+    return Composed([text], [i], {i: 0.95})
+
+
+def versions(lang: str, intent: Intent, question: str, terms: list[str], weights: dict[str, float],
+             pool: list[Hit]) -> Composed | None:
+    lines, cites = [render(lang, "versions_lead")], []
+    best_doc = pool[0].document_id if pool else None
+    for v in intent.versions:
+        idx = [i for i, h in enumerate(pool) if h.version == v and h.document_id == best_doc]
+        picked = pick_sentences(question, terms, weights, [pool[i] for i in idx], 1)
+        for p in picked:
+            i = idx[p.hit_index]
+            cites.append(i)
+            lines.append(render(lang, "version_item", version=v, text=p.text, n=i + 1))
+    return Composed(lines, cites) if len(cites) >= 2 else None
+
+
+def _where(hit: Hit) -> str:
+    return hit.section.split(" > ")[-1] if hit.section else hit.document_name
+
+
+def multi_hop(lang: str, intent: Intent, question: str, bridge: list[str], weights: dict[str, float],
+              pool: list[Hit], max_items: int = 4) -> Composed | None:
+    if not bridge:
+        return None
+    entity = bridge[0]
+    with_entity = [i for i, h in enumerate(pool) if entity in h.content or entity in h.breadcrumb]
+    if not with_entity:
+        return None
+    hop1_terms = [t for t in query_terms(intent.first_hop) if t not in ("负责", "负责人", "项目")]
+    lines, cites = [render(lang, "multi_lead")], []
+    used: set[str] = set()
+
+    def best_unit(i: int, wanted: list[str]) -> str | None:
+        h = pool[i]
+        units = [u for u in sentence_units(h) if entity in u or entity in h.breadcrumb]
+        scored = sorted(units, key=lambda u: -sum(1 for t in wanted if t in u.lower() or t in h.breadcrumb.lower()))
+        return scored[0] if scored else None
+
+    # Hop 1: where the documents name the bridge entity for the subject of the question.
+    hop1 = sorted(with_entity, key=lambda i: -sum(1 for t in hop1_terms
+                                                    if t in pool[i].content.lower() or t in pool[i].breadcrumb.lower()))
+    for i in hop1[:1]:
+        unit = best_unit(i, hop1_terms)
+        if unit:
+            used.add(unit)
+            cites.append(i)
+            lines.append(render(lang, "multi_item", where=_where(pool[i]), text=unit, n=i + 1))
+    # Hop 2: what the documents say about the entity that the rest of the question asks.
+    rest_terms = [t for t in query_terms(intent.rest or question) if t not in hop1_terms] + [entity.lower()]
+    for i in sorted(with_entity, key=lambda i: -sum(1 for t in rest_terms if t in pool[i].content.lower()
+                                                      or t in pool[i].breadcrumb.lower())):
+        if len(cites) >= max_items:
+            break
+        unit = best_unit(i, rest_terms)
+        if not unit or unit in used:
+            continue
+        used.add(unit)
+        cites.append(i)
+        lines.append(render(lang, "multi_item", where=_where(pool[i]), text=unit, n=i + 1))
+    return Composed(lines, cites) if len(cites) >= 2 else None
+
+
+_ENDS = ("。", "！", "？", ".", "!", "?", "；", ";", "”", "」", ")", "）")
+
+
+def _continuation(pool: list[Hit], i: int) -> tuple[int, str] | None:
+    """The passage that continues pool[i] when it stops mid-sentence (a page break in a PDF)."""
+    hit = pool[i]
+    if hit.content.rstrip().endswith(_ENDS):
+        return None
+    for k, other in enumerate(pool):
+        if other.document_id == hit.document_id and other.version == hit.version \
+                and other.position == hit.position + 1 and other.node_type not in ("section", "document"):
+            units = sentence_units(other)
+            return (k, units[0]) if units else None
+    return None
+
+
+def extractive(lang: str, question: str, terms: list[str], weights: dict[str, float], pool: list[Hit],
+               max_sentences: int) -> Composed | None:
+    picked = pick_sentences(question, terms, weights, pool, max_sentences)
+    if not picked:
+        return None
+    lines = [render(lang, "answer_lead")]
+    cites: set[int] = set()
+    for p in picked:
+        text, refs = p.text, [p.hit_index]
+        units = sentence_units(pool[p.hit_index])
+        if units and units[-1] == p.text:
+            cont = _continuation(pool, p.hit_index)
+            if cont is not None:
+                text, refs = f"{text}{cont[1]}", [p.hit_index, cont[0]]
+        cites.update(refs)
+        marks = "".join(f"[{r + 1}]" for r in refs)
+        lines.append(render(lang, "answer_item", text=text, n=marks[1:-1]))
+    return Composed(lines, sorted(cites))

@@ -1,0 +1,92 @@
+"""``adapt``: the seed's feedback rules turn the evaluation into the next strategy.
+
+empty → broaden (semantic), then explore deeper · low relevance → refine, broaden,
+deeper · multi-hop with a new bridge entity → follow it · contradictions → verify
+sources · enough evidence (or the budget spent) → answer. Questions that gather
+several documents' statements fan out to one reader per document (``Send``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.runtime import Runtime
+from langgraph.types import Send
+
+from dropqa.graph.context import Context
+from dropqa.graph.intent import Intent
+from dropqa.graph.nodes.common import budget_spent, hits_of, step
+from dropqa.graph.prompts import render
+from dropqa.graph.state import ReaderState, State
+
+_ORDER = {"empty": ["broaden", "deeper"], "low": ["refine", "broaden", "deeper"]}
+
+
+def next_strategy(state: State, intent: Intent) -> str:
+    verdict = (state.get("evaluation") or {}).get("verdict", "good")
+    done = set(state.get("strategies_done") or [])
+    current = state.get("strategy") or "start"
+    done.add(current)
+    if intent.kind in ("structure", "page"):
+        if state.get("outline"):
+            return "finalize"
+        return "broaden" if "broaden" not in done else "finalize"
+    if intent.kind == "compare_versions":
+        return "finalize"
+    if intent.kind == "multi_hop" and state.get("bridge") and "bridge" not in done:
+        return "bridge"
+    if verdict == "contradiction" and "verify" not in done:
+        return "verify"
+    if verdict == "good":
+        return "finalize"
+    for option in _ORDER.get(verdict, []):
+        if option not in done:
+            return option
+    return "finalize"
+
+
+def adapt(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
+    svc = runtime.context.svc()
+    lang = state.get("language", "en")
+    intent = Intent.from_dict(state.get("intent"))
+    spent = budget_spent(state, svc.settings.agent)
+    strategy = "finalize" if spent else next_strategy(state, intent)
+    if spent:
+        text = render(lang, "adapt_budget", why=spent)
+    else:
+        text = render(lang, f"adapt_{strategy}", bridge=", ".join(state.get("bridge") or []))
+    done = sorted({*(state.get("strategies_done") or []), state.get("strategy") or "start"})
+    return {"strategy": strategy, "strategies_done": done,
+            "reasoning_trace": [step(state, "adaptation", text)]}
+
+
+def readers_for(state: State, max_documents: int = 6) -> list[ReaderState]:
+    """One reader per document among the best passages (only when the question gathers documents)."""
+    intent = Intent.from_dict(state.get("intent"))
+    if not intent.aggregate:
+        return []
+    hits = hits_of(state)
+    bridge = list(state.get("bridge") or [])
+    if bridge:  # multi-hop: every passage that names the bridge entity, wherever it ranks
+        candidates = [h for h in hits if any(b in h.content or b in h.breadcrumb for b in bridge)][:20]
+    else:
+        threshold = (state.get("evaluation") or {}).get("threshold", 0.0) * 0.5
+        candidates = [h for h in hits[:12] if h.relevance >= threshold]
+    by_doc: dict[str, list[dict]] = {}
+    for h in candidates:
+        by_doc.setdefault(h.document_name, []).append(h.model_dump(mode="json"))
+    if len(by_doc) < 2:
+        return []
+    return [ReaderState(question=state.get("query") or state["question"], language=state.get("language", "en"),
+                        terms=list(state.get("terms") or []), bridge=list(state.get("bridge") or []),
+                        document=doc, hits=doc_hits, degraded=bool(state.get("degraded")))
+            for doc, doc_hits in list(by_doc.items())[:max_documents]]
+
+
+def route_adapt(state: State) -> str | list[Send]:
+    if state.get("strategy") != "finalize":
+        return "think"
+    readers = readers_for(state)
+    if readers:
+        return [Send("read_document", r) for r in readers]
+    return "answer"

@@ -1,0 +1,113 @@
+"""``evaluate``: what did the last tool calls bring? (seed 000 §6.3.2)
+
+Reads the ToolMessages' artifacts (hits, outlines, conflicts — never parsed text),
+rescores new passages against the question so the evidence pool is ranked on one
+scale, finds the bridge entity of a multi-hop question, and judges the state of
+the evidence: empty, low relevance, good, or contradictory, with an information-
+density estimate (the share of the question's idf-weighted terms that the best
+passages cover together).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.messages import ToolMessage
+from langgraph.runtime import Runtime
+
+from dropqa.graph.bridge import bridge_entities
+from dropqa.graph.context import Context
+from dropqa.graph.intent import Intent
+from dropqa.graph.nodes.common import dump_hits, hits_of, merge_hits
+from dropqa.graph.prompts import render
+from dropqa.graph.state import State
+from dropqa.store.scope import Scope
+from dropqa.text.segment import query_terms
+from dropqa.tools.agent_tools import load_hits
+from dropqa.tools.consistency import claims_in, find_conflicts
+from dropqa.tools.fusion import coverage
+from dropqa.tools.hits import Hit
+from dropqa.tools.retrieval import score_hits, term_weights
+
+
+def _turn_tool_messages(state: State) -> list[ToolMessage]:
+    out: list[ToolMessage] = []
+    for message in reversed(state.get("messages") or []):
+        if not isinstance(message, ToolMessage):
+            break
+        out.append(message)
+    return list(reversed(out))
+
+
+def _outline_hits(svc: Any, outline: dict[str, Any]) -> list[Hit]:
+    ids = [t["node_id"] for t in outline.get("tree", []) if t["depth"] > 0][:40]
+    return load_hits(svc, ids)
+
+
+def density(hits: list[Hit], terms: list[str], weights: dict[str, float], top: int = 5) -> float:
+    matched = {t for h in hits[:top] for t in h.matched_terms}
+    return round(coverage(list(matched), weights), 3) if terms else 0.0
+
+
+def evaluate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
+    svc = runtime.context.svc()
+    lang = state.get("language", "en")
+    intent = Intent.from_dict(state.get("intent"))
+    query = state.get("query") or state["question"]
+    bridge = list(state.get("bridge") or [])
+    terms = list(state.get("terms") or query_terms(query))
+    scoring_terms = terms + [t for b in bridge for t in query_terms(b) if t not in terms]
+    scope = Scope(version=state.get("version"))
+    weights = term_weights(svc, scoring_terms, scope)
+    qvec = svc.embedder.embed_query(" ".join([query, *bridge])).tolist()
+    update: dict[str, Any] = {}
+    steps = []
+    new_hits: list[Hit] = []
+    for message in _turn_tool_messages(state):
+        artifact = message.artifact if isinstance(message.artifact, dict) else {}
+        hits = [Hit.model_validate(h) for h in artifact.get("hits") or []]
+        data = artifact.get("data") or {}
+        if message.name == "get_document_structure" and data.get("tree"):
+            update["outline"] = data
+            hits = _outline_hits(svc, data)
+            for h in hits:
+                h.relevance = 0.0  # ranked by the answer step against the chapter asked for
+        if message.name == "verify_consistency":
+            update["conflicts"] = data.get("conflicts") or []
+        if message.name != "get_document_structure":
+            for h in hits:
+                h.metadata.pop("semantic", None)  # similarity to the tool's query, not to the question
+            score_hits(svc, hits, scoring_terms, weights, qvec)
+        new_hits += hits
+        status = str(message.content).split("\n", 1)[0][:300]
+        steps.append({"step": int(state.get("iterations") or 0) + 1, "type": "observation", "content": status,
+                      "tool": message.name or "", "result_summary": status})
+    pool, added = merge_hits(hits_of(state), new_hits)
+    if intent.kind == "multi_hop" and not bridge:
+        found = bridge_entities(intent.first_hop or query, pool)
+        if found:
+            update["bridge"] = found
+    top = pool[0].relevance if pool else 0.0
+    threshold = svc.settings.retrieval.quality_min_relevance
+    dens = density(pool, scoring_terms, weights)
+    claims = [c for h in pool[:8] for c in claims_in(h, [t for t in terms if not t.isdigit()])]
+    contradictions = find_conflicts(claims)
+    if not new_hits and not update.get("outline"):
+        verdict = "empty"
+    elif contradictions and not state.get("conflicts") and "conflicts" not in update:
+        verdict = "contradiction"
+    elif top < threshold:
+        verdict = "low"
+    else:
+        verdict = "good"
+    tools = ", ".join(sorted({m.name or "" for m in _turn_tool_messages(state)})) or "—"
+    steps.append({"step": int(state.get("iterations") or 0) + 1, "type": "evaluation",
+                  "content": render(lang, "evaluation", tool=tools, new=added, top=f"{top:.2f}",
+                                    density=f"{dens:.2f}", verdict=render(lang, f"verdict_{verdict}"))})
+    update.update({
+        "hits": dump_hits(pool),
+        "evaluation": {"verdict": verdict, "new": added, "top": top, "density": dens,
+                       "contradictions": len(contradictions), "threshold": threshold},
+        "reasoning_trace": steps,
+    })
+    return update

@@ -1,0 +1,97 @@
+"""Fan-out over documents (seed 001's sub-agents): ``read_document`` runs once per candidate
+document through ``Send`` and extracts what that document says; ``synthesize`` merges them.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from langchain_core.messages import HumanMessage
+from langgraph.runtime import Runtime
+
+from dropqa.graph.context import Context
+from dropqa.graph.llm import ChatUnavailable, invoke_chat, text_of
+from dropqa.graph.nodes.answer import passages_block
+from dropqa.graph.nodes.common import hits_of, step
+from dropqa.graph.prompts import fill, render
+from dropqa.graph.state import ReaderState, State
+from dropqa.tools.extractive import pick_sentences
+from dropqa.tools.fusion import idf_weights
+from dropqa.tools.hits import Hit
+
+_NOTHING = re.compile(r"(?i)^\s*NOTHING\s*$")
+_MARK = re.compile(r"\s*\[\d+\]")
+
+
+def _offline_statements(reader: ReaderState, hits: list[Hit]) -> list[dict[str, Any]]:
+    terms = list(reader["terms"]) + [b.lower() for b in reader["bridge"]]
+    weights = idf_weights({t: 1 for t in terms}, 10)
+    for b in reader["bridge"]:
+        weights[b.lower()] = weights.get(b.lower(), 1.0) * 2  # the bridge entity is what the reader looks for
+    picked = pick_sentences(reader["question"], terms, weights, hits, 6, max_passages=len(hits))
+    if reader["bridge"]:  # a statement about this document's part in the chain names the entity
+        picked = [p for p in picked if any(b in p.text or b in hits[p.hit_index].breadcrumb
+                                           for b in reader["bridge"])]
+    return [{"text": p.text, "node_id": hits[p.hit_index].node_id,
+             "where": hits[p.hit_index].section.split(" > ")[-1] or hits[p.hit_index].document_name}
+            for p in picked[:3]]
+
+
+def read_document(reader: ReaderState, runtime: Runtime[Context]) -> dict[str, Any]:
+    svc = runtime.context.svc()
+    hits = [Hit.model_validate(h) for h in reader["hits"]]
+    statements: list[dict[str, Any]] = []
+    usage: dict[str, Any] = {}
+    degraded = reader.get("degraded", False)
+    if svc.chat_models and not degraded:
+        prompt = fill("reader", reader["language"], question=reader["question"], document=reader["document"],
+                      passages=passages_block(hits))
+        try:
+            reply, usage = invoke_chat(svc, [HumanMessage(prompt)])
+            text = text_of(reply)
+            if not _NOTHING.match(text):
+                for line in text.splitlines():
+                    nums = [int(n) - 1 for n in re.findall(r"\[(\d+)\]", line) if 0 < int(n) <= len(hits)]
+                    if line.strip() and nums:
+                        statements.append({"text": _MARK.sub("", line).strip(" -•"), "node_id": hits[nums[0]].node_id,
+                                           "where": hits[nums[0]].section.split(" > ")[-1]})
+        except ChatUnavailable:
+            degraded = True
+    if not statements and (degraded or not svc.chat_models):
+        statements = _offline_statements(reader, hits)
+    finding = {"document": reader["document"], "statements": statements}
+    update: dict[str, Any] = {"findings": [finding], "reasoning_trace": [{
+        "step": 0, "type": "reader", "content": render(reader["language"], "reader_summary",
+                                                        document=reader["document"], k=len(statements)),
+        "tool": "read_document", "arguments": {"document": reader["document"]}}]}
+    if usage:
+        update["usage"] = usage
+    if degraded:
+        update["degraded"] = True
+    return update
+
+
+def synthesize(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Merge the readers' findings into one cited answer (documents in evidence order)."""
+    lang = state.get("language", "en")
+    pool = hits_of(state)
+    index = {h.node_id: i for i, h in enumerate(pool)}
+    findings = [f for f in state.get("findings") or [] if f.get("statements")]
+    order = {h.document_name: i for i, h in reversed(list(enumerate(pool)))}
+    findings.sort(key=lambda f: order.get(f["document"], len(pool)))
+    lines, cites = [render(lang, "findings_lead")], []
+    for finding in findings:
+        for s in finding["statements"]:
+            i = index.get(s["node_id"])
+            if i is None:
+                continue
+            cites.append(i)
+            where = f"{finding['document']} > {s['where']}" if s.get("where") else finding["document"]
+            lines.append(render(lang, "multi_item", where=where, text=s["text"], n=i + 1))
+    if not cites:
+        from dropqa.graph.nodes.answer import answer
+
+        return answer(state, runtime)
+    return {"answer": "\n".join(lines), "answerable": True, "citations": sorted(set(cites)),
+            "reasoning_trace": [step(state, "answer", render(lang, "synthesis_summary", n=len(findings)))]}

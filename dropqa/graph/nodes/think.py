@@ -1,0 +1,91 @@
+"""``think``: choose the next tool calls — the chat model with the tools bound, or the offline
+planner (``graph.policy``). Both produce an AIMessage with ``tool_calls`` so ``act`` is one ToolNode.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any, Literal
+
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
+from langgraph.runtime import Runtime
+
+from dropqa.graph.context import Context
+from dropqa.graph.intent import Intent
+from dropqa.graph.llm import ChatUnavailable, has_model, invoke_chat, text_of
+from dropqa.graph.nodes.common import budget_spent, hits_of, last_ai, step
+from dropqa.graph.policy import call_key, plan
+from dropqa.graph.prompts import fill, render
+from dropqa.graph.state import State
+from dropqa.tools.registry import agent_tools
+
+
+def _evidence_note(state: State, limit: int = 6) -> str:
+    lines = [h.line(200) for h in hits_of(state)[:limit]]
+    return "\n".join(lines) or "—"
+
+
+def _model_step(svc: Any, state: State) -> tuple[AIMessage, dict[str, Any]]:
+    lang = state.get("language", "en")
+    system = fill("agent", lang, question=state["question"], version=state.get("version") or "latest")
+    opening = HumanMessage(f"{state['question']}\n\n[retrieved so far]\n{_evidence_note(state)}")
+    turn = [m for m in state.get("messages") or [] if isinstance(m, AIMessage | ToolMessage)]
+    return invoke_chat(svc, [SystemMessage(system), opening, *turn], agent_tools())
+
+
+def think(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
+    svc = runtime.context.svc()
+    cfg = svc.settings.agent
+    lang = state.get("language", "en")
+    iteration = int(state.get("iterations") or 0) + 1
+    update: dict[str, Any] = {"mode": "agent", "iterations": iteration}
+    steps = []
+    spent = budget_spent(state, cfg)
+    if spent:
+        update["messages"] = [AIMessage(content=render(lang, "adapt_budget", why=spent))]
+        update["reasoning_trace"] = [step(state, "thought", render(lang, "adapt_budget", why=spent))]
+        return update
+    remaining = max(0, cfg.max_tool_calls - int(state.get("tool_calls") or 0))
+    message: AIMessage | None = None
+    if has_model(svc, state):
+        try:
+            message, usage = _model_step(svc, state)
+            update["usage"] = usage
+            thought = text_of(message) or render(lang, "thought_model")
+        except ChatUnavailable as exc:
+            update["degraded"] = True
+            steps.append(step(state, "thought", render(lang, "degraded", error=str(exc)[:300])))
+    if message is None:
+        intent = Intent.from_dict(state.get("intent"))
+        planned = plan(state.get("query") or state["question"], intent, state.get("strategy") or "start",
+                       hits_of(state), list(state.get("bridge") or []), set(state.get("tried") or []),
+                       state.get("version"))
+        thought = render(lang, planned.thought if planned.calls else "thought_none",
+                         bridge=", ".join(state.get("bridge") or []), hop=intent.first_hop)
+        calls = [{"name": c["name"], "args": c["args"], "id": f"call_{uuid.uuid4().hex[:12]}", "type": "tool_call"}
+                 for c in planned.calls]
+        message = AIMessage(content=thought, tool_calls=calls)
+    calls = list(message.tool_calls)[: remaining or 0]
+    if len(calls) != len(message.tool_calls):
+        message = AIMessage(content=message.content, tool_calls=calls, id=message.id,
+                            usage_metadata=message.usage_metadata)
+    steps.append({"step": iteration + 1, "type": "thought", "content": thought})
+    for call in calls:
+        steps.append({"step": iteration + 1, "type": "action", "content": call["name"], "tool": call["name"],
+                      "arguments": dict(call["args"])})
+    update.update({
+        "messages": [message],
+        "tool_calls": int(state.get("tool_calls") or 0) + len([c for c in calls if c["name"] != "final_answer"]),
+        "tried": [*(state.get("tried") or []), *(call_key(c["name"], c["args"]) for c in calls)],
+        "reasoning_trace": steps,
+    })
+    return update
+
+
+def route_think(state: State) -> Literal["act", "answer"]:
+    """Tool calls → act. ``final_answer`` or nothing left to call → answer (then verify)."""
+    message = last_ai(state)
+    calls = list(message.tool_calls) if message else []
+    if not calls or any(c["name"] == "final_answer" for c in calls):
+        return "answer"
+    return "act"

@@ -1,0 +1,151 @@
+"""``verify``: every citation must point at a passage that supports the sentence citing it, and
+sources that disagree are reported in the answer instead of one being silently picked.
+
+Support: the sentence's numbers all occur in the cited passage, and enough of its
+words do (character bigrams for Chinese, words for English). An unsupported citation
+is repaired (moved to another gathered passage that supports the sentence) or dropped.
+Conflicts: numbers stated for the same attribute by different documents or versions.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from dropqa.graph.context import Context
+from dropqa.graph.nodes.common import hits_of, step
+from dropqa.graph.prompts import render
+from dropqa.graph.state import State
+from dropqa.tools.consistency import Conflict, claims_in, find_conflicts
+from dropqa.tools.hits import Hit
+
+_CITE = re.compile(r"\[(\d+)\]")
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_WORD = re.compile(r"[a-z0-9]{3,}")
+# Labels the answer adds around a statement (version, page) are not claims about the passage.
+_LABEL = re.compile(r"(?i)第\s*\d+\s*版|\bv(?:ersion)?\s*\d+\b|第\s*\d+\s*页|\bpage \d+\b")
+
+
+def _grams(text: str) -> set[str]:
+    """Character bigrams of the Chinese text plus the English words (3+ letters) — comparable
+    across passages that mix both."""
+    low = text.lower()
+    han = re.sub(r"[^\u4e00-\u9fff]", "", low)
+    return {han[i:i + 2] for i in range(len(han) - 1)} | set(_WORD.findall(low))
+
+
+def _strip_where(body: str, hit: Hit) -> str:
+    """Drop a leading "section: " label when it names where the passage sits (not a claim)."""
+    for sep in ("：", ": "):
+        head, found, tail = body.partition(sep)
+        if found and 0 < len(head) <= 80:
+            label = _grams(head)
+            if label and len(label & _grams(hit.breadcrumb)) / len(label) >= 0.8:
+                return tail
+    return body
+
+
+def supports(sentence: str, hit: Hit, min_overlap: float = 0.5) -> bool:
+    body = _LABEL.sub(" ", _strip_where(_CITE.sub("", sentence), hit))
+    passage = f"{hit.breadcrumb}\n{hit.content}\np.{hit.page or ''}"
+    flat = passage.replace(",", "")
+    for num in _NUMBER.findall(body):
+        if num.replace(",", "") not in flat:
+            return False
+    grams = _grams(body)
+    if not grams:
+        return True
+    return len(grams & _grams(passage)) / len(grams) >= min_overlap
+
+
+def check_citations(answer: str, pool: list[Hit]) -> tuple[str, list[int], int, int, int]:
+    """Returns (answer, cited indexes, checked, dropped, repaired). Markers are rewritten in place."""
+    counts = {"checked": 0, "dropped": 0, "repaired": 0}
+    out_lines = []
+    for line in answer.split("\n"):
+        used: set[int] = set()
+
+        def check(m: re.Match[str], line: str = line, used: set[int] = used) -> str:
+            i = int(m.group(1)) - 1
+            counts["checked"] += 1
+            if 0 <= i < len(pool) and supports(line, pool[i]):
+                keep = i
+            else:
+                keep = next((k for k, h in enumerate(pool[:20]) if k not in used and supports(line, h)), None)
+                counts["repaired" if keep is not None else "dropped"] += 1
+            if keep is None or keep in used:
+                return ""
+            used.add(keep)
+            return f"[{keep + 1}]"
+
+        def replace(m: re.Match[str], check=check) -> str:
+            marker = check(m)
+            return f" {marker}" if marker and m.group(0).startswith(" ") else marker
+
+        out_lines.append(re.sub(r"\s?\[(\d+)\]", replace, line).rstrip())
+    text = "\n".join(out_lines)
+    cited = sorted({int(n) - 1 for n in _CITE.findall(text)})
+    return text, cited, counts["checked"], counts["dropped"], counts["repaired"]
+
+
+def _shown(value: float, unit: str) -> str:
+    return f"{value:,g}{unit}"
+
+
+def conflict_note(lang: str, conflict: Conflict, pool: list[Hit]) -> tuple[str, list[int]]:
+    index = {h.node_id: i for i, h in enumerate(pool)}
+    cites = [index[c.node_id] for c in conflict.claims if c.node_id in index]
+    if conflict.across_versions:
+        parts = [render(lang, "version_part", version=c.version, value=_shown(c.value, c.unit),
+                        n=index[c.node_id] + 1)
+                 for c in sorted(conflict.claims, key=lambda c: -c.version) if c.node_id in index]
+        sep = "；" if lang == "zh" else "; "
+        return render(lang, "conflict_versions", document=conflict.claims[0].document,
+                      attribute=conflict.label, details=sep.join(parts),
+                      latest=max(c.version for c in conflict.claims)), cites
+    parts = [render(lang, "conflict_part", document=c.document, section=c.section or "—",
+                    value=_shown(c.value, c.unit), n=index[c.node_id] + 1)
+             for c in conflict.claims if c.node_id in index]
+    sep = "；" if lang == "zh" else "; "
+    return render(lang, "conflict_note", attribute=conflict.label, details=sep.join(parts)), cites
+
+
+def verify(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
+    lang = state.get("language", "en")
+    pool = hits_of(state)
+    text = state.get("answer", "")
+    if not state.get("answerable"):
+        return {"conflicts": [], "reasoning_trace": [step(state, "verification", render(
+            lang, "verify_summary", checked=0, dropped=0, repaired=0, conflicts=0))]}
+    text, cited, checked, dropped, repaired = check_citations(text, pool)
+    terms = [t for t in state.get("terms") or [] if not t.isdigit()]
+    # Compare what the cited passages and the best other passages say about what the question asks.
+    considered = sorted(set(cited) | set(range(min(6, len(pool)))))
+    claims = [c for i in considered if pool[i].relevance >= 0.5 * (pool[0].relevance if pool else 0)
+              for c in claims_in(pool[i], terms)]
+    conflicts = find_conflicts(claims)
+    version_asked = state.get("version") is not None
+    notes = []
+    for conflict in conflicts[:3]:
+        if conflict.across_versions and version_asked:
+            continue  # the question named the version it wants
+        note, cites = conflict_note(lang, conflict, pool)
+        notes.append(note)
+        cited = sorted(set(cited) | set(cites))
+    if notes:
+        text = text + "\n" + "\n".join(notes)
+    summary = render(lang, "verify_summary", checked=checked, dropped=dropped, repaired=repaired,
+                     conflicts=len(notes))
+    update: dict[str, Any] = {
+        "answer": text, "citations": cited,
+        "conflicts": [{"attribute": c.attribute, "unit": c.unit, "description": c.describe()} for c in conflicts],
+        "reasoning_trace": [step(state, "verification", summary)],
+    }
+    if not cited and checked:
+        # Nothing the answer cites supports it: say so rather than show an unsupported answer.
+        from dropqa.graph.nodes.answer import abstain
+
+        return {**update, **abstain(state)}
+    return update

@@ -1,0 +1,162 @@
+"""Agent tools beyond search and browse (all read-only): related documents, consistency,
+summaries of findings, and ``final_answer`` — the call with which the agent says it is done.
+
+``final_answer`` does not answer anything itself: the graph sees the call, stops the
+loop and sends the proposed answer through ``verify``. ``search_web`` does not exist:
+DropQA answers from the user's documents only.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Literal
+
+from langchain_core.tools import tool
+from langgraph.prebuilt import ToolRuntime
+from pydantic import BaseModel, Field
+
+from dropqa.store import nodes as node_store
+from dropqa.store import related as related_store
+from dropqa.store.documents import get_document
+from dropqa.store.scope import Scope
+from dropqa.text.segment import query_terms
+from dropqa.tools.consistency import claims_in, find_conflicts
+from dropqa.tools.extractive import pick_sentences
+from dropqa.tools.hits import Hit
+from dropqa.tools.results import ToolResult, failed
+from dropqa.tools.retrieval import term_weights
+from dropqa.tools.search_tools import services_of
+from dropqa.tools.services import Services
+
+MAX_NODES = 40
+
+
+def _uuids(values: list[str]) -> list[uuid.UUID]:
+    out = []
+    for v in values[:MAX_NODES]:
+        try:
+            out.append(uuid.UUID(str(v)))
+        except ValueError:
+            continue
+    return out
+
+
+def load_hits(svc: Services, node_ids: list[str]) -> list[Hit]:
+    rows = node_store.get_nodes(svc.db, _uuids(node_ids))
+    order = {nid: i for i, nid in enumerate(node_ids)}
+    hits = [Hit.from_row(r, "browse") for r in rows]
+    return sorted(hits, key=lambda h: order.get(h.node_id, len(order)))
+
+
+class RelatedArgs(BaseModel):
+    document: str = Field(description="document id, or (part of) its file name")
+    limit: int = Field(8, ge=1, le=30)
+
+
+def get_related_documents_impl(svc: Services, args: RelatedArgs) -> ToolResult:
+    try:
+        doc_id = uuid.UUID(args.document)
+        doc = get_document(svc.db, doc_id)
+    except ValueError:
+        doc = None
+        matches = [m for m in node_store.find_documents(svc.db, [args.document, *query_terms(args.document)])
+                   if m["hits"] > 0]
+        if matches:
+            doc = get_document(svc.db, matches[0]["document_id"])
+    if doc is None:
+        return failed("get_related_documents", f"no document matches {args.document!r}")
+    stem = str(doc["filename"]).rsplit(".", 1)[0]
+    related: dict[str, dict] = {}
+    for row in related_store.by_shared_topics(svc.db, doc["id"], args.limit):
+        related[str(row["document_id"])] = {"document_id": str(row["document_id"]), "filename": row["filename"],
+                                            "shared_topics": list(row["topics"] or [])[:5], "mentions": 0}
+    for row in related_store.mentioning(svc.db, stem, doc["id"], args.limit):
+        entry = related.setdefault(str(row["document_id"]), {"document_id": str(row["document_id"]),
+                                                             "filename": row["filename"], "shared_topics": []})
+        entry["mentions"] = int(row["mentions"])
+    items = sorted(related.values(), key=lambda r: (-len(r["shared_topics"]) - 2 * r.get("mentions", 0),
+                                                    r["filename"]))[: args.limit]
+    return ToolResult(tool="get_related_documents", status=f"{len(items)} related document(s) to {doc['filename']}",
+                      data={"document": doc["filename"], "related": items})
+
+
+@tool("get_related_documents", args_schema=RelatedArgs, response_format="content_and_artifact")
+def get_related_documents(document: str, runtime: ToolRuntime, limit: int = 8) -> tuple[str, dict]:
+    """Documents related to one document: shared topics, and documents that mention it by name."""
+    res = get_related_documents_impl(services_of(runtime), RelatedArgs(document=document, limit=limit))
+    lines = [res.render(limit=0)]
+    for r in res.data.get("related", []):
+        why = ", ".join(r["shared_topics"]) or "—"
+        lines.append(f"[{r['document_id']}] {r['filename']} (topics: {why}; mentions: {r.get('mentions', 0)})")
+    return res.as_tool_output("\n".join(lines))
+
+
+class FindingsArgs(BaseModel):
+    node_ids: list[str] = Field(min_length=1, max_length=MAX_NODES, description="node ids of gathered passages")
+    question: str = Field(min_length=1, max_length=1000, description="the question the statements bear on")
+
+
+def verify_consistency_impl(svc: Services, args: FindingsArgs) -> ToolResult:
+    hits = load_hits(svc, args.node_ids)
+    if not hits:
+        return failed("verify_consistency", "none of the node ids exist")
+    terms = [t for t in query_terms(args.question) if not t.isdigit()]
+    claims = [c for h in hits for c in claims_in(h, terms)]
+    conflicts = find_conflicts(claims)
+    status = (f"{len(conflicts)} disagreement(s) among {len(hits)} passages" if conflicts
+              else f"{len(hits)} passages agree ({len(claims)} quantities compared)")
+    return ToolResult(tool="verify_consistency", status=status, hits=hits, data={
+        "claims": len(claims),
+        "conflicts": [{"attribute": c.attribute, "unit": c.unit, "description": c.describe(),
+                       "claims": [{"value": x.value, "unit": x.unit, "document": x.document, "version": x.version,
+                                   "section": x.section, "node_id": x.node_id, "text": x.text} for x in c.claims]}
+                      for c in conflicts],
+    })
+
+
+@tool("verify_consistency", args_schema=FindingsArgs, response_format="content_and_artifact")
+def verify_consistency(node_ids: list[str], question: str, runtime: ToolRuntime) -> tuple[str, dict]:
+    """Check whether gathered passages agree on the numbers the question asks about; names which document
+    (and which version) says what when they do not."""
+    res = verify_consistency_impl(services_of(runtime), FindingsArgs(node_ids=node_ids, question=question))
+    lines = [res.render(limit=0)] + [f"- {c['description']}" for c in res.data.get("conflicts", [])]
+    return res.as_tool_output("\n".join(lines))
+
+
+def summarize_findings_impl(svc: Services, args: FindingsArgs, max_sentences: int = 5) -> ToolResult:
+    hits = load_hits(svc, args.node_ids)
+    if not hits:
+        return failed("summarize_findings", "none of the node ids exist")
+    terms = query_terms(args.question)
+    weights = term_weights(svc, terms, Scope())
+    picked = pick_sentences(args.question, terms, weights, hits, max_sentences, max_passages=len(hits))
+    lines = [{"text": p.text, "node_id": hits[p.hit_index].node_id, "where": hits[p.hit_index].breadcrumb}
+             for p in picked]
+    return ToolResult(tool="summarize_findings", status=f"{len(lines)} key statement(s) from {len(hits)} passages",
+                      hits=hits, data={"statements": lines})
+
+
+@tool("summarize_findings", args_schema=FindingsArgs, response_format="content_and_artifact")
+def summarize_findings(node_ids: list[str], question: str, runtime: ToolRuntime) -> tuple[str, dict]:
+    """The key statements of the gathered passages for the question, each with the node it comes from."""
+    res = summarize_findings_impl(services_of(runtime), FindingsArgs(node_ids=node_ids, question=question))
+    lines = [res.render(limit=0)] + [f"- {s['text']} [{s['node_id']}]" for s in res.data.get("statements", [])]
+    return res.as_tool_output("\n".join(lines))
+
+
+class FinalAnswerArgs(BaseModel):
+    answer: str = Field(description="the answer in the question's language; cite passages as [node_id]")
+    answerable: bool = Field(True, description="false when the documents do not hold the answer")
+    confidence: Literal["high", "medium", "low"] = "medium"
+    node_ids: list[str] = Field(default_factory=list, max_length=MAX_NODES,
+                                description="node ids of the passages the answer relies on")
+
+
+@tool("final_answer", args_schema=FinalAnswerArgs)
+def final_answer(answer: str, runtime: ToolRuntime, answerable: bool = True, confidence: str = "medium",
+                 node_ids: list[str] | None = None) -> str:
+    """Finish: give the answer (or say the documents do not answer it), its confidence and the passages it
+    relies on. The answer is checked against those passages before the user sees it."""
+    return f"final answer received ({len(node_ids or [])} passages cited)"
+
+
