@@ -61,8 +61,18 @@ def ask(services: Services, question: str, *, version: int | None = None, show_r
         topic_filter: list[str] | None = None, thread_id: str | None = None) -> Answer:
     question = _clean(question)
     started = time.perf_counter()
-    result = graph.invoke(_inputs(question, version, topic_filter), context=Context(services=services))
+    runnable, config = _runnable(services, thread_id)
+    result = runnable.invoke(_inputs(question, version, topic_filter), config, context=Context(services=services))
     return _answer(result, question, version, show_reasoning, started, topic_filter, thread_id)
+
+
+def _runnable(services: Services, thread_id: str | None) -> tuple[Any, dict[str, Any]]:
+    """The plain graph, or — for a conversation — the graph with the PostgreSQL checkpointer."""
+    if not thread_id:
+        return graph, {}
+    from dropqa.graph.threads import threaded_graph
+
+    return threaded_graph(services), {"configurable": {"thread_id": thread_id}}
 
 
 def _inputs(question: str, version: int | None, topic_filter: list[str] | None) -> dict[str, Any]:
@@ -89,8 +99,10 @@ def stream(services: Services, question: str, *, version: int | None = None, sho
     trace: list[dict[str, Any]] = []
     streamed_tokens = False
     yield "status", {"node": "start"}
-    for mode, chunk in graph.stream(
+    runnable, config = _runnable(services, thread_id)
+    for mode, chunk in runnable.stream(
         _inputs(question, version, topic_filter),
+        config,
         context=Context(services=services),
         stream_mode=["updates", "messages"],
     ):

@@ -75,7 +75,9 @@ def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     question = state["question"].strip()
     language = svc.settings.language if svc.settings.language != "auto" else detect_language(question)
     query = followup.complete(question, state.get("history") or [])
-    intent = classify(query, state.get("version"))
+    # A follow-up's kind comes from its own wording ("那它的预算呢？" is a fact question even when
+    # the question it continues asked for a person); its search text carries the previous subject.
+    intent = classify(question if query != question else query, state.get("version"))
     scope = Scope(version=intent.version, topics=tuple(state.get("topic_filter") or ()))
     result = hybrid_search(svc, query, scope, k=runtime.context.top_k)
     usage: dict[str, Any] = {}
