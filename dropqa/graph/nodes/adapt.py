@@ -15,6 +15,7 @@ from langgraph.types import Send
 
 from dropqa.graph.context import Context
 from dropqa.graph.intent import Intent
+from dropqa.graph.llm import has_model
 from dropqa.graph.nodes.common import budget_spent, hits_of, step
 from dropqa.graph.prompts import render
 from dropqa.graph.state import ReaderState, State
@@ -51,10 +52,14 @@ def adapt(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     intent = Intent.from_dict(state.get("intent"))
     spent = budget_spent(state, svc.settings.agent)
     strategy = "finalize" if spent else next_strategy(state, intent)
+    if strategy == "finalize" and not spent and has_model(svc, state):
+        # With a model, the model decides when it is done (final_answer); the rule becomes a hint.
+        strategy = "answer_now"
     if spent:
         text = render(lang, "adapt_budget", why=spent)
     else:
-        text = render(lang, f"adapt_{strategy}", bridge=", ".join(state.get("bridge") or []))
+        key = "finalize" if strategy == "answer_now" else strategy
+        text = render(lang, f"adapt_{key}", bridge=", ".join(state.get("bridge") or []))
     done = sorted({*(state.get("strategies_done") or []), state.get("strategy") or "start"})
     return {"strategy": strategy, "strategies_done": done,
             "reasoning_trace": [step(state, "adaptation", text)]}

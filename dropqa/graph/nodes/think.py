@@ -28,7 +28,10 @@ def _evidence_note(state: State, limit: int = 6) -> str:
 def _model_step(svc: Any, state: State) -> tuple[AIMessage, dict[str, Any]]:
     lang = state.get("language", "en")
     system = fill("agent", lang, question=state["question"], version=state.get("version") or "latest")
-    opening = HumanMessage(f"{state['question']}\n\n[retrieved so far]\n{_evidence_note(state)}")
+    evaluation = state.get("evaluation") or {}
+    hint = (f"\n\n[last evaluation] {evaluation.get('verdict')}, best relevance {evaluation.get('top', 0):.2f}; "
+            f"suggested next: {state.get('strategy')}") if evaluation else ""
+    opening = HumanMessage(f"{state['question']}\n\n[retrieved so far]\n{_evidence_note(state)}{hint}")
     turn = [m for m in state.get("messages") or [] if isinstance(m, AIMessage | ToolMessage)]
     return invoke_chat(svc, [SystemMessage(system), opening, *turn], agent_tools())
 

@@ -47,17 +47,22 @@ def _strip_where(body: str, hit: Hit) -> str:
     return body
 
 
-def supports(sentence: str, hit: Hit, min_overlap: float = 0.5) -> bool:
+def supports(sentence: str, hit: Hit) -> bool:
+    """Does ``hit`` support ``sentence``? Every number the sentence states must be in the passage,
+    and enough of its wording: a paraphrase shares fewer words than a quotation, so when the
+    numbers already match less overlap is asked for."""
     body = _LABEL.sub(" ", _strip_where(_CITE.sub("", sentence), hit))
     passage = f"{hit.breadcrumb}\n{hit.content}\np.{hit.page or ''}"
     flat = passage.replace(",", "")
-    for num in _NUMBER.findall(body):
+    numbers = _NUMBER.findall(body)
+    for num in numbers:
         if num.replace(",", "") not in flat:
             return False
     grams = _grams(body)
     if not grams:
         return True
-    return len(grams & _grams(passage)) / len(grams) >= min_overlap
+    needed = 0.2 if numbers else 0.35
+    return len(grams & _grams(passage)) / len(grams) >= needed
 
 
 def check_citations(answer: str, pool: list[Hit]) -> tuple[str, list[int], int, int, int]:
