@@ -1,0 +1,112 @@
+"""The agent's pure parts, no database: intent, planner, bridge entities, consistency, citation
+support, state reducers and follow-up completion."""
+
+from __future__ import annotations
+
+from dropqa.graph.bridge import bridge_entities
+from dropqa.graph.followup import complete
+from dropqa.graph.intent import classify
+from dropqa.graph.nodes.verify import check_citations, supports
+from dropqa.graph.policy import plan
+from dropqa.graph.state import RESET, extend_or_reset, merge_usage
+from dropqa.tools.consistency import claims_in, find_conflicts
+from dropqa.tools.extractive import sentence_units
+from dropqa.tools.hits import Hit
+
+
+def hit(content: str, doc: str = "a.md", section: str = "s", node_type: str = "paragraph", version: int = 1,
+        node_id: str | None = None, **meta: object) -> Hit:
+    return Hit(node_id=node_id or f"{doc}:{content[:6]}", document_id=doc, document_name=doc, version=version,
+               node_type=node_type, section=section, breadcrumb=f"{doc} > {section}", content=content, position=0,
+               metadata=dict(meta))
+
+
+def test_intent_kinds():
+    assert classify("年度工作报告第3章讲了哪些内容？").kind == "structure"
+    assert classify("年度工作报告第3章讲了哪些内容？").chapter == 3
+    assert classify("What sections does the Information Security Policy have?").kind == "structure"
+    page = classify("年度工作报告中“容器化改造”一节在第几页？")
+    assert page.kind == "page" and page.quoted == ["容器化改造"]
+    compare = classify("差旅费报销管理办法V2.0相比V1.0，住宿标准有什么变化？")
+    assert compare.kind == "compare_versions" and compare.versions == [2, 1] and compare.version is None
+    assert classify("差旅费报销管理办法V1.0中，住宿标准是多少？").version == 1
+    assert classify("按照现行的办法，住宿最多能报多少？").version is None
+    hop = classify("负责容器化改造的人在2024年度绩效考核中得了多少分？")
+    assert hop.kind == "multi_hop" and "容器化改造" in hop.first_hop
+    assert classify("星图计划的项目负责人还负责过哪些项目？").aggregate
+    assert classify("星图计划的项目发起人是谁？").kind == "fact"
+    assert classify("Who owns the Information Security Policy?").kind == "fact"
+
+
+def test_planner_follows_the_strategy_table():
+    q = "年度报告第3章讲了哪些内容？"
+    structure = plan(q, classify(q), "start", [], [], set(), None)
+    assert [c["name"] for c in structure.calls] == ["get_document_structure"]
+    hop = classify("负责容器化改造的人在2024年度绩效考核中得了多少分？")
+    first = plan("q", hop, "start", [], [], set(), None)
+    assert first.calls == [{"name": "fulltext_search", "args": {"query": hop.first_hop, "limit": 8}}]
+    bridge = plan("q", hop, "bridge", [], ["王磊"], set(), None)
+    assert bridge.calls[0] == {"name": "keyword_search", "args": {"pattern": "王磊", "limit": 10}}
+    tried = {"semantic_search:" + '{"limit": 8, "query": "q"}'}
+    broaden = plan("q", classify("q"), "broaden", [hit("x")], [], tried, None)
+    assert [c["name"] for c in broaden.calls] == ["get_node_content"]  # semantic already tried: go deeper
+
+
+def test_bridge_entity_from_the_first_hop():
+    hits = [hit("容器化改造项目由基础设施部王磊负责，于2024年11月全部完成。", section="3.2.1 容器化改造"),
+            hit("项目名称: 星图计划 | 负责人: 林晓峰 | 预算（万元）: 500", node_type="table")]
+    assert bridge_entities("负责容器化改造的人", hits) == ["王磊"]
+    assert bridge_entities("星图计划的项目负责人", hits) == ["林晓峰"]
+
+
+def test_conflicts_between_documents_and_versions():
+    terms = ["星图", "计划", "预算"]
+    prose = hit("项目总预算为450万元，其中GPU采购280万元。", doc="立项书.md", section="星图计划 > 预算")
+    table = hit("项目名称: 星图计划 | 负责人: 林晓峰 | 预算（万元）: 500\n"
+                "项目名称: 北辰 | 负责人: 孙立 | 预算（万元）: 860", doc="报告.docx", node_type="table")
+    claims = claims_in(prose, terms) + claims_in(table, terms)
+    conflicts = find_conflicts(claims)
+    assert len(conflicts) == 1 and conflicts[0].values == [450.0, 500.0]
+    same = claims_in(hit("可用性为99.9%", doc="a"), ["可用性"]) + claims_in(hit("可用性为99.9%", doc="b"), ["可用性"])
+    assert find_conflicts(same) == []
+    versions = claims_in(hit("城市: 一线 | 普通员工: 600", node_type="table", version=1), ["普通", "一线"]) + \
+        claims_in(hit("城市: 一线 | 普通员工: 750", node_type="table", version=2), ["普通", "一线"])
+    (conflict,) = find_conflicts(versions)
+    assert conflict.across_versions and conflict.label == "普通员工"
+
+
+def test_years_and_dates_are_not_quantities():
+    assert claims_in(hit("2024年星河云平台全年可用性为99.9%"), ["可用性", "2024"])[0].value == 99.9
+
+
+def test_citation_support_is_checked_and_repaired():
+    pool = [hit("全年营业收入8.6亿元。", node_id="n1"), hit("新增授权发明专利37项。", node_id="n2")]
+    assert supports("新增授权发明专利37项 [2]", pool[1])
+    assert not supports("新增授权发明专利38项 [2]", pool[1])  # a number the passage does not state
+    text, cited, checked, dropped, repaired = check_citations("新增授权发明专利37项。[1]\n营收9亿元 [1]", pool)
+    assert text.splitlines()[0].endswith("[2]") and repaired == 1
+    assert "[" not in text.splitlines()[1] and dropped == 1 and cited == [1] and checked == 2
+
+
+def test_ocr_dashboard_labels_meet_their_values():
+    h = hit("能耗看板\n全年平均PUE\n年度节电量\n1.32\n243万千瓦时\n数据来源：系统", segment_type="ocr")
+    assert "全年平均PUE：1.32" in sentence_units(h) and "年度节电量：243万千瓦时" in sentence_units(h)
+
+
+def test_reducers_reset_per_turn_and_sum_usage():
+    assert extend_or_reset([1, 2], [3]) == [1, 2, 3]
+    assert extend_or_reset([1, 2], [RESET, 3]) == [3]
+    total = merge_usage({"prompt_tokens": 5, "completion_tokens": 1, "by_provider": {"a": {"prompt_tokens": 5,
+                                                                                          "completion_tokens": 1,
+                                                                                          "calls": 1}}},
+                        {"prompt_tokens": 3, "completion_tokens": 2,
+                         "by_provider": {"a": {"prompt_tokens": 3, "completion_tokens": 2, "calls": 1}}})
+    assert total["prompt_tokens"] == 8 and total["by_provider"]["a"]["calls"] == 2
+    assert merge_usage(total, {"__reset__": True}) == {}
+
+
+def test_follow_up_completion():
+    history = [{"question": "What was the revenue in 2024?"}]
+    assert complete("And in 2023?", history) == "What was the revenue in 2023?"
+    assert complete("北辰项目的预算是多少？", [{"question": "x"}]) == "北辰项目的预算是多少？"
+    assert complete("那它的预算呢？", [{"question": "北辰项目的负责人是谁？"}]).startswith("北辰项目")
