@@ -1,4 +1,4 @@
-"""The ``dropqa`` command: index, ask, docs, serve, run."""
+"""The ``dropqa`` command: index, ask, docs, serve, run, worker, watch, mcp, eval."""
 
 from __future__ import annotations
 
@@ -161,13 +161,20 @@ def _serve(settings: Settings, host: str, port: int) -> None:
         err.print(f"[red]refusing to listen on {host} without a token[/red]: set DROPQA_API_TOKEN "
                   "(clients then send 'Authorization: Bearer <token>'), or listen on 127.0.0.1.")
         raise typer.Exit(2)
+    settings.api.host = host  # the MCP endpoint's host checks follow the real bind address
     svc = _services(settings)
-    err.print(f"DropQA listening on http://{host}:{port}")
-    err.print(f"  ask:  curl -s -X POST http://{host}:{port}/api/qa/ask -H 'Content-Type: application/json' "
-              "-d '{\"question\": \"星图计划的项目发起人是谁？\"}'")
-    err.print("  or:   .venv/bin/dropqa ask \"Who owns the information security policy?\"")
+    base = f"http://{host}:{port}"
+    for line in (f"DropQA listening on {base}  (web page: {base}/ · API docs: {base}/docs · MCP: {base}/mcp)",
+                 f"  upload: curl -s -F 'files=@report.docx' {base}/api/documents/upload",
+                 f"  ask:    curl -s -X POST {base}/api/qa/ask -H 'Content-Type: application/json' "
+                 "-d '{\"question\": \"星图计划的项目发起人是谁？\"}'",
+                 "  or:     .venv/bin/dropqa ask \"Who owns the information security policy?\""):
+        err.print(line, soft_wrap=True, markup=False, highlight=False)
+    if settings.api.embedded_workers:
+        err.print(f"  {settings.api.embedded_workers} ingestion worker(s) run inside the server")
     try:
-        uvicorn.run(create_app(settings, services=svc), host=host, port=port, log_level="warning")
+        uvicorn.run(create_app(settings, services=svc), host=host, port=port, log_level="warning",
+                    timeout_graceful_shutdown=10)
     finally:
         svc.close()
 
@@ -254,6 +261,19 @@ def watch(
         watcher.stop()
         if thread is not None:
             thread.join(timeout=60)
+        svc.close()
+
+
+@app.command("mcp")
+def mcp_stdio() -> None:
+    """Serve the MCP tools (ask, searches, document structure, node content) over stdio, for agents
+    that start DropQA themselves. The HTTP server offers the same at /mcp."""
+    from dropqa.api.mcp_server import build_mcp
+
+    svc = _services(_settings())
+    try:
+        build_mcp(lambda: svc).run("stdio")
+    finally:
         svc.close()
 
 

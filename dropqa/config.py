@@ -59,7 +59,7 @@ class ModelSettings(BaseModel):
 
 
 class IngestionSettings(BaseModel):
-    max_file_bytes: int = 200 * 1024 * 1024
+    max_file_bytes: int = 100 * 1024 * 1024  # larger files fail with a clear error before being read
     max_chars: int = 20_000_000
     max_paragraph_chars: int = 800
     paragraph_target_chars: int = 500
@@ -74,6 +74,14 @@ class IngestionSettings(BaseModel):
     max_compression_ratio: float = 200.0
     parse_timeout_s: float = 600.0
     topics_per_document: int = 8
+    topic_similarity: float = 0.93         # cosine of topic-name embeddings above which two names are one topic
+    embed_max_chars: int = 1500            # embedded text per chunk (context + content) is cut here
+    # contextual enrichment (seed 002 §3.2 B): with a chat model, one generated sentence per chunk
+    model_enrichment: bool = True          # use the chat model (when configured) for chunk contexts and topics
+    context_batch_size: int = 8            # chunks of one section per model request
+    context_concurrency: int = 4           # model requests in flight per document
+    context_max_chars: int = 200           # a generated context longer than this is cut
+    offline_context_chars: int = 120       # offline: this much of the section summary precedes each chunk
     # indexer service (jobs, worker, watcher)
     parse_in_subprocess: bool = True       # parse each file in a child process (time + memory limit)
     parse_memory_limit_mb: int = 4096      # RLIMIT_AS of the parse child; 0 = no limit
@@ -97,6 +105,15 @@ class RetrievalSettings(BaseModel):
     weight_similarity: float = 0.5
     weight_coverage: float = 0.5
     weight_fusion: float = 0.35
+    # Recall boosts (seed 004 §6): what extra paths bring in, and how much each adds to the rank score.
+    title_top_k: int = 3  # sheet / file titles matched per query
+    appendix_top: int = 2  # appendix tables per document among the top hits
+    neighbour_window: int = 4  # nodes after a text hit searched for its table or figure
+    boost_top_n: int = 6  # top hits whose documents / neighbours get the appendix and neighbour recall
+    weight_title: float = 0.08
+    weight_neighbour: float = 0.08
+    weight_appendix: float = 0.06
+    class_bonus: dict[str, float] = Field(default_factory=lambda: {"table": 0.06, "figure": 0.03, "image": 0.03})
     answer_sentences: int = 3
     snippet_chars: int = 240
     quality_min_relevance: float = 0.66
@@ -116,6 +133,13 @@ class ApiSettings(BaseModel):
     port: int = 8000
     token: SecretStr | None = Field(default=None)
     cors_origins: list[str] = Field(default_factory=list)
+    embedded_workers: int = Field(1, ge=0, description="ingestion worker threads the server runs itself; 0 = none")
+    max_upload_files: int = Field(50, ge=1, description="files per upload request")
+    max_upload_bytes: int = Field(512 * 1024 * 1024, description="body limit of one upload request (all files; "
+                                  "each file is also held to ingestion.max_file_bytes)")
+    max_request_bytes: int = Field(2 * 1024 * 1024, description="body limit of every non-upload request")
+    job_stream_poll_s: float = 0.5   # how often GET /api/jobs/stream looks for job changes
+    mcp_enabled: bool = True         # streamable-HTTP MCP server at /mcp
 
 
 def default_data_dir() -> Path:

@@ -1,43 +1,97 @@
-"""The FastAPI application: services opened in ``lifespan``, one router per resource."""
+"""The FastAPI application: services, embedded ingestion workers and the MCP session manager
+live in ``lifespan``; one router per resource; the web page; MCP at ``/mcp``."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 
 from fastapi import FastAPI
 from fastapi.concurrency import run_in_threadpool
 from fastapi.middleware.cors import CORSMiddleware
+from starlette.routing import Route
 
 from dropqa import __version__
 from dropqa.api.errors import install_error_handlers
-from dropqa.api.routers import documents, health, qa
+from dropqa.api.limits import DeclaredSizeLimit
+from dropqa.api.routers import documents, health, images, jobs, nodes, openai_compat, qa, topics
+from dropqa.api.workers import EmbeddedWorkers
 from dropqa.config import Settings
 from dropqa.tools.services import Services
 
+log = logging.getLogger(__name__)
+
+DESCRIPTION = """Ask questions about your documents; answers cite the section they come from.
+
+When the server was started with a token (`DROPQA_API_TOKEN`), every route but `/api/health`
+needs `Authorization: Bearer <token>`. Errors are JSON: `{"error": {"code": "...", "message": "..."}}`.
+"""
+
 
 def create_app(settings: Settings, services: Services | None = None) -> FastAPI:
-    """Build the app. Pass ``services`` to share an already-open pool (tests, ``make run``)."""
+    """Build the app. Pass ``services`` to share an already-open pool (tests, ``dropqa serve``);
+    the app then leaves closing it to the caller."""
+    token = settings.api_token or settings.api.token
+    api_token = token.get_secret_value() if token else None
+    mcp = None
+    if settings.api.mcp_enabled:
+        from dropqa.api.mcp_server import build_mcp
+
+        mcp = build_mcp(lambda: app.state.services)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         owned = services is None
         app.state.services = services or await run_in_threadpool(Services.open, settings)
+        workers = EmbeddedWorkers(app.state.services, settings.api.embedded_workers)
+        app.state.workers = workers
         try:
-            yield
+            async with AsyncExitStack() as stack:
+                if mcp is not None:
+                    await stack.enter_async_context(mcp.session_manager.run())
+                workers.start()
+                yield
         finally:
+            await run_in_threadpool(workers.stop)
             if owned:
+                from dropqa.graph.threads import close_all
+
+                close_all()  # the conversation checkpointer's pool, if a thread was used
                 app.state.services.close()
 
-    app = FastAPI(title="DropQA", version=__version__, lifespan=lifespan,
-                  description="Ask questions about your documents; answers cite the section they come from.")
-    token = settings.api_token or settings.api.token
-    app.state.api_token = token.get_secret_value() if token else None
-    if settings.api.cors_origins:
+    app = FastAPI(title="DropQA", version=__version__, lifespan=lifespan, description=DESCRIPTION)
+    app.state.api_token = api_token
+    # Body limits: a declared Content-Length over the limit is refused up front (JSON 413); bodies
+    # without one are counted by the routers' max_body_size. (Not FastAPI(max_body_size=…): that
+    # one sits outside the error handlers and answers in plain text.)
+    app.add_middleware(DeclaredSizeLimit, default_limit=settings.api.max_request_bytes,
+                       limits={documents.UPLOAD_PATH: settings.api.max_upload_bytes})
+    if settings.api.cors_origins:  # off unless configured
         app.add_middleware(CORSMiddleware, allow_origins=settings.api.cors_origins, allow_methods=["*"],
                            allow_headers=["*"])
     install_error_handlers(app)
     app.include_router(health.router)
-    app.include_router(qa.router)
-    app.include_router(documents.router)
+    # the file count is checked by the route (413 with a clear message); the form parser's own
+    # limits stay as a backstop, the body limit bounds what is spooled to disk
+    app.include_router(documents.upload_router, max_body_size=settings.api.max_upload_bytes,
+                       form_limits={"max_files": max(1000, settings.api.max_upload_files), "max_fields": 20})
+    for module in (documents, jobs, topics, qa, nodes, images, openai_compat):
+        app.include_router(module.router, max_body_size=settings.api.max_request_bytes)
+    if mcp is not None:
+        from dropqa.api.mcp_server import http_endpoint
+
+        app.router.routes.append(Route("/mcp", http_endpoint(mcp, settings.api.host, api_token),
+                                       methods=["GET", "POST", "DELETE"]))
+    _mount_web(app)
     return app
+
+
+def _mount_web(app: FastAPI) -> None:
+    """The web page (static files, no token: they hold no document data)."""
+    try:
+        from dropqa.api.web import mount_web
+    except ImportError:  # a build without the page still serves the API
+        log.warning("the web page is not available (dropqa.api.web missing)")
+        return
+    mount_web(app)

@@ -1,4 +1,10 @@
-"""Bearer-token auth: required on every route but health when the server listens beyond loopback."""
+"""Bearer-token auth.
+
+Listening on loopback needs no token; listening anywhere else refuses to start without
+one (``dropqa serve``). When a token is configured, every route but ``/api/health``
+(and the web page's static files, which hold no document data) requires
+``Authorization: Bearer <token>`` — the API, ``/v1`` and ``/mcp`` alike.
+"""
 
 from __future__ import annotations
 
@@ -17,12 +23,13 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def bearer_matches(header: str | None, expected: str) -> bool:
+    scheme, _, token = (header or "").partition(" ")
+    return scheme.lower() == "bearer" and secrets.compare_digest(token.strip().encode(), expected.encode())
+
+
 def check_token(request: Request) -> None:
     expected: str | None = request.app.state.api_token
-    if not expected:
-        return
-    header = request.headers.get("authorization", "")
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not secrets.compare_digest(token.strip(), expected):
+    if expected and not bearer_matches(request.headers.get("authorization"), expected):
         raise HTTPException(status_code=401, detail="missing or wrong bearer token",
                             headers={"WWW-Authenticate": "Bearer"})

@@ -3,15 +3,45 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
+import psycopg
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from dropqa.store.server import DatabaseUnavailable
 
 log = logging.getLogger(__name__)
+
+
+class ErrorDetail(BaseModel):
+    code: str = Field(description="machine-readable: bad_request, unauthorized, not_found, conflict, too_large, "
+                                  "invalid_request, database_unavailable, internal_error, …")
+    message: str
+    details: list[dict[str, Any]] | None = Field(default=None, description="per-field problems (invalid_request)")
+
+
+class ErrorBody(BaseModel):
+    error: ErrorDetail
+
+
+def _error(description: str) -> dict[str, Any]:
+    return {"model": ErrorBody, "description": description}
+
+
+# Declared on every router so the OpenAPI document lists the error shape clients really get.
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    400: _error("the request cannot be served as asked"),
+    401: _error("missing or wrong bearer token (only when the server has a token)"),
+    404: _error("no such resource"),
+    409: _error("the resource is not in a state that allows this"),
+    413: _error("the body, a file or the number of files is over the limit"),
+    422: _error("the request does not match the schema"),
+    503: _error("the database is unavailable"),
+}
 
 
 def error_body(code: str, message: str, **extra: object) -> dict[str, object]:
@@ -22,7 +52,8 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
-                405: "method_not_allowed", 409: "conflict", 413: "too_large"}.get(exc.status_code, "error")
+                405: "method_not_allowed", 409: "conflict", 413: "too_large", 415: "unsupported_media_type",
+                429: "too_many_requests", 503: "unavailable"}.get(exc.status_code, "error")
         return JSONResponse(error_body(code, str(exc.detail)), status_code=exc.status_code,
                             headers=getattr(exc, "headers", None))
 
@@ -35,6 +66,13 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ValueError)
     async def value_error(_: Request, exc: ValueError) -> JSONResponse:
         return JSONResponse(error_body("bad_request", str(exc)), status_code=400)
+
+    @app.exception_handler(psycopg.DataError)
+    async def data_error(_: Request, exc: psycopg.DataError) -> JSONResponse:
+        # e.g. a NUL character or an invalid byte sequence in a filter: the input, not the server
+        message = str(exc).split("\n")[0]
+        return JSONResponse(error_body("bad_request", f"the database cannot use this input: {message}"),
+                            status_code=400)
 
     @app.exception_handler(DatabaseUnavailable)
     async def db_error(_: Request, exc: DatabaseUnavailable) -> JSONResponse:

@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field
 
 from dropqa.graph.context import Context
 from dropqa.graph.graph import graph
+from dropqa.graph.state import RESET
 from dropqa.tools.services import Services
 
 
@@ -121,7 +122,7 @@ def stream(services: Services, question: str, *, version: int | None = None, sho
                 hits = update.get("hits") or []
                 yield "retrieval", {"hits": len(hits),
                                     "top_relevance": round(float(hits[0]["relevance"]), 3) if hits else 0.0}
-            steps = update.get("reasoning_trace") or []
+            steps = [s for s in update.get("reasoning_trace") or [] if s != RESET]
             trace.extend(steps)
             if show_reasoning:
                 for step in steps:

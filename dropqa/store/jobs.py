@@ -13,6 +13,7 @@ from __future__ import annotations
 import uuid
 from typing import Any, Literal
 
+import psycopg
 from psycopg.types.json import Jsonb
 
 from dropqa.store.db import Database
@@ -112,14 +113,17 @@ def set_state(db: Database, job_id: uuid.UUID, state: str, progress: dict[str, A
 
 
 def finish(db: Database, job_id: uuid.UUID, outcome: str, document_id: uuid.UUID | str | None = None,
-           version: int | None = None, worker_id: str | None = None) -> bool:
-    """Mark the job done. ``False`` if it was cancelled or taken over meanwhile."""
+           version: int | None = None, worker_id: str | None = None,
+           progress: dict[str, Any] | None = None) -> bool:
+    """Mark the job done (merging ``progress`` into its progress). ``False`` if it was cancelled or
+    taken over meanwhile."""
     with db.connection() as conn:
         cur = conn.execute(
             "UPDATE ingestion_jobs SET state = 'done', outcome = %s, document_id = %s, version = %s, "
-            "error = NULL, locked_by = NULL, updated_at = now() "
+            "error = NULL, locked_by = NULL, updated_at = now(), progress = progress || %s "
             "WHERE id = %s AND state <> ALL(%s) AND (%s::text IS NULL OR locked_by = %s)",
-            (outcome, document_id, version, job_id, list(TERMINAL_STATES), worker_id, worker_id),
+            (outcome, document_id, version, Jsonb(progress or {}), job_id, list(TERMINAL_STATES), worker_id,
+             worker_id),
         )
         return cur.rowcount > 0
 
@@ -142,8 +146,35 @@ def fail(db: Database, job_id: uuid.UUID, error: str, *, retry: bool = True, bas
         return row["state"] if row else None
 
 
+class JobLost(Exception):
+    """The job was cancelled or taken over by another worker while this one was on it."""
+
+
+def lock_if_active(conn: psycopg.Connection, job_id: uuid.UUID, worker_id: str) -> None:
+    """Inside a caller's transaction: lock the job row while ``worker_id`` still holds it in an
+    active state (a concurrent :func:`cancel` then waits for that transaction), else raise
+    :class:`JobLost`."""
+    row = conn.execute(
+        "SELECT state FROM ingestion_jobs WHERE id = %s AND locked_by = %s AND state = ANY(%s) FOR UPDATE",
+        (job_id, worker_id, list(ACTIVE_STATES)),
+    ).fetchone()
+    if row is None:
+        raise JobLost(f"job {job_id} is no longer held by {worker_id} (cancelled or taken over)")
+
+
+def is_active_for(db: Database, job_id: uuid.UUID, worker_id: str) -> bool:
+    """``True`` while ``worker_id`` holds the job in an active state (not cancelled, not taken over)."""
+    with db.connection() as conn:
+        row = conn.execute(
+            "SELECT 1 FROM ingestion_jobs WHERE id = %s AND locked_by = %s AND state = ANY(%s)",
+            (job_id, worker_id, list(ACTIVE_STATES)),
+        ).fetchone()
+        return row is not None
+
+
 def cancel(db: Database, job_id: uuid.UUID) -> bool:
-    """Cancel a job that has not finished; a worker on it notices at its next heartbeat."""
+    """Cancel a job that has not finished. A worker on it notices between stages (and at its
+    heartbeat), stops, and writes nothing: the document's previous version stays current."""
     with db.connection() as conn:
         cur = conn.execute(
             "UPDATE ingestion_jobs SET state = 'cancelled', locked_by = NULL, updated_at = now() "
@@ -176,3 +207,47 @@ def queue_depth(db: Database) -> int:
             "SELECT count(*) AS n FROM ingestion_jobs WHERE state <> ALL(%s)", (list(TERMINAL_STATES),)
         ).fetchone()
         return int(row["n"]) if row else 0
+
+
+def count_jobs(db: Database, *, state: str | None = None, source_key: str | None = None) -> int:
+    with db.connection() as conn:
+        row = conn.execute(
+            "SELECT count(*) AS n FROM ingestion_jobs WHERE (%s::text IS NULL OR state = %s) "
+            "AND (%s::text IS NULL OR source_key = %s)",
+            (state, state, source_key, source_key),
+        ).fetchone()
+        return int(row["n"]) if row else 0
+
+
+def changed_since(db: Database, since: Any | None, job_ids: list[uuid.UUID] | None = None,
+                  limit: int = 500) -> list[Job]:
+    """Jobs updated at or after ``since``, oldest change first, optionally only ``job_ids``. With
+    ``since`` None: all of ``job_ids``, or every unfinished job. ``updated_at`` is a transaction's start
+    time, so callers should look back a little and de-duplicate."""
+    with db.connection() as conn:
+        return conn.execute(
+            "SELECT * FROM ingestion_jobs WHERE "
+            "(CASE WHEN %(since)s::timestamptz IS NULL "
+            "      THEN (%(ids)s::uuid[] IS NOT NULL OR state <> ALL(%(terminal)s)) "
+            "      ELSE updated_at >= %(since)s::timestamptz END) "
+            "AND (%(ids)s::uuid[] IS NULL OR id = ANY(%(ids)s::uuid[])) "
+            "ORDER BY updated_at, id LIMIT %(limit)s",
+            {"since": since, "terminal": list(TERMINAL_STATES), "ids": job_ids, "limit": limit},
+        ).fetchall()
+
+
+def unfinished_for_key(db: Database, source_key: str) -> int:
+    """How many jobs for this file are queued or running."""
+    with db.connection() as conn:
+        row = conn.execute(
+            "SELECT count(*) AS n FROM ingestion_jobs WHERE source_key = %s AND state <> ALL(%s)",
+            (source_key, list(TERMINAL_STATES)),
+        ).fetchone()
+        return int(row["n"]) if row else 0
+
+
+def database_now(db: Database) -> Any:
+    with db.connection() as conn:
+        row = conn.execute("SELECT clock_timestamp() AS now").fetchone()
+        assert row is not None
+        return row["now"]

@@ -94,3 +94,13 @@ def image_for_node(db: Database, node_id: uuid.UUID) -> dict[str, Any] | None:
         return conn.execute(
             "SELECT id, mime, data, width, height FROM images WHERE node_id = %s LIMIT 1", (node_id,)
         ).fetchone()
+
+
+def get_image(db: Database, image_or_node_id: uuid.UUID) -> dict[str, Any] | None:
+    """An image by its own id, or the image of a node (what a source's ``node_id`` points at)."""
+    with db.connection() as conn:
+        return conn.execute(
+            "SELECT id, node_id, mime, data, width, height FROM images WHERE id = %s OR node_id = %s "
+            "ORDER BY (id = %s) DESC, created_at LIMIT 1",
+            (image_or_node_id, image_or_node_id, image_or_node_id),
+        ).fetchone()

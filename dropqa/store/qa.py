@@ -20,10 +20,28 @@ def record_answer(db: Database, question: str, response: dict[str, Any], thread_
     return row["id"]
 
 
-def history(db: Database, limit: int = 50, offset: int = 0) -> list[dict[str, Any]]:
+def history(db: Database, limit: int = 50, offset: int = 0, thread_id: str | None = None) -> list[dict[str, Any]]:
+    """Newest first; only one conversation's answers when ``thread_id`` is given."""
     with db.connection() as conn:
         return conn.execute(
             "SELECT id, thread_id, question, answer, response, feedback, created_at FROM qa_history "
-            "ORDER BY created_at DESC LIMIT %s OFFSET %s",
-            (limit, offset),
+            "WHERE (%s::text IS NULL OR thread_id = %s) ORDER BY created_at DESC, id LIMIT %s OFFSET %s",
+            (thread_id, thread_id, limit, offset),
         ).fetchall()
+
+
+def count_history(db: Database, thread_id: str | None = None) -> int:
+    with db.connection() as conn:
+        row = conn.execute("SELECT count(*) AS n FROM qa_history WHERE (%s::text IS NULL OR thread_id = %s)",
+                           (thread_id, thread_id)).fetchone()
+    return int(row["n"]) if row else 0
+
+
+def set_feedback(db: Database, answer_id: uuid.UUID, rating: str, comment: str | None) -> dict[str, Any] | None:
+    """Record thumbs up/down and a comment on an answer (the last word wins); ``None``: no such answer."""
+    with db.connection() as conn:
+        return conn.execute(
+            "UPDATE qa_history SET feedback = jsonb_build_object('rating', %s::text, 'comment', %s::text, "
+            "'at', now()) WHERE id = %s RETURNING id, feedback",
+            (rating, comment, answer_id),
+        ).fetchone()

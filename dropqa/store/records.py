@@ -51,6 +51,17 @@ class TitleRecord:
 
 
 @dataclass
+class TopicRecord:
+    """One topic of a document. ``cluster_id`` set: the name joins that existing topic (it is
+    stored as an alias row pointing there); unset: the name is a topic of its own."""
+
+    name: str
+    confidence: float
+    vector: list[float] | None = None
+    cluster_id: uuid.UUID | None = None
+
+
+@dataclass
 class NewVersion:
     """Everything one version of one file writes, in one transaction."""
 
@@ -65,7 +76,7 @@ class NewVersion:
     embeddings: list[EmbeddingRecord]
     images: list[ImageRecord] = field(default_factory=list)
     titles: list[TitleRecord] = field(default_factory=list)
-    topics: list[tuple[str, float]] = field(default_factory=list)
+    topics: list[TopicRecord] = field(default_factory=list)
     metadata: dict[str, Any] = field(default_factory=dict)
 
 

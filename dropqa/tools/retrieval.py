@@ -1,5 +1,11 @@
 """Hybrid retrieval: full-text + semantic, fused with RRF, scored for relevance.
 
+Recall paths of seed 004 §6.1 add candidates — rows of a sheet whose title matches
+the question (title index), the table right after a text hit (neighbour), appendix
+tables of the documents hit (appendix) — and each adds its weight (Settings.retrieval)
+to the rank score, with a small bonus for tables; they never raise ``relevance``, so
+the no-answer decision stays with what the passages themselves say.
+
 ``relevance`` (0–1) is what the quality check and the no-answer rule read: a
 blend of the calibrated cosine similarity and the share of the question's
 idf-weighted terms the hit contains. Rank order blends relevance with the fused
@@ -8,9 +14,10 @@ rank, so agreement between the two channels counts.
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass, field
 
-from dropqa.store import search
+from dropqa.store import recall, search
 from dropqa.store.scope import Scope
 from dropqa.text.segment import has_han, query_terms
 from dropqa.tools.fusion import calibrate_similarity, coverage, idf_weights, rrf
@@ -61,6 +68,50 @@ def score_hits(svc: Services, hits: list[Hit], terms: list[str], weights: dict[s
         h.relevance = round(cfg.weight_similarity * sim + cfg.weight_coverage * cov, 4)
 
 
+def _recalled(svc: Services, query_vec: list[float], terms: list[str], scope: Scope,
+              fused: list[Hit]) -> list[Hit]:
+    """Seed 004 §6.1's extra paths: the rows of a sheet whose title matches (title index), the
+    table right after a text hit (neighbour), appendix tables of the documents hit (appendix)."""
+    cfg = svc.settings.retrieval
+    seen = {h.node_id for h in fused}
+    extra: list[Hit] = []
+
+    def add(row: dict, flag: str) -> None:
+        node_id = str(row["node_id"])
+        if node_id in seen:
+            next(h for h in fused if h.node_id == node_id).metadata[flag] = True
+            return
+        hit = Hit.from_row(row, flag.removesuffix("_hit").removesuffix("_boost"))
+        hit.metadata[flag] = True
+        seen.add(node_id)
+        extra.append(hit)
+
+    floor = cfg.similarity_floor
+    for row in search.title_index(svc.db, query_vec, terms, svc.embedder.name, svc.embedder.dimensions, scope,
+                                  cfg.title_top_k):
+        if row["node_id"] is None or (float(row["score"]) < floor and float(row["term_score"]) <= 0):
+            continue
+        for node in recall.content_under(svc.db, row["node_id"], limit=2):
+            add(node, "title_hit")
+    top = fused[: cfg.boost_top_n]
+    for h in top:
+        if h.node_type in ("paragraph", "list", "text"):
+            row = recall.next_table(svc.db, uuid.UUID(h.document_id), h.version, h.position, cfg.neighbour_window)
+            if row is not None:
+                add(row, "neighbour_boost")
+    docs = list(dict.fromkeys(uuid.UUID(h.document_id) for h in top))
+    for row in recall.appendix_tables(svc.db, docs, scope.version, cfg.appendix_top):
+        add(row, "appendix_boost")
+    return extra
+
+
+def boost_of(svc: Services, hit: Hit) -> float:
+    cfg = svc.settings.retrieval
+    meta = hit.metadata
+    return (cfg.weight_title * bool(meta.get("title_hit")) + cfg.weight_neighbour * bool(meta.get("neighbour_boost"))
+            + cfg.weight_appendix * bool(meta.get("appendix_boost")) + cfg.class_bonus.get(hit.node_type, 0.0))
+
+
 def hybrid_search(svc: Services, query: str, scope: Scope, k: int | None = None) -> RetrievalResult:
     cfg = svc.settings.retrieval
     k = k or cfg.top_k
@@ -76,11 +127,12 @@ def hybrid_search(svc: Services, query: str, scope: Scope, k: int | None = None)
         h.metadata["semantic"] = float(r["score"])
         sem.append(h)
     fused = rrf([ft, sem], k=cfg.rrf_k)[: cfg.candidate_k]
+    fused += _recalled(svc, qvec, terms, scope, fused)
     score_hits(svc, fused, terms, weights, qvec)
     top_fused = max((h.score for h in fused), default=1.0) or 1.0
     for h in fused:
         h.metadata["rank_score"] = round(
-            (1 - cfg.weight_fusion) * h.relevance + cfg.weight_fusion * h.score / top_fused, 4
+            (1 - cfg.weight_fusion) * h.relevance + cfg.weight_fusion * h.score / top_fused + boost_of(svc, h), 4
         )
     fused.sort(key=lambda h: -h.metadata["rank_score"])
     return RetrievalResult(query=query, terms=terms, weights=weights, hits=fused[:k])

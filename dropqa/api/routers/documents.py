@@ -1,71 +1,207 @@
-"""Documents and nodes (read side; upload and jobs come with the ingestion service)."""
+"""Documents: upload, list, detail (structure, versions, topics), versions, delete, re-index."""
 
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, File, HTTPException, Query, UploadFile
 from fastapi.concurrency import run_in_threadpool
+from pydantic import BaseModel, Field
 
-from dropqa.api.deps import Authorized, DbDep
+from dropqa.api.deps import Authorized, DbDep, ServicesDep
+from dropqa.api.errors import ERROR_RESPONSES
+from dropqa.api.uploads import accept
 from dropqa.store import documents as doc_store
+from dropqa.store import jobs
 from dropqa.store import nodes as node_store
 
-router = APIRouter(prefix="/api", tags=["documents"], dependencies=[Authorized])
+router = APIRouter(prefix="/api", tags=["documents"], dependencies=[Authorized], responses=ERROR_RESPONSES)
+# Separate so the app can give it the upload body limit instead of the small default one.
+upload_router = APIRouter(prefix="/api", tags=["documents"], dependencies=[Authorized], responses=ERROR_RESPONSES)
+
+UPLOAD_PATH = "/api/documents/upload"
+Limit = Annotated[int, Query(ge=1, le=1000)]
+Offset = Annotated[int, Query(ge=0, le=1_000_000_000)]
 
 
-def _doc_json(r: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "id": str(r["id"]), "filename": r["filename"], "source_key": r["source_key"],
-        "file_type": r["file_type"], "file_size": r["file_size"], "current_version": r["current_version"],
-        "version_count": r.get("version_count"), "node_count": r.get("node_count"),
-        "created_at": r["created_at"].isoformat(), "updated_at": r["updated_at"].isoformat(),
-        "deleted": r.get("deleted_at") is not None,
-    }
+class DocumentInfo(BaseModel):
+    id: str
+    filename: str
+    source_key: str
+    file_type: str
+    file_size: int
+    current_version: int
+    version_count: int | None = None
+    node_count: int | None = None
+    created_at: datetime
+    updated_at: datetime
+    deleted: bool
 
 
-@router.get("/documents")
-async def list_documents(db: DbDep, q: str | None = None, limit: int = 100, offset: int = 0) -> dict[str, Any]:
-    rows = await run_in_threadpool(doc_store.list_documents, db, limit=min(max(limit, 1), 1000),
-                                   offset=max(offset, 0), query=q)
-    return {"documents": [_doc_json(r) for r in rows], "limit": limit, "offset": offset}
+class DocumentPage(BaseModel):
+    documents: list[DocumentInfo]
+    total: int
+    limit: int
+    offset: int
 
 
-@router.get("/documents/{document_id}")
-async def document_detail(document_id: uuid.UUID, db: DbDep, version: int | None = None) -> dict[str, Any]:
+class StructureNode(BaseModel):
+    node_id: str
+    parent_id: str | None
+    type: str
+    depth: int
+    title: str | None
+    summary: str | None
+    page: int | None = None
+
+
+class VersionInfo(BaseModel):
+    version: int
+    file_hash: str
+    file_size: int
+    node_count: int
+    created_at: datetime
+
+
+class TopicRef(BaseModel):
+    id: str
+    name: str
+    confidence: float
+
+
+class DocumentDetail(DocumentInfo):
+    version: int = Field(description="the version the structure and topics belong to")
+    structure: list[StructureNode]
+    versions: list[VersionInfo]
+    topics: list[TopicRef]
+
+
+class UploadItem(BaseModel):
+    filename: str = Field(description="the sanitised name the file is stored and indexed under")
+    original_filename: str
+    status: str = Field(description="queued (an ingestion job will index it), unchanged (a document already has "
+                                    "exactly these bytes) or rejected (see error)")
+    size: int
+    file_type: str | None = None
+    job_id: str | None = None
+    job_state: str | None = None
+    document_id: str | None = None
+    error: str | None = None
+
+
+class UploadResponse(BaseModel):
+    success: bool = Field(description="true when no file was rejected")
+    documents: list[UploadItem]
+
+
+class DeleteResponse(BaseModel):
+    id: str
+    deleted: bool
+
+
+class ReindexResponse(BaseModel):
+    document_id: str
+    job_id: str
+    job_state: str
+
+
+def document_info(r: dict[str, Any]) -> DocumentInfo:
+    return DocumentInfo(
+        id=str(r["id"]), filename=r["filename"], source_key=r["source_key"], file_type=r["file_type"],
+        file_size=r["file_size"], current_version=r["current_version"], version_count=r.get("version_count"),
+        node_count=r.get("node_count"), created_at=r["created_at"], updated_at=r["updated_at"],
+        deleted=r.get("deleted_at") is not None,
+    )
+
+
+async def _document(db: Any, document_id: uuid.UUID) -> dict[str, Any]:
     doc = await run_in_threadpool(doc_store.get_document, db, document_id)
-    if doc is None:
+    if doc is None or doc["current_version"] < 1:
         raise HTTPException(404, f"no document {document_id}")
-    v = version or doc["current_version"]
+    return doc
+
+
+@upload_router.post("/documents/upload", response_model=UploadResponse)
+async def upload_documents(
+    svc: ServicesDep,
+    files: Annotated[list[UploadFile], File(description="one or more files (Markdown, text, CSV, Word, "
+                                                        "PowerPoint, Excel, PDF, images)")],
+) -> UploadResponse:
+    """Store the files and queue one ingestion job each; returns at once. Follow the jobs with
+    ``GET /api/jobs/{id}`` or ``GET /api/jobs/stream?ids=…``."""
+    limit = svc.settings.api.max_upload_files
+    if len(files) > limit:
+        raise HTTPException(413, f"{len(files)} files in one upload; the limit is {limit}")
+    max_bytes = svc.settings.ingestion.max_file_bytes
+    items = []
+    for f in files:
+        data = await f.read(max_bytes + 1)
+        result = await run_in_threadpool(accept, svc, f.filename, data)
+        items.append(UploadItem(**vars(result)))
+        await f.close()
+    return UploadResponse(success=all(i.status != "rejected" for i in items), documents=items)
+
+
+@router.get("/documents", response_model=DocumentPage)
+async def list_documents(db: DbDep, limit: Limit = 100, offset: Offset = 0,
+                         q: Annotated[str | None, Query(max_length=200, description="part of the file name")] = None,
+                         type: Annotated[str | None, Query(max_length=20, description="md, docx, pdf, …")] = None,
+                         topic: Annotated[uuid.UUID | None, Query(description="a topic id")] = None,
+                         include_deleted: bool = False) -> DocumentPage:
+    kw: dict[str, Any] = {"query": q or None, "file_type": type or None, "topic_id": topic,
+                          "include_deleted": include_deleted}
+    rows = await run_in_threadpool(lambda: doc_store.list_documents(db, limit=limit, offset=offset, **kw))
+    total = await run_in_threadpool(lambda: doc_store.count_documents(db, **kw))
+    return DocumentPage(documents=[document_info(r) for r in rows], total=total, limit=limit, offset=offset)
+
+
+@router.get("/documents/{document_id}", response_model=DocumentDetail)
+async def document_detail(document_id: uuid.UUID, db: DbDep,
+                          version: Annotated[int | None, Query(ge=1, le=1_000_000)] = None) -> DocumentDetail:
+    doc = await _document(db, document_id)
+    v = min(version or doc["current_version"], doc["current_version"])
     tree = await run_in_threadpool(node_store.outline, db, document_id, v)
     versions = await run_in_threadpool(doc_store.list_versions, db, document_id)
     topics = await run_in_threadpool(doc_store.document_topics, db, document_id, v)
-    return {
-        **_doc_json(doc), "version": v,
-        "structure": [{"node_id": str(n["node_id"]), "parent_id": str(n["parent_id"]) if n["parent_id"] else None,
-                       "type": n["node_type"], "depth": n["depth"], "title": n["title"], "summary": n["summary"],
-                       "page": (n["metadata"] or {}).get("page")} for n in tree],
-        "versions": [{"version": x["version"], "file_hash": x["file_hash"], "node_count": x["node_count"],
-                      "created_at": x["created_at"].isoformat()} for x in versions],
-        "topics": [{"id": str(t["id"]), "name": t["name"], "confidence": t["confidence"]} for t in topics],
-    }
+    return DocumentDetail(
+        **document_info({**doc, "version_count": len(versions), "node_count": None}).model_dump(), version=v,
+        structure=[StructureNode(node_id=str(n["node_id"]), parent_id=str(n["parent_id"]) if n["parent_id"] else None,
+                                 type=n["node_type"], depth=n["depth"], title=n["title"], summary=n["summary"],
+                                 page=(n["metadata"] or {}).get("page")) for n in tree],
+        versions=[VersionInfo(**x) for x in versions],
+        topics=[TopicRef(id=str(t["id"]), name=t["name"], confidence=t["confidence"]) for t in topics],
+    )
 
 
-@router.get("/nodes/{node_id}")
-async def node_detail(node_id: uuid.UUID, db: DbDep) -> dict[str, Any]:
-    """Everything a client needs to check what a citation points at."""
-    node = await run_in_threadpool(node_store.get_node, db, node_id)
-    if node is None:
-        raise HTTPException(404, f"no node {node_id}")
-    meta = node["metadata"] or {}
-    crumb = node["breadcrumb"] or ""
-    return {
-        "node_id": str(node["node_id"]), "document_id": str(node["document_id"]),
-        "document_name": node["document_name"], "version": node["version"],
-        "current_version": node["current_version"], "node_type": node["node_type"], "title": node["title"],
-        "content": node["content"], "summary": node["summary"], "breadcrumb": crumb,
-        "section": " > ".join(crumb.split(" > ")[1:]), "page": meta.get("page"),
-        "page_estimated": bool(meta.get("page_estimated", False)), "metadata": meta,
-        "parent_id": str(node["parent_id"]) if node["parent_id"] else None,
-    }
+@router.get("/documents/{document_id}/versions", response_model=list[VersionInfo])
+async def document_versions(document_id: uuid.UUID, db: DbDep) -> list[VersionInfo]:
+    await _document(db, document_id)
+    return [VersionInfo(**x) for x in await run_in_threadpool(doc_store.list_versions, db, document_id)]
+
+
+@router.delete("/documents/{document_id}", response_model=DeleteResponse)
+async def delete_document(document_id: uuid.UUID, db: DbDep) -> DeleteResponse:
+    """Remove the document from answers at once. Its versions, nodes and the QA history stay."""
+    doc = await _document(db, document_id)
+    await run_in_threadpool(doc_store.mark_deleted, db, doc["source_key"])
+    if await run_in_threadpool(jobs.unfinished_for_key, db, doc["source_key"]):
+        # a queued or running index job would bring it back: a delete job after it keeps it deleted
+        await run_in_threadpool(jobs.enqueue, db, doc["source_key"], doc["storage_path"] or "", "delete")
+    return DeleteResponse(id=str(document_id), deleted=True)
+
+
+@router.post("/documents/{document_id}/reindex", response_model=ReindexResponse, status_code=202)
+async def reindex_document(document_id: uuid.UUID, db: DbDep) -> ReindexResponse:
+    """Parse the stored file again with the current parsers and settings; writes a new version."""
+    doc = await _document(db, document_id)
+    if doc["deleted_at"] is not None:
+        raise HTTPException(409, "the document is deleted; upload it again to bring it back")
+    path = doc["storage_path"]
+    if not path or not await run_in_threadpool(Path(path).is_file):
+        raise HTTPException(409, "the original file is no longer available; upload it again")
+    await run_in_threadpool(doc_store.forget_hash, db, document_id)
+    job = await run_in_threadpool(jobs.enqueue, db, doc["source_key"], path)
+    return ReindexResponse(document_id=str(document_id), job_id=str(job["id"]), job_state=job["state"])

@@ -1,36 +1,149 @@
-"""Questions and answers."""
+"""Questions and answers: ask, stream (SSE), summarize, history, feedback."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+import uuid
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+import anyio
+from fastapi import APIRouter, HTTPException, Query
 from fastapi.concurrency import run_in_threadpool
-from pydantic import BaseModel, Field
+from pydantic import AfterValidator, BaseModel, Field, model_validator
+from sse_starlette import EventSourceResponse
 
 from dropqa.api.deps import Authorized, ServicesDep
-from dropqa.graph.run import Answer, ask
+from dropqa.api.errors import ERROR_RESPONSES
+from dropqa.api.sse import EVENT_SCHEMA, event_stream
+from dropqa.graph import summarize as summaries
+from dropqa.graph.run import Answer, ask, stream
 from dropqa.store import qa as qa_store
+from dropqa.tools.services import Services
 
-router = APIRouter(prefix="/api/qa", tags=["qa"], dependencies=[Authorized])
+router = APIRouter(prefix="/api/qa", tags=["qa"], dependencies=[Authorized], responses=ERROR_RESPONSES)
+
+STREAM_EVENTS = ("status", "retrieval", "reasoning", "token", "citation", "done", "error")
+
+
+def _no_nul(value: str) -> str:
+    if "\x00" in value:
+        raise ValueError("NUL characters are not allowed")
+    return value
+
+
+Text = Annotated[str, AfterValidator(_no_nul)]
 
 
 class AskRequest(BaseModel):
-    question: str = Field(min_length=1, max_length=4000)
-    version: int | None = Field(default=None, ge=1, description="answer from version N of each document")
+    question: Text = Field(min_length=1, max_length=4000)
+    version: int | None = Field(default=None, ge=1, le=1_000_000, description="answer from version N of each document")
     show_reasoning: bool = True
+    topic_filter: list[Annotated[Text, Field(min_length=1, max_length=200)]] = Field(
+        default_factory=list, max_length=50, description="only documents carrying these topics (ids or names)")
+    thread_id: Text | None = Field(default=None, min_length=1, max_length=200,
+                                   description="conversation id: follow-up questions see the earlier turns")
+
+
+class SummarizeRequest(BaseModel):
+    document_id: uuid.UUID | None = None
+    topic_id: uuid.UUID | None = None
+    version: int | None = Field(default=None, ge=1, le=1_000_000, description="document version (default: latest)")
+    max_sections: int = Field(default=12, ge=1, le=100)
+
+    @model_validator(mode="after")
+    def _one_target(self) -> SummarizeRequest:
+        if (self.document_id is None) == (self.topic_id is None):
+            raise ValueError("give exactly one of document_id and topic_id")
+        return self
+
+
+class HistoryItem(BaseModel):
+    id: str
+    question: str
+    answer: str
+    thread_id: str | None
+    created_at: datetime
+    feedback: dict[str, Any] | None = None
+    response: dict[str, Any] = Field(description="the full answer as it was returned")
+
+
+class FeedbackRequest(BaseModel):
+    answer_id: uuid.UUID
+    rating: Literal["up", "down"]
+    comment: Text | None = Field(default=None, max_length=2000)
+
+
+class FeedbackResponse(BaseModel):
+    answer_id: str
+    feedback: dict[str, Any]
+
+
+async def record(svc: Services, question: str, data: dict[str, Any], thread_id: str | None) -> str:
+    """Keep the answer in the history; its id is what feedback refers to."""
+    return str(await run_in_threadpool(qa_store.record_answer, svc.db, question, data, thread_id))
 
 
 @router.post("/ask", response_model=Answer)
 async def ask_question(req: AskRequest, svc: ServicesDep) -> Answer:
     if not req.question.strip():
         raise ValueError("the question is empty")
-    result = await run_in_threadpool(ask, svc, req.question, version=req.version,
-                                     show_reasoning=req.show_reasoning)
-    await run_in_threadpool(qa_store.record_answer, svc.db, req.question, result.model_dump(mode="json"))
+    result = await run_in_threadpool(lambda: ask(svc, req.question, version=req.version,
+                                                 show_reasoning=req.show_reasoning, topic_filter=req.topic_filter,
+                                                 thread_id=req.thread_id))
+    result.answer_id = await record(svc, result.question, result.model_dump(mode="json"), req.thread_id)
     return result
 
 
-@router.get("/history")
-async def qa_history(svc: ServicesDep, limit: int = 50, offset: int = 0) -> list[dict]:
-    rows = await run_in_threadpool(qa_store.history, svc.db, min(max(limit, 1), 500), max(offset, 0))
-    return [{"id": str(r["id"]), "question": r["question"], "answer": r["answer"],
-             "created_at": r["created_at"].isoformat(), "thread_id": r["thread_id"]} for r in rows]
+@router.post("/stream", response_class=EventSourceResponse, responses={200: {
+    "description": "server-sent events, in order: `status`, `retrieval`, `reasoning`, `token`, `citation`, and "
+                   "exactly one terminal event: `done` (the full Answer, with `answer_id`) or `error` "
+                   "(`{code, message}`)",
+    "content": {"text/event-stream": {"schema": EVENT_SCHEMA}}}})
+async def stream_answer(req: AskRequest, svc: ServicesDep) -> EventSourceResponse:
+    """The answer as it is produced. The terminal event is always sent, also when the run fails
+    or the server shuts down."""
+
+    def run():  # type: ignore[no-untyped-def]
+        return stream(svc, req.question, version=req.version, show_reasoning=req.show_reasoning,
+                      topic_filter=req.topic_filter, thread_id=req.thread_id)
+
+    async def done(data: dict[str, Any]) -> dict[str, Any]:
+        data["answer_id"] = await record(svc, data.get("question") or req.question, data, req.thread_id)
+        return data
+
+    shutdown = anyio.Event()
+    return EventSourceResponse(event_stream(run, on_terminal=done, shutdown=shutdown), shutdown_event=shutdown,
+                               shutdown_grace_period=2.0, ping=10, sep="\n")
+
+
+@router.post("/summarize", response_model=summaries.Summary)
+async def summarize(req: SummarizeRequest, svc: ServicesDep) -> summaries.Summary:
+    """A document's or a topic's summary, composed from the section summaries written at indexing
+    time (offline, no model); every line cites its section."""
+    try:
+        if req.document_id is not None:
+            return await run_in_threadpool(lambda: summaries.summarize_document(
+                svc, req.document_id, version=req.version, max_sections=req.max_sections))  # type: ignore[arg-type]
+        return await run_in_threadpool(lambda: summaries.summarize_topic(svc, req.topic_id))  # type: ignore[arg-type]
+    except summaries.NotFound as exc:
+        raise HTTPException(404, str(exc)) from exc
+
+
+@router.get("/history", response_model=list[HistoryItem])
+async def qa_history(svc: ServicesDep, limit: Annotated[int, Query(ge=1, le=500)] = 50,
+                     offset: Annotated[int, Query(ge=0, le=1_000_000_000)] = 0,
+                     thread_id: Annotated[str | None, Query(max_length=200)] = None) -> list[HistoryItem]:
+    """Answers given, newest first (one conversation's with ``thread_id``), with their feedback."""
+    rows = await run_in_threadpool(qa_store.history, svc.db, limit, offset, thread_id or None)
+    return [HistoryItem(id=str(r["id"]), question=r["question"], answer=r["answer"], thread_id=r["thread_id"],
+                        created_at=r["created_at"], feedback=r["feedback"], response=r["response"]) for r in rows]
+
+
+@router.post("/feedback", response_model=FeedbackResponse)
+async def feedback(req: FeedbackRequest, svc: ServicesDep) -> FeedbackResponse:
+    """Thumbs up or down and a comment on an answer (``answer_id`` from /ask, the stream's ``done``
+    or the history); a second call replaces the first."""
+    row = await run_in_threadpool(qa_store.set_feedback, svc.db, req.answer_id, req.rating, req.comment)
+    if row is None:
+        raise HTTPException(404, f"no answer {req.answer_id}")
+    return FeedbackResponse(answer_id=str(row["id"]), feedback=row["feedback"])

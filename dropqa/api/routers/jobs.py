@@ -1,0 +1,140 @@
+"""Ingestion jobs: list, one job, cancel, and an SSE stream of state changes and progress.
+
+The stream polls the job table (``api.job_stream_poll_s``): it works the same with
+any number of API servers and workers, and needs nothing but the database.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import AsyncIterator
+from datetime import datetime, timedelta
+from pathlib import PurePosixPath
+from typing import Annotated, Any, Literal
+
+import anyio
+from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi.concurrency import run_in_threadpool
+from pydantic import BaseModel, Field
+from sse_starlette import EventSourceResponse
+
+from dropqa.api.deps import Authorized, DbDep, SettingsDep
+from dropqa.api.errors import ERROR_RESPONSES
+from dropqa.api.sse import EVENT_SCHEMA, sse
+from dropqa.store import jobs
+from dropqa.store.db import Database
+
+router = APIRouter(prefix="/api", tags=["jobs"], dependencies=[Authorized], responses=ERROR_RESPONSES)
+
+State = Literal["queued", "parsing", "enriching", "embedding", "done", "failed", "cancelled"]
+LOOK_BACK = timedelta(seconds=5)  # updated_at is a transaction's start time: re-read a short window
+
+
+class JobInfo(BaseModel):
+    id: str
+    source_key: str
+    filename: str
+    action: str
+    state: str = Field(description="queued → parsing → enriching → embedding → done | failed | cancelled")
+    outcome: str | None = Field(description="indexed | new_version | unchanged | deleted, once done")
+    error: str | None
+    progress: dict[str, Any]
+    attempts: int
+    max_attempts: int
+    document_id: str | None
+    version: int | None
+    created_at: datetime
+    updated_at: datetime
+
+
+class JobPage(BaseModel):
+    jobs: list[JobInfo]
+    total: int
+    limit: int
+    offset: int
+
+
+def job_info(j: dict[str, Any]) -> JobInfo:
+    return JobInfo(
+        id=str(j["id"]), source_key=j["source_key"], filename=PurePosixPath(j["source_key"]).name,
+        action=j["action"], state=j["state"], outcome=j["outcome"], error=j["error"], progress=j["progress"] or {},
+        attempts=j["attempts"], max_attempts=j["max_attempts"],
+        document_id=str(j["document_id"]) if j["document_id"] else None, version=j["version"],
+        created_at=j["created_at"], updated_at=j["updated_at"],
+    )
+
+
+@router.get("/jobs", response_model=JobPage)
+async def list_jobs(db: DbDep, state: State | None = None,
+                    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+                    offset: Annotated[int, Query(ge=0, le=1_000_000_000)] = 0) -> JobPage:
+    rows = await run_in_threadpool(lambda: jobs.list_jobs(db, state=state, limit=limit, offset=offset))
+    total = await run_in_threadpool(lambda: jobs.count_jobs(db, state=state))
+    return JobPage(jobs=[job_info(r) for r in rows], total=total, limit=limit, offset=offset)
+
+
+async def _events(db: Database, ids: list[uuid.UUID] | None, poll_s: float,
+                  shutdown: anyio.Event) -> AsyncIterator[dict[str, Any]]:
+    """A ``job`` event per change (first every unfinished job, or every job of ``ids``); with ``ids``,
+    an ``end`` event once all of them have finished."""
+    since: datetime = await run_in_threadpool(jobs.database_now, db)
+    snapshot = await run_in_threadpool(jobs.changed_since, db, None, ids)
+    sent: dict[str, tuple[Any, ...]] = {}
+    wanted = {str(j["id"]) for j in snapshot}
+    rows = snapshot
+    seq = 0
+    while True:
+        for j in rows:
+            key = (j["updated_at"], j["state"], j["attempts"], str(j["progress"]))
+            if sent.get(str(j["id"])) != key:
+                sent[str(j["id"])] = key
+                seq += 1
+                yield sse("job", job_info(j).model_dump(mode="json"), seq)
+            since = max(since, j["updated_at"])
+        if ids is not None:  # unknown ids are ignored
+            finished = {k for k, v in sent.items() if v[1] in jobs.TERMINAL_STATES}
+            if wanted <= finished:
+                yield sse("end", {"jobs": len(sent)}, seq + 1)
+                return
+        # forget what can no longer come back in the look-back window
+        if ids is None:
+            sent = {k: v for k, v in sent.items() if v[0] >= since - LOOK_BACK or v[1] not in jobs.TERMINAL_STATES}
+        # client disconnects cancel this generator (sse-starlette); shutdown ends it cooperatively
+        with anyio.move_on_after(poll_s):
+            await shutdown.wait()
+        if shutdown.is_set():
+            return
+        rows = await run_in_threadpool(jobs.changed_since, db, since - LOOK_BACK, ids)
+
+
+@router.get("/jobs/stream", response_class=EventSourceResponse,
+            responses={200: {"content": {"text/event-stream": {"schema": EVENT_SCHEMA}},
+                             "description": "`job` events (a JobInfo each), then `end` when `ids` are all finished"}})
+async def job_stream(request: Request, db: DbDep, settings: SettingsDep,
+                     ids: Annotated[list[uuid.UUID] | None, Query(max_length=200, description="only these jobs; "
+                                                                  "the stream ends when all have finished")] = None,
+                     ) -> EventSourceResponse:
+    """Server-sent events of job state changes and progress. Ends when the client disconnects, when
+    the server shuts down, or (with ``ids``) when every listed job has finished."""
+    shutdown = anyio.Event()
+    return EventSourceResponse(_events(db, ids or None, settings.api.job_stream_poll_s, shutdown),
+                               shutdown_event=shutdown, shutdown_grace_period=1.0, ping=10, sep="\n")
+
+
+@router.get("/jobs/{job_id}", response_model=JobInfo)
+async def get_job(job_id: uuid.UUID, db: DbDep) -> JobInfo:
+    job = await run_in_threadpool(jobs.get, db, job_id)
+    if job is None:
+        raise HTTPException(404, f"no job {job_id}")
+    return job_info(job)
+
+
+@router.post("/jobs/{job_id}/cancel", response_model=JobInfo)
+async def cancel_job(job_id: uuid.UUID, db: DbDep) -> JobInfo:
+    """Cancel a job that has not finished (a running one stops at its next heartbeat)."""
+    job = await run_in_threadpool(jobs.get, db, job_id)
+    if job is None:
+        raise HTTPException(404, f"no job {job_id}")
+    if not await run_in_threadpool(jobs.cancel, db, job_id):
+        raise HTTPException(409, f"the job has already finished ({job['state']})")
+    return job_info(await run_in_threadpool(jobs.get, db, job_id))  # type: ignore[arg-type]

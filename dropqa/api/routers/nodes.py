@@ -1,0 +1,56 @@
+"""Nodes: what a citation points at (full text, breadcrumb, page, image)."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from fastapi import APIRouter, HTTPException
+from fastapi.concurrency import run_in_threadpool
+from pydantic import BaseModel
+
+from dropqa.api.deps import Authorized, DbDep
+from dropqa.api.errors import ERROR_RESPONSES
+from dropqa.store import nodes as node_store
+
+router = APIRouter(prefix="/api", tags=["documents"], dependencies=[Authorized], responses=ERROR_RESPONSES)
+
+
+class NodeDetail(BaseModel):
+    node_id: str
+    document_id: str
+    document_name: str
+    version: int
+    current_version: int
+    node_type: str
+    title: str | None
+    content: str
+    summary: str | None
+    breadcrumb: str
+    section: str
+    page: int | None
+    page_estimated: bool
+    metadata: dict[str, Any]
+    parent_id: str | None
+    image_id: str | None = None
+
+
+@router.get("/nodes/{node_id}", response_model=NodeDetail)
+async def node_detail(node_id: uuid.UUID, db: DbDep) -> NodeDetail:
+    """Everything a client needs to check what a citation points at; ``image_id`` (for
+    ``GET /api/images/{id}``) when the node is an image or a table read from one."""
+    node = await run_in_threadpool(node_store.get_node, db, node_id)
+    if node is None:
+        raise HTTPException(404, f"no node {node_id}")
+    image = await run_in_threadpool(node_store.image_for_node, db, node_id)
+    meta = node["metadata"] or {}
+    crumb = node["breadcrumb"] or ""
+    return NodeDetail(
+        node_id=str(node["node_id"]), document_id=str(node["document_id"]), document_name=node["document_name"],
+        version=node["version"], current_version=node["current_version"], node_type=node["node_type"],
+        title=node["title"], content=node["content"], summary=node["summary"], breadcrumb=crumb,
+        section=" > ".join(crumb.split(" > ")[1:]), page=meta.get("page"),
+        page_estimated=bool(meta.get("page_estimated", False)), metadata=meta,
+        parent_id=str(node["parent_id"]) if node["parent_id"] else None,
+        image_id=str(image["id"]) if image else None,
+    )

@@ -1,0 +1,177 @@
+"""OpenAI-compatible chat endpoint, so existing chat clients and SDKs can talk to DropQA.
+
+``POST /v1/chat/completions``: the last user message is the question. The reply's text
+ends with a "Sources:" list (section paths, numbered like the ``[n]`` in the answer);
+the same sources come structured in the extra field ``citations``. Extra request
+fields ``thread_id``, ``version`` and ``topic_filter`` (the SDKs' ``extra_body``) are
+passed to the graph. Streaming sends ``chat.completion.chunk`` events and ends with
+``data: [DONE]``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from collections.abc import AsyncIterator
+from contextlib import aclosing
+from typing import Annotated, Any, Literal
+
+import anyio
+from fastapi import APIRouter
+from fastapi.concurrency import run_in_threadpool
+from pydantic import BaseModel, ConfigDict, Field
+from sse_starlette import EventSourceResponse
+
+from dropqa.api.deps import Authorized, ServicesDep
+from dropqa.api.errors import ERROR_RESPONSES
+from dropqa.api.routers.qa import Text, record
+from dropqa.api.sse import EVENT_SCHEMA, error_payload, from_thread
+from dropqa.graph.run import Answer, Source, ask, stream
+from dropqa.tools.services import Services
+
+router = APIRouter(prefix="/v1", tags=["openai"], dependencies=[Authorized], responses=ERROR_RESPONSES)
+
+MODEL_ID = "dropqa"
+
+
+class ModelCard(BaseModel):
+    id: str
+    object: Literal["model"] = "model"
+    created: int
+    owned_by: str
+
+
+class ModelList(BaseModel):
+    object: Literal["list"] = "list"
+    data: list[ModelCard]
+
+
+class ChatMessage(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    role: Literal["system", "developer", "user", "assistant", "tool", "function"]
+    content: str | list[dict[str, Any]] | None = None
+
+    def text(self) -> str:
+        if isinstance(self.content, str):
+            return self.content
+        return "\n".join(str(p.get("text", "")) for p in self.content or [] if p.get("type") == "text")
+
+
+class ChatRequest(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    model: str = Field(MODEL_ID, max_length=200, description="any value; the answer always comes from DropQA")
+    messages: list[ChatMessage] = Field(min_length=1, max_length=500)
+    stream: bool = False
+    thread_id: Text | None = Field(None, min_length=1, max_length=200, description="DropQA conversation id")
+    version: int | None = Field(None, ge=1, le=1_000_000, description="answer from version N of each document")
+    topic_filter: list[Annotated[Text, Field(min_length=1, max_length=200)]] = Field(default_factory=list,
+                                                                                    max_length=50)
+
+    def question(self) -> str:
+        for message in reversed(self.messages):
+            if message.role == "user" and message.text().strip():
+                return message.text().strip().replace("\x00", "")[:4000]
+        raise ValueError("no user message with text: the last user message is the question")
+
+
+class ChatChoice(BaseModel):
+    index: int = 0
+    message: dict[str, Any]
+    finish_reason: str = "stop"
+    logprobs: None = None
+
+
+class ChatCompletion(BaseModel):
+    id: str
+    object: Literal["chat.completion"] = "chat.completion"
+    created: int
+    model: str
+    choices: list[ChatChoice]
+    usage: dict[str, int]
+    citations: list[Source] = Field(description="the answer's sources; [n] in the text is citations[n-1]")
+    answer_id: str | None = None
+    confidence: str
+    answerable: bool
+
+
+def sources_text(answer: Answer) -> str:
+    """The "Sources:" list appended to the message: the cited sources (all when none is marked cited),
+    numbered like the answer's [n]."""
+    numbered = list(enumerate(answer.sources, start=1))
+    shown = [(i, s) for i, s in numbered if s.cited] or numbered
+    if not shown:
+        return ""
+    lines = []
+    for i, s in shown:
+        where = f"{s.document_name} > {s.section}" if s.section else s.document_name
+        page = f" (p.{s.page}{'≈' if s.page_estimated else ''})" if s.page else ""
+        lines.append(f"[{i}] {where}{page}")
+    return "\n\nSources:\n" + "\n".join(lines)
+
+
+def _usage(answer: Answer) -> dict[str, int]:
+    prompt = int(answer.usage.get("prompt_tokens", 0) or answer.usage.get("input_tokens", 0) or 0)
+    completion = int(answer.usage.get("completion_tokens", 0) or answer.usage.get("output_tokens", 0) or 0)
+    return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
+
+
+@router.get("/models", response_model=ModelList)
+async def list_models() -> ModelList:
+    return ModelList(data=[ModelCard(id=MODEL_ID, created=0, owned_by="dropqa")])
+
+
+@router.post("/chat/completions", response_model=ChatCompletion, responses={200: {
+    "description": "a chat.completion, or with `stream: true` server-sent `chat.completion.chunk` events "
+                   "ending with `data: [DONE]`",
+    "content": {"text/event-stream": {"schema": EVENT_SCHEMA}}}})
+async def chat_completions(req: ChatRequest, svc: ServicesDep) -> ChatCompletion | EventSourceResponse:
+    question = req.question()
+    if req.stream:
+        shutdown = anyio.Event()
+        return EventSourceResponse(_chunks(svc, req, question, shutdown), shutdown_event=shutdown,
+                                   shutdown_grace_period=2.0, ping=10, sep="\n")
+    answer = await run_in_threadpool(lambda: ask(svc, question, version=req.version, show_reasoning=True,
+                                                 topic_filter=req.topic_filter, thread_id=req.thread_id))
+    answer_id = await record(svc, answer.question, answer.model_dump(mode="json"), req.thread_id)
+    return ChatCompletion(
+        id=f"chatcmpl-{uuid.uuid4().hex}", created=int(time.time()), model=MODEL_ID,
+        choices=[ChatChoice(message={"role": "assistant", "content": answer.answer + sources_text(answer)})],
+        usage=_usage(answer), citations=answer.sources, answer_id=answer_id, confidence=answer.confidence,
+        answerable=answer.answerable,
+    )
+
+
+async def _chunks(svc: Services, req: ChatRequest, question: str,
+                  shutdown: anyio.Event) -> AsyncIterator[dict[str, Any]]:
+    cid, created = f"chatcmpl-{uuid.uuid4().hex}", int(time.time())
+
+    def chunk(delta: dict[str, Any], finish: str | None = None, **extra: Any) -> dict[str, Any]:
+        body = {"id": cid, "object": "chat.completion.chunk", "created": created, "model": MODEL_ID,
+                "choices": [{"index": 0, "delta": delta, "finish_reason": finish, "logprobs": None}], **extra}
+        return {"data": json.dumps(body, ensure_ascii=False)}
+
+    def run():  # type: ignore[no-untyped-def]
+        return stream(svc, question, version=req.version, show_reasoning=False, topic_filter=req.topic_filter,
+                      thread_id=req.thread_id)
+
+    yield chunk({"role": "assistant", "content": ""})
+    try:
+        async with aclosing(from_thread(run, shutdown)) as events:
+            async for name, data in events:
+                if name == "token":
+                    yield chunk({"content": data["text"]})
+                elif name == "done":
+                    answer = Answer(**data)
+                    answer_id = await record(svc, answer.question, data, req.thread_id)
+                    tail = sources_text(answer)
+                    if tail:
+                        yield chunk({"content": tail})
+                    yield chunk({}, "stop", usage=_usage(answer), answer_id=answer_id,
+                                citations=[s.model_dump(mode="json") for s in answer.sources])
+                    break
+            else:
+                raise RuntimeError("the run ended without a result")
+    except Exception as exc:
+        yield {"data": json.dumps({"error": error_payload(exc)}, ensure_ascii=False)}
+    yield {"data": "[DONE]"}

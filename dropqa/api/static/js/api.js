@@ -1,0 +1,174 @@
+// The JSON API: fetch with the bearer token (when the server needs one), errors as ApiError,
+// and Server-Sent Events read from a fetch body (so POST and the Authorization header work).
+
+const TOKEN_KEY = 'dropqa.token';
+let unauthorizedHandler = () => {};
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+export function getToken() {
+  return localStorage.getItem(TOKEN_KEY) || '';
+}
+
+export function setToken(token) {
+  if (token) localStorage.setItem(TOKEN_KEY, token.trim());
+  else localStorage.removeItem(TOKEN_KEY);
+}
+
+/** Called with no arguments when a request comes back 401 (the page asks for the token). */
+export function onUnauthorized(fn) {
+  unauthorizedHandler = fn;
+}
+
+function headers(extra = {}) {
+  const out = { Accept: 'application/json', ...extra };
+  const token = getToken();
+  if (token) out.Authorization = `Bearer ${token}`;
+  return out;
+}
+
+async function errorOf(response) {
+  let code = `http_${response.status}`;
+  let message = response.statusText || code;
+  try {
+    const body = await response.json();
+    if (body && body.error) {
+      code = body.error.code || code;
+      message = body.error.message || message;
+    } else if (body && body.detail) {
+      message = typeof body.detail === 'string' ? body.detail : JSON.stringify(body.detail);
+    }
+  } catch {
+    // not JSON: keep the status text
+  }
+  if (response.status === 401) unauthorizedHandler();
+  return new ApiError(response.status, code, message);
+}
+
+/** ``api('/api/documents', {query: {q}})`` or ``api(path, {method: 'POST', json: {...}})``. */
+export async function api(path, { method = 'GET', json, body, query, signal } = {}) {
+  let url = path;
+  if (query) {
+    const qs = new URLSearchParams();
+    for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== '') qs.append(k, v);
+    if ([...qs].length) url += `?${qs}`;
+  }
+  const init = { method, signal, headers: headers(json !== undefined ? { 'Content-Type': 'application/json' } : {}) };
+  if (json !== undefined) init.body = JSON.stringify(json);
+  else if (body !== undefined) init.body = body;
+  const response = await fetch(url, init);
+  if (!response.ok) throw await errorOf(response);
+  if (response.status === 204) return null;
+  const type = response.headers.get('content-type') || '';
+  return type.includes('json') ? response.json() : response.text();
+}
+
+/** Read ``text/event-stream`` from a fetch response; yields ``{event, data}`` (data parsed as JSON when it is). */
+export async function* readEvents(response) {
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (value) buffer += value;
+    let cut;
+    while ((cut = buffer.search(/\r?\n\r?\n/)) >= 0) {
+      const block = buffer.slice(0, cut);
+      buffer = buffer.slice(cut).replace(/^\r?\n\r?\n/, '');
+      const parsed = parseBlock(block);
+      if (parsed) yield parsed;
+    }
+    if (done) break;
+  }
+  const last = parseBlock(buffer);
+  if (last) yield last;
+}
+
+function parseBlock(block) {
+  let event = 'message';
+  const data = [];
+  for (const line of block.split(/\r?\n/)) {
+    if (!line || line.startsWith(':')) continue;
+    const colon = line.indexOf(':');
+    const field = colon < 0 ? line : line.slice(0, colon);
+    const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
+    if (field === 'event') event = value;
+    else if (field === 'data') data.push(value);
+  }
+  if (!data.length) return null;
+  const text = data.join('\n');
+  try {
+    return { event, data: JSON.parse(text) };
+  } catch {
+    return { event, data: text };
+  }
+}
+
+/** Open an event stream (GET, or POST with a JSON body) and yield its events. */
+export async function* stream(path, { json, signal } = {}) {
+  const init = { method: json === undefined ? 'GET' : 'POST', signal,
+    headers: headers({ Accept: 'text/event-stream', ...(json === undefined ? {} : { 'Content-Type': 'application/json' }) }) };
+  if (json !== undefined) init.body = JSON.stringify(json);
+  const response = await fetch(path, init);
+  if (!response.ok) throw await errorOf(response);
+  yield* readEvents(response);
+}
+
+/** Upload files as multipart (field ``files``) with byte progress; resolves with the JSON reply. */
+export function upload(files, onProgress) {
+  return new Promise((resolve, reject) => {
+    const form = new FormData();
+    for (const f of files) form.append('files', f, f.name);
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', '/api/documents/upload');
+    xhr.setRequestHeader('Accept', 'application/json');
+    const token = getToken();
+    if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable && onProgress) onProgress(e.loaded / e.total);
+    };
+    xhr.onload = () => {
+      let body = null;
+      try {
+        body = JSON.parse(xhr.responseText);
+      } catch {
+        // fall through with body = null
+      }
+      if (xhr.status >= 200 && xhr.status < 300) {
+        resolve(body);
+        return;
+      }
+      if (xhr.status === 401) unauthorizedHandler();
+      const err = body && body.error ? body.error : {};
+      reject(new ApiError(xhr.status, err.code || `http_${xhr.status}`, err.message || xhr.statusText || 'upload failed'));
+    };
+    xhr.onerror = () => reject(new ApiError(0, 'network', 'network error'));
+    xhr.send(form);
+  });
+}
+
+/** Fetch a protected binary (an image) with the token and return an object URL for ``<img src>``. */
+export async function blobUrl(path) {
+  const response = await fetch(path, { headers: headers({ Accept: '*/*' }) });
+  if (!response.ok) throw await errorOf(response);
+  return URL.createObjectURL(await response.blob());
+}
+
+/** Small in-memory cache for lists the pages share (topics, documents for filters). */
+const cache = new Map();
+export async function cached(key, loader, maxAgeMs = 15000) {
+  const hit = cache.get(key);
+  if (hit && Date.now() - hit.at < maxAgeMs) return hit.value;
+  const value = await loader();
+  cache.set(key, { at: Date.now(), value });
+  return value;
+}
+
+export function invalidate(prefix = '') {
+  for (const key of [...cache.keys()]) if (key.startsWith(prefix)) cache.delete(key);
+}

@@ -1,0 +1,109 @@
+"""Uploaded files: safe names, type from the bytes, content-addressed storage, one ingestion job each.
+
+A file is stored as ``<data_dir>/uploads/<sha256[:16]>/<safe name>``: identical bytes
+land in the same place, and a new version of a file never overwrites the bytes an
+older job (or an older version's history) points at. The document key of an upload
+is its safe file name, so uploading ``pricing.md`` again with new content makes a
+new version of ``pricing.md``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from dropqa.ingestion.parsers import UnsupportedFormat, get_parser
+from dropqa.ingestion.sniff import detect_type
+from dropqa.store import documents as doc_store
+from dropqa.store import jobs
+from dropqa.tools.services import Services
+
+_FORBIDDEN = re.compile(r'[<>:"/\\|?*]')
+_MAX_NAME_BYTES = 200
+
+
+def safe_filename(name: str | None) -> str:
+    """The last path component, NFC-normalised, without control or reserved characters.
+
+    Chinese, emoji and inner spaces are kept; ``..``, absolute paths and Windows
+    separators cannot escape the upload folder. Never empty.
+    """
+    raw = unicodedata.normalize("NFC", name or "")
+    raw = raw.replace("\\", "/").split("/")[-1]
+    # control characters become spaces; invisible format characters (bidi overrides …) go, except the
+    # zero-width joiner that holds emoji sequences together
+    cleaned = "".join(" " if unicodedata.category(c) in ("Cc", "Zl", "Zp")
+                      else "" if unicodedata.category(c) == "Cf" and c != "\u200d" else c for c in raw)
+    cleaned = _FORBIDDEN.sub("_", cleaned)
+    cleaned = re.sub(r"\s+", " ", cleaned).strip(" .")
+    if not cleaned or set(cleaned) <= {"."}:
+        cleaned = "upload"
+    if len(cleaned.encode("utf-8")) > _MAX_NAME_BYTES:
+        suffix = PurePosixPath(cleaned).suffix
+        suffix = suffix if len(suffix.encode("utf-8")) <= 16 else ""
+        stem = cleaned[: len(cleaned) - len(suffix)] if suffix else cleaned
+        while len((stem + suffix).encode("utf-8")) > _MAX_NAME_BYTES:
+            stem = stem[:-1]
+        cleaned = stem.rstrip(" .") + suffix
+    return cleaned
+
+
+@dataclass
+class UploadResult:
+    filename: str
+    original_filename: str
+    status: str  # queued | unchanged | rejected
+    size: int
+    file_type: str | None = None
+    job_id: str | None = None
+    job_state: str | None = None
+    document_id: str | None = None
+    error: str | None = None
+
+
+def store_bytes(upload_dir: Path, name: str, data: bytes, digest: str) -> Path:
+    folder = upload_dir / digest[:16]
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / name
+    if target.resolve().parent != folder.resolve():  # belt and braces: safe_filename already forbids this
+        raise ValueError(f"refused file name {name!r}")
+    if not target.exists():
+        tmp = folder / f".{name}.{os.getpid()}.part"
+        tmp.write_bytes(data)
+        os.replace(tmp, target)
+    return target
+
+
+def accept(svc: Services, original: str | None, data: bytes) -> UploadResult:
+    """Check one uploaded file, store it and queue its ingestion job."""
+    name = safe_filename(original)
+    result = UploadResult(filename=name, original_filename=original or "", status="rejected", size=len(data))
+    limit = svc.settings.ingestion.max_file_bytes
+    if len(data) > limit:
+        result.error = f"the file is larger than {limit / 1e6:.0f} MB"
+        return result
+    if not data.strip():
+        result.error = "the file is empty"
+        return result
+    file_type = detect_type(data, name)
+    result.file_type = file_type
+    try:
+        get_parser(file_type)  # also tells when the parser of an optional format is not installed
+    except UnsupportedFormat as exc:
+        result.error = str(exc)
+        return result
+    digest = hashlib.sha256(data).hexdigest()
+    same = doc_store.find_by_hash(svc.db, digest)
+    if same is not None:
+        result.status, result.document_id = "unchanged", str(same["id"])
+        return result
+    path = store_bytes(svc.settings.data_dir / "uploads", name, data, digest)
+    job = jobs.enqueue(svc.db, name, str(path))
+    existing = doc_store.find_by_key(svc.db, name)
+    result.status, result.job_id, result.job_state = "queued", str(job["id"]), job["state"]
+    result.document_id = str(existing["id"]) if existing and existing["current_version"] > 0 else None
+    return result

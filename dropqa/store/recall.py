@@ -1,0 +1,53 @@
+"""Extra recall paths of seed 004 §6.1: a titled sheet's rows, appendix tables, the table after a hit."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from dropqa.store.db import Database
+from dropqa.store.search import NODE_COLUMNS
+
+
+def content_under(db: Database, node_id: uuid.UUID, limit: int = 3) -> list[dict[str, Any]]:
+    """The first content nodes inside a section (a sheet's first row blocks), in document order."""
+    with db.connection() as conn:
+        return conn.execute(
+            f"WITH root AS (SELECT document_id, version, position, depth FROM nodes WHERE id = %(id)s), "
+            f"nxt AS (SELECT min(n.position) AS stop FROM nodes n, root r WHERE n.document_id = r.document_id "
+            f"        AND n.version = r.version AND n.position > r.position AND n.depth <= r.depth "
+            f"        AND n.node_type IN ('section', 'document')) "
+            f"SELECT {NODE_COLUMNS} FROM nodes n JOIN documents d ON d.id = n.document_id, root r, nxt "
+            f"WHERE n.document_id = r.document_id AND n.version = r.version AND n.position > r.position "
+            f"AND (nxt.stop IS NULL OR n.position < nxt.stop) AND n.node_type NOT IN ('section', 'document') "
+            f"ORDER BY n.position LIMIT %(limit)s",
+            {"id": node_id, "limit": limit},
+        ).fetchall()
+
+
+def appendix_tables(db: Database, document_ids: list[uuid.UUID], version: int | None,
+                    limit_per_doc: int = 2) -> list[dict[str, Any]]:
+    """The last appendix-flagged tables/figures of each document's visible version."""
+    if not document_ids:
+        return []
+    with db.connection() as conn:
+        return conn.execute(
+            f"SELECT * FROM (SELECT {NODE_COLUMNS}, row_number() OVER (PARTITION BY n.document_id "
+            f"ORDER BY n.position DESC) AS rn FROM nodes n JOIN documents d ON d.id = n.document_id "
+            f"WHERE n.document_id = ANY(%(docs)s) AND d.deleted_at IS NULL AND n.version = CASE WHEN "
+            f"%(v)s::int IS NULL THEN d.current_version ELSE LEAST(%(v)s::int, d.current_version) END "
+            f"AND (n.metadata->>'appendix_flag')::boolean IS TRUE) x WHERE rn <= %(limit)s",
+            {"docs": document_ids, "v": version, "limit": limit_per_doc},
+        ).fetchall()
+
+
+def next_table(db: Database, document_id: uuid.UUID, version: int, position: int,
+               window: int = 4) -> dict[str, Any] | None:
+    """The nearest table or figure after ``position`` (within ``window`` nodes): neighbour recall."""
+    with db.connection() as conn:
+        return conn.execute(
+            f"SELECT {NODE_COLUMNS} FROM nodes n JOIN documents d ON d.id = n.document_id "
+            "WHERE n.document_id = %s AND n.version = %s AND n.position > %s AND n.position <= %s "
+            "AND n.node_type IN ('table', 'figure', 'image') ORDER BY n.position LIMIT 1",
+            (document_id, version, position, position + window),
+        ).fetchone()

@@ -1,0 +1,133 @@
+"""Topics: list with document counts, one topic, its documents, merge.
+
+A topic counts a document when the document's *current* version carries it and
+the document is not deleted. Merged topics (``merged_into`` set) are hidden; the
+trigger of migration 003 sends their future document links to the merge target.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from dropqa.store.db import Database
+
+_LIVE_LINK = (
+    "JOIN documents d ON d.id = dt.document_id AND dt.version = d.current_version AND d.deleted_at IS NULL"
+)
+
+
+def list_topics(db: Database, *, query: str | None = None, limit: int = 100, offset: int = 0) -> list[dict[str, Any]]:
+    """Topics that at least one live document carries, most documents first."""
+    with db.connection() as conn:
+        return conn.execute(
+            "SELECT t.id, t.name, t.description, count(DISTINCT dt.document_id) AS document_count, "
+            "avg(dt.confidence) AS confidence FROM topics t "
+            f"JOIN document_topics dt ON dt.topic_id = t.id {_LIVE_LINK} "
+            "WHERE t.merged_into IS NULL AND (%s::text IS NULL OR t.name ILIKE '%%' || %s || '%%') "
+            "GROUP BY t.id ORDER BY document_count DESC, t.name LIMIT %s OFFSET %s",
+            (query, query, limit, offset),
+        ).fetchall()
+
+
+def count_topics(db: Database, *, query: str | None = None) -> int:
+    with db.connection() as conn:
+        row = conn.execute(
+            "SELECT count(DISTINCT t.id) AS n FROM topics t "
+            f"JOIN document_topics dt ON dt.topic_id = t.id {_LIVE_LINK} "
+            "WHERE t.merged_into IS NULL AND (%s::text IS NULL OR t.name ILIKE '%%' || %s || '%%')",
+            (query, query),
+        ).fetchone()
+    return int(row["n"]) if row else 0
+
+
+def get_topic(db: Database, topic_id: uuid.UUID) -> dict[str, Any] | None:
+    """The topic (following a merge to its target), with its live document count and merged names."""
+    with db.connection() as conn:
+        row = conn.execute(
+            "SELECT t.id, t.name, t.description, t.created_at, "
+            f"(SELECT count(DISTINCT dt.document_id) FROM document_topics dt {_LIVE_LINK} "
+            "  WHERE dt.topic_id = t.id) AS document_count, "
+            "(SELECT coalesce(array_agg(m.name ORDER BY m.name), '{}') FROM topics m WHERE m.merged_into = t.id) "
+            "AS merged_names "
+            "FROM topics t WHERE t.id = coalesce((SELECT merged_into FROM topics WHERE id = %s), %s)",
+            (topic_id, topic_id),
+        ).fetchone()
+    return row
+
+
+def topic_documents(db: Database, topic_id: uuid.UUID, *, limit: int = 100, offset: int = 0) -> list[dict[str, Any]]:
+    """Live documents carrying the topic, most confident first."""
+    with db.connection() as conn:
+        return conn.execute(
+            "SELECT d.id, d.source_key, d.filename, d.file_type, d.file_size, d.current_version, d.created_at, "
+            "d.updated_at, d.deleted_at, dt.confidence FROM document_topics dt "
+            f"{_LIVE_LINK} WHERE dt.topic_id = %s ORDER BY dt.confidence DESC, d.filename LIMIT %s OFFSET %s",
+            (topic_id, limit, offset),
+        ).fetchall()
+
+
+def topic_ids_named(db: Database, names: list[str]) -> list[uuid.UUID]:
+    """Ids of topics with these names (merged ones resolve to their target)."""
+    if not names:
+        return []
+    with db.connection() as conn:
+        rows = conn.execute(
+            "SELECT DISTINCT coalesce(merged_into, id) AS id FROM topics WHERE name = ANY(%s)", (names,)
+        ).fetchall()
+    return [r["id"] for r in rows]
+
+
+class MergeError(ValueError):
+    """The merge cannot be done as asked (nothing to merge, the target was merged away)."""
+
+
+class UnknownTopic(MergeError):
+    pass
+
+
+class NameTaken(MergeError):
+    pass
+
+
+def merge_topics(db: Database, source_ids: list[uuid.UUID], target_id: uuid.UUID,
+                 new_name: str | None = None) -> dict[str, Any]:
+    """Move every document link of ``source_ids`` to ``target_id`` (keeping the higher confidence),
+    mark the sources merged, optionally rename the target. One transaction."""
+    sources = [s for s in dict.fromkeys(source_ids) if s != target_id]
+    if not sources:
+        raise MergeError("name at least one topic other than the target")
+    with db.connection() as conn, conn.transaction():
+        ids = [*sources, target_id]
+        found = conn.execute(
+            "SELECT id, merged_into FROM topics WHERE id = ANY(%s) FOR UPDATE", (ids,)
+        ).fetchall()
+        known = {r["id"]: r["merged_into"] for r in found}
+        missing = [str(i) for i in ids if i not in known]
+        if missing:
+            raise UnknownTopic(f"unknown topic(s): {', '.join(missing)}")
+        if known[target_id] is not None:
+            raise MergeError("the target topic was itself merged into another topic; merge into that one")
+        conn.execute(
+            "INSERT INTO document_topics (document_id, topic_id, version, confidence) "
+            "SELECT document_id, %s, version, max(confidence) FROM document_topics WHERE topic_id = ANY(%s) "
+            "GROUP BY document_id, version "
+            "ON CONFLICT (document_id, topic_id, version) DO UPDATE "
+            "SET confidence = greatest(document_topics.confidence, EXCLUDED.confidence)",
+            (target_id, sources),
+        )
+        moved = conn.execute("DELETE FROM document_topics WHERE topic_id = ANY(%s)", (sources,)).rowcount
+        # earlier merges into a source now point at the target too (no chains)
+        conn.execute("UPDATE topics SET merged_into = %s WHERE merged_into = ANY(%s) OR id = ANY(%s)",
+                     (target_id, sources, sources))
+        if new_name:
+            clash = conn.execute("SELECT id FROM topics WHERE name = %s AND id <> %s",
+                                 (new_name, target_id)).fetchone()
+            if clash is not None:
+                if clash["id"] not in sources:
+                    raise NameTaken(f"another topic is already named {new_name!r}; merge it too")
+                # the name belongs to a source: give that row a placeholder so the target can take it
+                conn.execute("UPDATE topics SET name = name || ' (merged ' || id::text || ')' WHERE id = %s",
+                             (clash["id"],))
+            conn.execute("UPDATE topics SET name = %s WHERE id = %s", (new_name, target_id))
+    return {"target_id": target_id, "merged": sources, "links_moved": moved}

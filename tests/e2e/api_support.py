@@ -1,0 +1,129 @@
+"""Helpers for the API tests: a real `dropqa serve` on a random loopback port with its own data dir,
+and a small server-sent-events reader."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import requests
+
+DROPQA = str(Path(sys.executable).with_name("dropqa"))
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class Server:
+    base: str
+    env: dict[str, str]
+    data_dir: Path
+    proc: subprocess.Popen[bytes]
+    token: str | None = None
+
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"} if self.token else {}
+
+    def request(self, method: str, path: str, **kw: Any) -> requests.Response:
+        headers = {**self.headers(), **kw.pop("headers", {})}
+        return requests.request(method, self.base + path, headers=headers, timeout=kw.pop("timeout", 60), **kw)
+
+    def get(self, path: str, **kw: Any) -> requests.Response:
+        return self.request("GET", path, **kw)
+
+    def post(self, path: str, **kw: Any) -> requests.Response:
+        return self.request("POST", path, **kw)
+
+    def delete(self, path: str, **kw: Any) -> requests.Response:
+        return self.request("DELETE", path, **kw)
+
+
+@contextmanager
+def dropqa_server(**settings: str) -> Iterator[Server]:
+    """``dropqa serve`` in a fresh data dir; ``settings`` become ``DROPQA_*`` variables."""
+    data = Path(tempfile.mkdtemp(prefix="dropqa-api-"))
+    data.chmod(0o755)  # the embedded PostgreSQL runs as an unprivileged user when tests run as root
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL" and not k.startswith("DROPQA_")}
+    env.update(DROPQA_DATA_DIR=str(data), OPENBLAS_NUM_THREADS="1")
+    env.update({f"DROPQA_{k.upper()}": v for k, v in settings.items()})
+    port = free_port()
+    log = open(data / "server.log", "wb")  # noqa: SIM115 - closed below
+    proc = subprocess.Popen([DROPQA, "serve", "--host", "127.0.0.1", "--port", str(port)], env=env,
+                            stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    server = Server(f"http://127.0.0.1:{port}", env, data, proc, settings.get("api_token"))
+    try:
+        deadline = time.time() + 90
+        while time.time() < deadline:
+            if proc.poll() is not None:
+                raise RuntimeError(f"server exited: {(data / 'server.log').read_text(errors='replace')}")
+            try:
+                if requests.get(server.base + "/api/health", timeout=2).ok:
+                    break
+            except requests.RequestException:
+                time.sleep(0.3)
+        else:
+            raise RuntimeError("server did not come up")
+        yield server
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(30)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(10)
+        log.close()
+        shutil.rmtree(data, ignore_errors=True)
+
+
+def sse_events(response: requests.Response) -> Iterator[tuple[str, Any]]:
+    """``(event, data)`` from a text/event-stream response; ``data`` parsed as JSON when it is JSON."""
+    event, data = "message", []
+    for raw in response.iter_lines(decode_unicode=True):
+        line = raw or ""
+        if not line:
+            if data:
+                text = "\n".join(data)
+                try:
+                    yield event, json.loads(text)
+                except json.JSONDecodeError:
+                    yield event, text
+            event, data = "message", []
+            continue
+        if line.startswith(":"):
+            continue
+        field, _, value = line.partition(":")
+        value = value[1:] if value.startswith(" ") else value
+        if field == "event":
+            event = value
+        elif field == "data":
+            data.append(value)
+
+
+def wait_for_jobs(server: Server, job_ids: list[str], timeout_s: float = 120) -> list[tuple[str, Any]]:
+    """Follow ``GET /api/jobs/stream?ids=…`` until its ``end`` event; returns every event."""
+    with requests.get(server.base + "/api/jobs/stream", params=[("ids", j) for j in job_ids], stream=True,
+                      headers=server.headers(), timeout=timeout_s) as r:
+        assert r.status_code == 200 and r.headers["content-type"].startswith("text/event-stream")
+        events = []
+        for event, data in sse_events(r):
+            events.append((event, data))
+            if event == "end":
+                return events
+    raise AssertionError(f"the job stream ended without 'end': {events}")

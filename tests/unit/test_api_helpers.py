@@ -1,0 +1,103 @@
+"""API helpers without a server: upload file names, and the SSE bridge that runs a synchronous
+event generator in a thread and always ends with exactly one terminal event."""
+
+from __future__ import annotations
+
+import json
+import threading
+import unicodedata
+from collections.abc import Iterator
+from typing import Any
+
+import anyio
+import pytest
+
+from dropqa.api.sse import event_stream
+from dropqa.api.uploads import safe_filename
+
+
+@pytest.mark.parametrize(("raw", "expected"), [
+    ("../../etc/passwd", "passwd"),
+    ("..\\..\\Windows\\win.ini", "win.ini"),
+    ("/abs/path/备份 报告 📷.png", "备份 报告 📷.png"),
+    ("项目规划.docx", "项目规划.docx"),
+    ("family 👨\u200d👩\u200d👧.md", "family 👨\u200d👩\u200d👧.md"),
+    ("a\x00b\nc\u202e.md", "a b c.md"),
+    ('a<b>:c?"d|e*.md', "a_b__c__d_e_.md"),
+    ("  .hidden.  ", "hidden"),
+    ("..", "upload"),
+    ("", "upload"),
+    (None, "upload"),
+])
+def test_safe_filename(raw: str | None, expected: str) -> None:
+    assert safe_filename(raw) == expected
+
+
+def test_safe_filename_normalises_and_keeps_the_extension_of_long_names() -> None:
+    assert safe_filename("cafe\u0301.md") == unicodedata.normalize("NFC", "café.md")
+    long = safe_filename("报告" * 200 + ".docx")
+    assert long.endswith(".docx") and len(long.encode("utf-8")) <= 200 and long.startswith("报告")
+
+
+def collect(factory: Any, **kw: Any) -> list[tuple[str, Any]]:
+    async def run() -> list[tuple[str, Any]]:
+        return [(e["event"], json.loads(e["data"])) async for e in event_stream(factory, **kw)]
+
+    return anyio.run(run)
+
+
+def test_events_pass_through_and_done_is_completed_by_the_caller() -> None:
+    def gen() -> Iterator[tuple[str, dict[str, Any]]]:
+        yield "status", {"node": "start"}
+        yield "token", {"text": "hi"}
+        yield "done", {"answer": "hi"}
+        yield "token", {"text": "never sent"}
+
+    async def add_id(data: dict[str, Any]) -> dict[str, Any]:
+        return {**data, "answer_id": "42"}
+
+    events = collect(gen, on_terminal=add_id)
+    assert events == [("status", {"node": "start"}), ("token", {"text": "hi"}),
+                      ("done", {"answer": "hi", "answer_id": "42"})]
+
+
+@pytest.mark.parametrize(("exc", "code"), [(ValueError("the question is empty"), "bad_request"),
+                                           (RuntimeError("boom"), "internal_error")])
+def test_a_failing_run_ends_with_one_error_event_and_no_stack_trace(exc: Exception, code: str) -> None:
+    def gen() -> Iterator[tuple[str, dict[str, Any]]]:
+        yield "status", {"node": "start"}
+        raise exc
+
+    events = collect(gen)
+    assert [e for e, _ in events] == ["status", "error"] and events[-1][1]["code"] == code
+    assert "Traceback" not in events[-1][1]["message"]
+    if code == "internal_error":
+        assert events[-1][1]["message"] == "internal error (RuntimeError)"
+
+
+def test_a_run_without_done_ends_with_error() -> None:
+    def gen() -> Iterator[tuple[str, dict[str, Any]]]:
+        yield "status", {"node": "start"}
+
+    assert collect(gen)[-1] == ("error", {"code": "internal_error", "message": "internal error (RuntimeError)"})
+
+
+def test_shutdown_ends_a_blocked_stream_with_an_error_event() -> None:
+    release = threading.Event()
+
+    def gen() -> Iterator[tuple[str, dict[str, Any]]]:
+        yield "status", {"node": "start"}
+        release.wait(10)  # a slow model call
+        yield "done", {"answer": "late"}
+
+    async def run() -> list[str]:
+        shutdown = anyio.Event()
+        names = []
+        async for e in event_stream(gen, shutdown=shutdown):
+            names.append(e["event"])
+            if e["event"] == "status":
+                shutdown.set()
+        release.set()
+        return names
+
+    assert anyio.run(run) == ["status", "error"]
