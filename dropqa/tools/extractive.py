@@ -96,7 +96,7 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
     chosen: list[Extract] = []
     seen: set[str] = set()
     for c in candidates:
-        key = re.sub(r"\s+", "", c.text)
+        key = hits[c.hit_index].breadcrumb + "|" + re.sub(r"\s+", "", c.text)
         if key in seen or c.score < best * 0.6:
             continue
         chosen.append(c)

@@ -110,3 +110,12 @@ def test_follow_up_in_a_thread(services, agent_corpus):
     follow = ask(services, "那它的预算呢？", thread_id="thread-test-1")
     assert "200" in follow.answer
     assert follow.reasoning_trace[0]["type"] == "initial_assessment"  # a fresh trace per turn
+
+
+def test_questions_over_several_documents_fan_out_to_readers(services, agent_corpus):
+    result = ask(services, "极光项目的负责人还负责过哪些项目？")
+    assert result.mode == "agent" and result.answerable
+    assert "星辰数据中台" in result.answer and "天穹智能客服" in result.answer
+    readers = [s for s in result.reasoning_trace if s["type"] == "reader"]
+    assert len(readers) >= 2  # one Send per candidate document
+    assert {"研发周报汇总.md", "极光项目立项书.md"} <= {s.document_name for s in result.sources if s.cited}
