@@ -76,6 +76,7 @@ class IngestionSettings(BaseModel):
     topics_per_document: int = 8
     topic_similarity: float = 0.93         # cosine of topic-name embeddings above which two names are one topic
     embed_max_chars: int = 1500            # embedded text per chunk (context + content) is cut here
+    embed_table_ranges: int = 8            # a table split into row ranges embeds its first N ranges only
     # contextual enrichment (seed 002 §3.2 B): with a chat model, one generated sentence per chunk
     model_enrichment: bool = True          # use the chat model (when configured) for chunk contexts and topics
     context_batch_size: int = 8            # chunks of one section per model request
@@ -117,7 +118,7 @@ class RetrievalSettings(BaseModel):
     answer_sentences: int = 3
     snippet_chars: int = 240
     quality_min_relevance: float = 0.66
-    source_min_ratio: float = 0.5  # a source is listed when its relevance ≥ this × the best one's
+    source_min_ratio: float = 0.85  # an uncited source is listed when its relevance ≥ this × the best one's
     fuzzy_min_score: float = 80.0
 
 
