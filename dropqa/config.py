@@ -74,7 +74,7 @@ class IngestionSettings(BaseModel):
     max_compression_ratio: float = 200.0
     parse_timeout_s: float = 600.0
     topics_per_document: int = 8
-    topic_similarity: float = 0.93         # cosine of topic-name embeddings above which two names are one topic
+    topic_similarity: float = 0.965        # name-embedding cosine (with lexical overlap) for one shared topic
     embed_max_chars: int = 1500            # embedded text per chunk (context + content) is cut here
     embed_table_ranges: int = 8            # a table split into row ranges embeds its first N ranges only
     # contextual enrichment (seed 002 §3.2 B): with a chat model, one generated sentence per chunk

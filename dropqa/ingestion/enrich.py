@@ -1,9 +1,10 @@
-"""Enrichment: bottom-up section summaries and document topics.
+"""Enrichment: bottom-up section summaries and document keywords.
 
-Offline (no chat model) summaries are extractive — the most central sentences of a
-section's own text, plus the titles of its subsections — and topics are jieba
-TF-IDF keywords. With a chat model configured, the pipeline may replace both
-(issue: contextual enrichment); nothing here imitates a model.
+Summaries are extractive — the most central sentences of a section's own text, a
+description of its tables (caption, columns, row span; never rows of numbers) and
+the titles of its subsections. Keywords are jieba TF-IDF. Per-chunk contexts for
+embedding live in ``contextual.py`` and shared topics in ``topics.py``; both use
+the chat model when one is configured. Nothing here imitates a model.
 """
 
 from __future__ import annotations
@@ -23,11 +24,14 @@ def summarize_sections(rows: list[NodeRow], *, sentences: int, max_chars: int) -
 
 
 def _section_summary(row: NodeRow, n: int, max_chars: int) -> str:
-    own_text = [c.content for c in row.children if not c.is_section and c.content]
+    own_text = [c.content for c in row.children if not c.is_section and c.content and c.node_type != "table"]
+    tables = [c for c in row.children if c.node_type == "table" and c.content]
     subsections = [c for c in row.children if c.is_section]
     parts: list[str] = []
     if own_text:
         parts.extend(central_sentences(" ".join(own_text), n))
+    if tables:
+        parts.append(describe_tables(tables))
     if subsections:
         titles = "；".join(c.title or "" for c in subsections[:12] if c.title)
         if titles:
@@ -37,6 +41,26 @@ def _section_summary(row: NodeRow, n: int, max_chars: int) -> str:
             if first:
                 parts.append(first)
     return truncate(" ".join(parts), max_chars)
+
+
+def describe_tables(tables: list[NodeRow]) -> str:
+    """What a section's tables hold, from their captions and headers (not from rows of values):
+    ``库存（编号、物料、库位；第 2–100001 行）``; a sheet split into ranges is one table here."""
+    seen: dict[tuple[str, tuple[str, ...]], list[int]] = {}
+    for t in tables:
+        header = tuple(h for h in (t.metadata.get("table") or {}).get("header") or () if h)
+        key = (t.title or "", header[:8])
+        span = seen.setdefault(key, [])
+        span.extend(int(x) for x in (t.metadata.get("row_range") or []))
+    out = []
+    for (title, header), span in list(seen.items())[:4]:
+        chinese = any("\u4e00" <= ch <= "\u9fff" for ch in title + "".join(header))
+        cols = ("、" if chinese else ", ").join(header)
+        rows = (f"第 {min(span)}–{max(span)} 行" if chinese else f"rows {min(span)}–{max(span)}") if span else ""
+        inner = ("；" if chinese else "; ").join(p for p in (cols, rows) if p)
+        label = title or ("表格" if chinese else "table")
+        out.append(f"{label}（{inner}）" if chinese else f"{label} ({inner})")
+    return "；".join(out)
 
 
 def central_sentences(text: str, n: int) -> list[str]:

@@ -109,8 +109,9 @@ def _split_table(node: ParsedNode, limits: NormalizeLimits) -> list[ParsedNode]:
 
 
 def _group_long_run(nodes: list[ParsedNode], limits: NormalizeLimits) -> list[ParsedNode]:
-    """Split a long run of content with no subsections into auto-titled subsections."""
-    if any(n.is_section for n in nodes):
+    """Split a long run of content with no subsections into auto-titled subsections (not a sheet's
+    row ranges: they are already cut, and a title taken from rows of numbers names nothing)."""
+    if any(n.is_section for n in nodes) or all(n.node_type == "table" for n in nodes):
         return nodes
     total = sum(len(n.content) for n in nodes)
     if total <= limits.max_section_chars or len(nodes) < 4:

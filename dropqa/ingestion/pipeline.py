@@ -7,26 +7,34 @@ complete, and a crash part-way leaves nothing half-written.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from dropqa.config import Settings
+from dropqa.ingestion.contextual import ContextStats, model_contexts, offline_contexts
 from dropqa.ingestion.document import ParsedDocument
-from dropqa.ingestion.enrich import extract_topics, summarize_sections
+from dropqa.ingestion.enrich import summarize_sections
+from dropqa.ingestion.isolation import parse_isolated
+from dropqa.ingestion.llm import EnrichmentModel
 from dropqa.ingestion.normalize import NormalizeLimits, normalize
 from dropqa.ingestion.parsers import ParseContext, ParseError, get_parser
-from dropqa.ingestion.rows import NodeRow, flatten
+from dropqa.ingestion.rows import NodeRow, embedded_rows, flatten
+from dropqa.ingestion.safety import check_file_size, explain_ole
 from dropqa.ingestion.sniff import detect_type
+from dropqa.ingestion.topics import cluster_topics, keyword_topics, model_topics
 from dropqa.models.embeddings import Embedder, get_embedder
 from dropqa.store import documents as doc_store
 from dropqa.store.db import Database
-from dropqa.store.records import EmbeddingRecord, ImageRecord, NewVersion, NodeRecord, TitleRecord
+from dropqa.store.jobs import JobLost
+from dropqa.store.records import EmbeddingRecord, ImageRecord, NewVersion, NodeRecord, TitleRecord, TopicRecord
 from dropqa.store.vectors import ensure_vector_index
+from dropqa.text.lang import detect_language
 from dropqa.text.segment import index_text
 
 log = logging.getLogger(__name__)
@@ -38,6 +46,14 @@ ParseFn = Callable[[str, bytes, ParseContext], ParsedDocument]
 
 def parse_in_process(file_type: str, data: bytes, ctx: ParseContext) -> ParsedDocument:
     return get_parser(file_type).parse(data, ctx)
+
+
+def default_parse(settings: Settings) -> ParseFn:
+    """In a child process with time and memory limits (``ingestion.parse_in_subprocess``), else in-process."""
+    limits = settings.ingestion
+    if not limits.parse_in_subprocess:
+        return parse_in_process
+    return functools.partial(parse_isolated, timeout_s=limits.parse_timeout_s, memory_mb=limits.parse_memory_limit_mb)
 
 
 @dataclass
@@ -52,42 +68,51 @@ class IndexOutcome:
     error: str | None = None
     file_type: str | None = None
     warnings: tuple[str, ...] = ()
+    enrichment: dict[str, Any] = field(default_factory=dict)
+    retryable: bool = False  # a failure the same bytes would not repeat (I/O, store); parse errors are final
 
 
 class Indexer:
     """Indexes files into the store. One per process; reuse it (the embedder loads once)."""
 
     def __init__(self, db: Database, settings: Settings, embedder: Embedder | None = None,
-                 parse: ParseFn = parse_in_process):
-        """``parse`` runs the format parser; the worker passes one that isolates it in a child process."""
+                 parse: ParseFn | None = None, model: EnrichmentModel | None = None):
+        """``parse`` runs the format parser (default: :func:`default_parse`); ``model`` is the chat
+        model for contextual enrichment and topic names (default: the configured one, if any)."""
         self.db = db
         self.settings = settings
         self.embedder = embedder or get_embedder(settings.models.embeddings)
-        self.parse = parse
+        self.parse = parse or default_parse(settings)
+        self.model = model if model is not None else EnrichmentModel.from_settings(settings)
         ensure_vector_index(db, self.embedder.name, self.embedder.dimensions)
 
-    def index_file(self, path: Path, source_key: str, progress: Progress | None = None) -> IndexOutcome:
+    def index_file(self, path: Path, source_key: str, progress: Progress | None = None,
+                   job: tuple[Any, str] | None = None) -> IndexOutcome:
+        """Index one file; failures come back as ``status="failed"`` with a message. With ``job``
+        (``(job_id, worker_id)``) the version is written only while that worker holds the job, and
+        :class:`~dropqa.store.jobs.JobLost` (also raised by ``progress``) stops the run, writing nothing."""
         started = time.perf_counter()
         outcome = IndexOutcome(path=str(path), source_key=source_key, status="failed")
         try:
-            self._index(path, source_key, outcome, progress or (lambda _s: None))
+            self._index(path, source_key, outcome, progress or (lambda _s: None), job)
+        except JobLost:
+            raise
         except ParseError as exc:
             outcome.error = str(exc)
-        except OSError as exc:
-            outcome.error = f"cannot read the file: {exc.strerror or exc}"
+        except OSError as exc:  # locked, being copied, permissions: may work next time
+            outcome.error, outcome.retryable = f"cannot read the file: {exc.strerror or exc}", True
         except MemoryError:
             outcome.error = "ran out of memory while parsing; the file is too large or malformed"
-        except Exception as exc:  # a parser bug must fail this file only, with a message
+        except Exception as exc:  # a parser bug or a store hiccup must fail this file only, with a message
             log.exception("indexing %s failed", path)
-            outcome.error = f"unexpected {type(exc).__name__} while indexing: {exc}"
+            outcome.error, outcome.retryable = f"unexpected {type(exc).__name__} while indexing: {exc}", True
         outcome.seconds = time.perf_counter() - started
         return outcome
 
-    def _index(self, path: Path, source_key: str, outcome: IndexOutcome, progress: Progress) -> None:
-        limits = self.settings.ingestion
+    def _index(self, path: Path, source_key: str, outcome: IndexOutcome, progress: Progress,
+               job: tuple[Any, str] | None) -> None:
         size = path.stat().st_size
-        if size > limits.max_file_bytes:
-            raise ParseError(f"the file is {size / 1e6:.0f} MB; the limit is {limits.max_file_bytes / 1e6:.0f} MB")
+        check_file_size(size, self.settings.ingestion.max_file_bytes)  # before reading a byte
         data = path.read_bytes()
         file_hash = hashlib.sha256(data).hexdigest()
         existing = doc_store.find_by_key(self.db, source_key)
@@ -99,15 +124,18 @@ class Indexer:
         outcome.file_type = file_type
         if not data.strip():
             raise ParseError("the file is empty")
+        if file_type == "ole":
+            raise ParseError(explain_ole(data, path.name))
         progress("parsing")
         parsed = self.parse(file_type, data, self.parse_context(path.name))
         progress("enriching")
         nv = self.build_version(parsed, source_key, path, file_type, file_hash, size, progress)
         progress("writing")
-        result = doc_store.write_version(self.db, nv)
+        result = doc_store.write_version(self.db, nv, job=job)
         outcome.status, outcome.document_id, outcome.version = result.outcome, str(result.document_id), result.version  # type: ignore[assignment]
         outcome.nodes = len(nv.nodes)
-        outcome.warnings = tuple(parsed.warnings)
+        outcome.warnings = tuple(nv.metadata.get("warnings") or ())
+        outcome.enrichment = dict(nv.metadata.get("enrichment") or {})
 
     def parse_context(self, filename: str) -> ParseContext:
         ing = self.settings.ingestion
@@ -129,41 +157,99 @@ class Indexer:
                              (f" ({'; '.join(parsed.warnings)})" if parsed.warnings else ""))
         summarize_sections(rows, sentences=ing.summary_sentences, max_chars=ing.summary_max_chars)
         full_text = "\n".join(r.content for r in rows if r.content)
-        topics = extract_topics(full_text, ing.topics_per_document)
-        records = [self._node_record(r, filename) for r in rows]
+        language = detect_language(full_text[:20_000])
+        warnings = list(parsed.warnings)
+        content_rows = embedded_rows(rows, ing.embed_table_ranges)
+        contexts, generated, stats = self._contexts(rows, content_rows, filename, language)
+        if stats.fallback:
+            warnings.append(f"contextual enrichment failed for {stats.fallback} of {len(content_rows)} chunks; "
+                            "they use the section summary as context")
+        topics, topic_source = self._topics(rows, full_text, filename, language, warnings)
+        part_terms: dict[str, str] = {}  # titles repeat on every descendant's path: segment each once
+        records = [self._node_record(r, filename, generated.get(r.id), part_terms) for r in rows]
         progress("embedding")
-        embeddings = self._embed([r for r in rows if not r.is_section and r.content], filename)
+        embeddings = self._embed(content_rows, filename, contexts, progress)
         titles = self._titles(rows, filename, parsed)
         images = [
             ImageRecord(r.id, r.image.mime, r.image.data, r.image.width, r.image.height, r.content or None)
             for r in rows if r.image is not None
         ]
+        enrichment = {**stats.as_dict(), "topics": topic_source, "language": language}
         return NewVersion(
             source_key=source_key, filename=filename, file_type=file_type, file_hash=file_hash, file_size=size,
             storage_path=str(path.resolve()), model_name=self.embedder.name, nodes=records,
             embeddings=embeddings, images=images, titles=titles, topics=topics,
-            metadata={"warnings": parsed.warnings, **{k: v for k, v in parsed.metadata.items() if k != "sheets"}},
+            metadata={"warnings": warnings, "enrichment": enrichment,
+                      **{k: v for k, v in parsed.metadata.items() if k != "sheets"}},
         )
 
+    def _contexts(self, rows: list[NodeRow], targets: list[NodeRow], filename: str, language: str
+                  ) -> tuple[dict[Any, str], dict[Any, str], ContextStats]:
+        """Context per embedded row (model where it answered, offline otherwise), and the generated ones."""
+        ing = self.settings.ingestion
+        stats = ContextStats()
+        contexts = offline_contexts(rows, ing.offline_context_chars)
+        generated: dict[Any, str] = {}
+        if self.model is not None and targets:
+            try:
+                generated = model_contexts(self.model, rows, targets, filename, language,
+                                           batch_size=ing.context_batch_size, max_chars=ing.context_max_chars,
+                                           stats=stats)
+            except Exception as exc:  # enrichment must never fail the document
+                log.warning("contextual enrichment of %s failed", filename, exc_info=True)
+                stats.mode, stats.errors = "model", [f"{type(exc).__name__}: {exc}"]
+                stats.fallback = len(targets) - stats.generated
+            contexts.update(generated)
+        return contexts, generated, stats
+
+    def _topics(self, rows: list[NodeRow], full_text: str, filename: str, language: str,
+                warnings: list[str]) -> tuple[list[TopicRecord], str]:
+        ing = self.settings.ingestion
+        named = keyword_topics(full_text, ing.topics_per_document)
+        source = "keywords"
+        if self.model is not None:
+            try:
+                named = model_topics(self.model, filename, rows[0].summary or "", [n for n, _ in named], language)
+                source = "model"
+            except Exception as exc:
+                log.warning("topic naming of %s failed: %s", filename, exc)
+                warnings.append("the chat model could not name the topics; keyword topics are used")
+        return cluster_topics(self.db, self.embedder, named, ing.topic_similarity), source
+
     @staticmethod
-    def _node_record(r: NodeRow, filename: str) -> NodeRecord:
-        title_text = " ".join([*r.path, r.title or ""]) if not r.is_section else " ".join([filename, *r.path])
+    def _node_record(r: NodeRow, filename: str, context: str | None = None,
+                     part_terms: dict[str, str] | None = None) -> NodeRecord:
+        """``context`` (a generated one) is stored in metadata and searched with the summary's weight."""
+        parts = [*r.path, r.title or ""] if not r.is_section else [filename, *r.path]
+        memo = part_terms if part_terms is not None else {}
+        for part in parts:
+            if part not in memo:
+                memo[part] = index_text(part)
+        metadata = {**r.metadata, "context": context} if context else r.metadata
+        table = r.metadata.get("table") if r.node_type == "table" else None
+        content_terms = _table_terms(r.title, table, memo) if table else index_text(r.content)
         return NodeRecord(
             id=r.id, parent_id=r.parent_id, node_type=r.node_type, depth=r.depth, title=r.title,
             content=r.content, summary=r.summary, breadcrumb=r.breadcrumb(filename), position=r.position,
-            metadata=r.metadata, content_hash=r.content_hash,
-            title_terms=index_text(title_text), content_terms=index_text(r.content),
-            summary_terms=index_text(r.summary or ""),
+            metadata=metadata, content_hash=r.content_hash,
+            title_terms=" ".join(memo[p] for p in parts if memo[p]), content_terms=content_terms,
+            summary_terms=index_text(r.summary or context or ""),
         )
 
-    def _embed(self, rows: list[NodeRow], filename: str) -> list[EmbeddingRecord]:
-        texts = [r.embed_text(filename) for r in rows]
+    def _embed(self, rows: list[NodeRow], filename: str, contexts: dict[Any, str],
+               progress: Progress) -> list[EmbeddingRecord]:
+        limit = self.settings.ingestion.embed_max_chars
+        texts = [r.embed_text(filename, contexts.get(r.id), limit) for r in rows]
         hashes = [hashlib.sha256(t.encode("utf-8")).hexdigest() for t in texts]
         cached = doc_store.cached_embeddings(self.db, self.embedder.name, sorted(set(hashes)))
         todo = sorted({h: t for h, t in zip(hashes, texts, strict=True) if h not in cached}.items())
-        if todo:
-            vectors = self.embedder.embed_passages([t for _, t in todo])
-            cached.update({h: v.tolist() for (h, _), v in zip(todo, vectors, strict=True)})
+        step = max(1, getattr(self.embedder, "batch_size", 32)) * 4
+        for i in range(0, len(todo), step):
+            if i:
+                progress("embedding")  # a worker stops here when its job was cancelled
+            part = todo[i : i + step]
+            vectors = self.embedder.embed_passages([t for _, t in part])
+            cached.update({h: v.tolist() for (h, _), v in zip(part, vectors, strict=True)})
         return [EmbeddingRecord(r.id, h, cached[h]) for r, h in zip(rows, hashes, strict=True)]
 
     def _titles(self, rows: list[NodeRow], filename: str, parsed: ParsedDocument) -> list[TitleRecord]:
@@ -178,3 +264,17 @@ class Indexer:
             TitleRecord(r.id if r else None, text, index_text(text), v.tolist())
             for (r, text), v in zip(entries, vectors, strict=True)
         ]
+
+
+def _table_terms(title: str | None, table: dict[str, Any], memo: dict[str, str]) -> str:
+    """The terms of a table's text rendering, segmenting each distinct title/header/cell once: a
+    big sheet repeats its header on every row and many of its values (the same tokens as
+    ``index_text(content)``, without re-segmenting 100,000 copies of them)."""
+    out = []
+    header = [str(h) for h in table.get("header") or []]
+    for cell in [title or "", *header, *(str(c) for row in table.get("rows") or [] for c in row), *header]:
+        if cell not in memo:
+            memo[cell] = index_text(cell)
+        if memo[cell]:
+            out.append(memo[cell])
+    return " ".join(out)

@@ -9,6 +9,10 @@ from typing import Any
 
 from dropqa.ingestion.document import ImageBlob, ParsedDocument, ParsedNode
 
+# A sheet's row range is embedded by its caption, header and first rows: numbers cost many tokens
+# (each digit is one) and add little meaning, and full-text search finds every value anyway.
+TABLE_RANGE_EMBED_CHARS = 800
+
 
 @dataclass
 class NodeRow:
@@ -32,9 +36,14 @@ class NodeRow:
     def breadcrumb(self, filename: str) -> str:
         return " > ".join([filename, *self.path])
 
-    def embed_text(self, filename: str) -> str:
-        """Contextual indexing: what the chunk is about (breadcrumb) + what it says."""
-        return f"{self.breadcrumb(filename)}\n{self.content}"
+    def embed_text(self, filename: str, context: str | None = None, max_chars: int | None = None) -> str:
+        """Contextual indexing: where the chunk is (breadcrumb), what it is about (context: a generated
+        sentence, or its section's summary offline) and what it says, cut at ``max_chars`` (a long
+        table range costs embedding time in proportion to its length and adds little meaning)."""
+        text = "\n".join(p for p in (self.breadcrumb(filename), context, self.content) if p)
+        if self.node_type == "table" and "row_range" in self.metadata:  # a range of a sheet
+            max_chars = min(max_chars or TABLE_RANGE_EMBED_CHARS, TABLE_RANGE_EMBED_CHARS)
+        return text[:max_chars] if max_chars else text
 
     @property
     def content_hash(self) -> str:
@@ -79,3 +88,25 @@ def _inherit_pages(rows: list[NodeRow]) -> None:
                     if child.metadata.get("page_estimated"):
                         row.metadata["page_estimated"] = True
                     break
+
+
+def embedded_rows(rows: list[NodeRow], table_ranges: int) -> list[NodeRow]:
+    """The content rows that get an embedding: all of them, except that a long table split into
+    row ranges (a big sheet) embeds only its first ``table_ranges`` ranges. Later ranges share the
+    header and look alike to an embedding model; full-text search finds their values, and the
+    first ranges plus the title index stand for the table in semantic search. This keeps a
+    100,000-row sheet from costing 500 embeddings."""
+    seen: dict[tuple[Any, ...], int] = {}
+    out = []
+    for r in rows:
+        if r.is_section or not r.content:
+            continue
+        if r.node_type == "table" and ("row_range" in r.metadata or "row_slice" in r.metadata):
+            # one table = same sheet, caption and header (its ranges may sit in different auto-sections)
+            header = tuple((r.metadata.get("table") or {}).get("header") or ())
+            key = (r.metadata.get("sheet"), r.title, header)
+            seen[key] = seen.get(key, 0) + 1
+            if seen[key] > table_ranges:
+                continue
+        out.append(r)
+    return out

@@ -6,6 +6,8 @@ import io
 import zipfile
 from pathlib import PurePath
 
+from dropqa.ingestion.encoding import guess_utf16
+
 IMAGE_TYPES = {"png", "jpg", "jpeg", "tif", "tiff", "bmp", "gif", "webp"}
 TEXT_EXTENSIONS = {"md": "md", "markdown": "md", "txt": "txt", "text": "txt", "log": "txt", "csv": "csv"}
 OOXML_PARTS = {"word/": "docx", "ppt/": "pptx", "xl/": "xlsx"}
@@ -32,12 +34,18 @@ def _magic(data: bytes) -> str | None:
     return None
 
 
-def _ooxml_kind(data: bytes) -> str | None:
+def _ooxml_kind(data: bytes, ext: str) -> str | None:
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as zf:
             names = zf.namelist()
-    except zipfile.BadZipFile:
-        return None
+    except (zipfile.BadZipFile, ValueError, OSError):
+        # Truncated or damaged: the central directory is gone, but the local headers at the start
+        # still name the parts (else trust the extension) — enough to send the file to its parser,
+        # which then says "damaged" instead of "not a Word file".
+        head = data[: 1 << 20]
+        names = [prefix for prefix in OOXML_PARTS if prefix.encode() in head]
+        if not names and ext in OOXML_PARTS.values():
+            return ext
     for prefix, kind in OOXML_PARTS.items():
         if any(n.startswith(prefix) for n in names):
             return kind
@@ -50,10 +58,10 @@ def looks_like_text(data: bytes) -> bool:
         return True
     if sample.startswith((b"\xff\xfe", b"\xfe\xff", b"\xef\xbb\xbf")):
         return True
+    if guess_utf16(sample):  # BOM-less UTF-16: ASCII-heavy (NULs on one side) or Chinese (few NULs)
+        return True
     if b"\x00" in sample:
-        # UTF-16 without BOM has many NULs in a regular pattern; real binaries too.
-        even, odd = sample[0::2].count(0), sample[1::2].count(0)
-        return max(even, odd) > len(sample) * 0.35 and min(even, odd) < len(sample) * 0.05
+        return False
     control = sum(1 for b in sample if b < 9 or 13 < b < 32)
     return control < len(sample) * 0.02
 
@@ -63,7 +71,7 @@ def detect_type(data: bytes, filename: str) -> str:
     ext = PurePath(filename).suffix.lower().lstrip(".")
     magic = _magic(data)
     if magic == "zip":
-        return _ooxml_kind(data) or "zip"
+        return _ooxml_kind(data, ext) or "zip"
     if magic:
         return magic
     if looks_like_text(data):

@@ -16,6 +16,9 @@ import time
 from pathlib import Path
 
 from watchdog.events import (
+    DirCreatedEvent,
+    DirDeletedEvent,
+    DirMovedEvent,
     FileClosedEvent,
     FileCreatedEvent,
     FileDeletedEvent,
@@ -28,6 +31,7 @@ from watchdog.observers import Observer
 
 from dropqa.config import Settings
 from dropqa.ingestion.files import ignored, iter_files
+from dropqa.store import documents as doc_store
 from dropqa.store import jobs
 from dropqa.store.db import Database
 
@@ -40,7 +44,8 @@ class _Handler(FileSystemEventHandler):
 
     def on_any_event(self, event: FileSystemEvent) -> None:
         if event.is_directory:
-            return  # files inside a moved/copied folder arrive as their own events
+            self._folder_event(event)
+            return
         src = _text(event.src_path)
         if isinstance(event, FileMovedEvent):
             self.watcher.note(self.root, Path(src), "delete")
@@ -49,6 +54,20 @@ class _Handler(FileSystemEventHandler):
             self.watcher.note(self.root, Path(src), "delete")
         elif isinstance(event, FileCreatedEvent | FileModifiedEvent | FileClosedEvent):
             self.watcher.note(self.root, Path(src), "index")
+
+
+    def _folder_event(self, event: FileSystemEvent) -> None:
+        """A folder moved, deleted or created as a whole: one job per file inside. Files inside a
+        folder moved or deleted in one step get no events of their own (inotify reports the
+        folder only), so the known documents under the old path are deleted and every file under
+        the new path is indexed; duplicates of per-file events collapse in the debounce."""
+        src = Path(_text(event.src_path))
+        if isinstance(event, DirMovedEvent | DirDeletedEvent):
+            self.watcher.note_folder_gone(self.root, src)
+        if isinstance(event, DirMovedEvent):
+            self.watcher.note_folder_files(self.root, Path(_text(event.dest_path)))
+        elif isinstance(event, DirCreatedEvent):
+            self.watcher.note_folder_files(self.root, src)
 
 
 def _text(p: str | bytes) -> str:
@@ -100,6 +119,29 @@ class Watcher:
             return
         with self._lock:
             self._pending[rel.as_posix()] = (action, path, time.monotonic())
+
+    def note_folder_gone(self, root: Path, folder: Path) -> None:
+        """Every indexed document under ``folder`` (now gone from there) gets a delete job."""
+        try:
+            rel = folder.relative_to(root).as_posix()
+        except ValueError:
+            return
+        if rel == ".":
+            return
+        try:
+            keys = doc_store.live_keys_under(self.db, rel)
+        except Exception:
+            log.exception("cannot list the documents under %s", rel)
+            return
+        for key in keys:
+            self.note(root, root / key, "delete")
+
+    def note_folder_files(self, root: Path, folder: Path) -> None:
+        """Every file under ``folder`` (moved or copied in as a whole) gets an index job."""
+        if not folder.is_dir():
+            return
+        for path, _key in iter_files([folder], self.settings.ingestion.ignore_patterns):
+            self.note(root, path, "index")
 
     def flush(self, force: bool = False) -> int:
         """Enqueue the pending events that have been quiet long enough; returns how many."""

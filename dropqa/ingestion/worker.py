@@ -5,31 +5,29 @@ writes a version in one transaction at the end (a worker killed mid-job leaves
 nothing half-written), and claimed jobs carry a heartbeat (a job whose worker
 died is claimed again by another worker once the heartbeat is stale).
 
-Parsing runs in a child process with a time limit and an address-space limit,
-so one pathological file (a decompression bomb, a parser stuck in a loop, a
-crash in a C extension) fails that job only and never takes the worker down.
+Parsing runs in a child process with a time limit and an address-space limit
+(:mod:`dropqa.ingestion.isolation`), so one pathological file fails that job only
+and never takes the worker down. A cancelled job is noticed between stages (and
+at the very write, which happens only while the worker still holds the job): the
+worker stops and the document's previous version stays current.
 """
 
 from __future__ import annotations
 
-import functools
 import logging
-import multiprocessing
 import os
 import socket
 import threading
-from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from dropqa.config import Settings
+from dropqa.ingestion.isolation import parse_isolated
 from dropqa.store import documents as doc_store
 from dropqa.store import jobs
 from dropqa.store.db import Database
 
 if TYPE_CHECKING:
-    from dropqa.ingestion.document import ParsedDocument
-    from dropqa.ingestion.parsers import ParseContext
     from dropqa.ingestion.pipeline import Indexer
     from dropqa.models.embeddings import Embedder
 
@@ -43,79 +41,11 @@ class ServicesLike(Protocol):
     embedder: Embedder
 
 
+__all__ = ["Worker", "default_worker_id", "parse_isolated"]
+
+
 def default_worker_id() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
-
-
-# --- parsing in a child process -------------------------------------------------------------
-
-def _parse_child(conn: Connection, file_type: str, data: bytes, ctx: ParseContext, memory_mb: int) -> None:
-    """Runs in the child: apply the memory limit, parse, send back ``(kind, payload)``."""
-    if memory_mb > 0:
-        import resource
-
-        limit = memory_mb * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    from dropqa.ingestion.parsers import ParseError, get_parser
-
-    try:
-        conn.send(("ok", get_parser(file_type).parse(data, ctx)))
-    except ParseError as exc:
-        conn.send(("parse_error", str(exc)))
-    except MemoryError:
-        conn.send(("parse_error", f"ran out of memory while parsing (limit {memory_mb} MB); "
-                                  "the file is too large or malformed"))
-    except Exception as exc:
-        conn.send(("parse_error", f"unexpected {type(exc).__name__} while parsing: {exc}"))
-    finally:
-        conn.close()
-
-
-_mp_context: Any = None
-
-
-def _context() -> Any:
-    """forkserver: children fork from a small, single-threaded server (safe next to the worker's
-    threads and the embedder's native thread pools) with the parser modules already imported."""
-    global _mp_context
-    if _mp_context is None:
-        ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload(["dropqa.ingestion.parsers", "dropqa.ingestion.parsers.markdown",
-                                    "dropqa.ingestion.parsers.text"])
-        _mp_context = ctx
-    return _mp_context
-
-
-def parse_isolated(file_type: str, data: bytes, ctx: ParseContext, *, timeout_s: float,
-                   memory_mb: int) -> ParsedDocument:
-    """``get_parser(file_type).parse(data, ctx)`` in a child process; raises ``ParseError`` on
-    failure, timeout or a crashed child."""
-    from dropqa.ingestion.parsers import ParseError
-
-    mp = _context()
-    parent, child = mp.Pipe(duplex=False)
-    proc = mp.Process(target=_parse_child, args=(child, file_type, data, ctx, memory_mb), daemon=True)
-    proc.start()
-    child.close()
-    try:
-        if not parent.poll(timeout_s):
-            raise ParseError(f"parsing took longer than {timeout_s:.0f} s and was stopped")
-        try:
-            kind, payload = parent.recv()
-        except EOFError:
-            proc.join(5)
-            raise ParseError(f"the parser process died (exit code {proc.exitcode}); "
-                             "the file is probably malformed or too large") from None
-    finally:
-        parent.close()
-        if proc.is_alive():
-            proc.join(1)
-            if proc.is_alive():
-                proc.kill()
-                proc.join()
-    if kind != "ok":
-        raise ParseError(payload)
-    return payload
 
 
 # --- the worker -------------------------------------------------------------------------------
@@ -161,13 +91,9 @@ class Worker:
     @property
     def indexer(self) -> Indexer:
         if self._indexer is None:
-            from dropqa.ingestion.pipeline import Indexer, parse_in_process
+            from dropqa.ingestion.pipeline import Indexer
 
-            limits = self.settings.ingestion
-            parse = (functools.partial(parse_isolated, timeout_s=limits.parse_timeout_s,
-                                       memory_mb=limits.parse_memory_limit_mb)
-                     if limits.parse_in_subprocess else parse_in_process)
-            self._indexer = Indexer(self.db, self.settings, self.services.embedder, parse=parse)
+            self._indexer = Indexer(self.db, self.settings, self.services.embedder)  # parses in a child process
         return self._indexer
 
     def run_once(self) -> jobs.Job | None:
@@ -208,13 +134,24 @@ class Worker:
             return
 
         def progress(stage: str) -> None:
+            """Record the stage; stop here (writing nothing) when the job was cancelled or taken over."""
             state = _STAGE_STATES.get(stage)
-            if state:
-                jobs.set_state(self.db, job["id"], state, {"stage": stage}, worker_id=self.worker_id)
+            if state and not jobs.set_state(self.db, job["id"], state, {"stage": stage}, worker_id=self.worker_id):
+                raise jobs.JobLost(f"job {job['id']} was cancelled or taken over")
 
-        outcome = self.indexer.index_file(Path(job["path"]), job["source_key"], progress=progress)
+        try:
+            outcome = self.indexer.index_file(Path(job["path"]), job["source_key"], progress=progress,
+                                              job=(job["id"], self.worker_id))
+        except jobs.JobLost:
+            log.info("worker %s: job %s was cancelled or taken over; stopped without writing",
+                     self.worker_id, job["id"])
+            return
         if outcome.status == "failed":
-            jobs.fail(self.db, job["id"], outcome.error or "indexing failed", worker_id=self.worker_id)
+            jobs.fail(self.db, job["id"], outcome.error or "indexing failed", retry=outcome.retryable,
+                      worker_id=self.worker_id)
         else:
+            details = {"nodes": outcome.nodes, "warnings": list(outcome.warnings)[:20]}
+            if outcome.enrichment:
+                details["enrichment"] = outcome.enrichment
             jobs.finish(self.db, job["id"], outcome.status, outcome.document_id, outcome.version,
-                        worker_id=self.worker_id)
+                        worker_id=self.worker_id, progress=details)

@@ -199,6 +199,17 @@ def similar_topics(db: Database, model_name: str, vectors: list[list[float]], mi
     return out
 
 
+def live_keys_under(db: Database, prefix: str) -> list[str]:
+    """Source keys of live documents inside the folder ``prefix`` (``"a/b"`` → ``a/b/…``)."""
+    like = prefix.rstrip("/").replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "/%"
+    with db.connection() as conn:
+        rows = conn.execute(
+            "SELECT source_key FROM documents WHERE source_key LIKE %s AND deleted_at IS NULL "
+            "AND current_version > 0 ORDER BY source_key", (like,),
+        ).fetchall()
+    return [r["source_key"] for r in rows]
+
+
 def mark_deleted(db: Database, source_key: str) -> bool:
     """Hide a document from answers; its rows stay as history."""
     with db.connection() as conn:

@@ -103,7 +103,7 @@ class Server:
             time.sleep(0.2)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")  # not session: a live sync Playwright keeps an event loop in this thread
 def browser() -> Iterator[sync_api.Browser]:
     if not Path(CHROMIUM).exists():
         pytest.skip("chromium is not installed (make test installs it: apt-get install chromium)")

@@ -3,6 +3,7 @@ stale jobs, and recovery after a worker is killed with SIGKILL."""
 
 from __future__ import annotations
 
+import io
 import os
 import signal
 import subprocess
@@ -12,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from dropqa.ingestion.worker import Worker
 from dropqa.store import jobs
@@ -112,15 +114,20 @@ def test_two_workers_drain_the_queue_once_each(services, tmp_path):
         assert versions["n"] == 1
 
 
-def test_failing_file_is_retried_then_failed(services, tmp_path):
+def test_unreadable_file_is_retried_then_failed_but_a_bad_file_is_not_retried(services, tmp_path):
     db = services.db
+    job = jobs.enqueue(db, "fail/missing.md", str(tmp_path / "missing.md"))  # maybe still being copied
+    drain(Worker(services, "retrier"))
+    row = jobs.get(db, job["id"])
+    assert row["state"] == "failed" and row["attempts"] == row["max_attempts"] == 3
+    assert "cannot read the file" in row["error"]
+
     empty = tmp_path / "empty.md"
     empty.write_bytes(b"")
     job = jobs.enqueue(db, "fail/empty.md", str(empty))
     drain(Worker(services, "retrier"))
-    row = jobs.get(db, job["id"])
-    assert row["state"] == "failed" and row["attempts"] == row["max_attempts"] == 3
-    assert "empty" in row["error"]
+    row = jobs.get(db, job["id"])  # the same bytes would fail the same way: no retry
+    assert (row["state"], row["attempts"], row["error"]) == ("failed", 1, "the file is empty")
 
 
 def test_stale_job_is_reclaimed_and_completes(services, tmp_path):
@@ -203,5 +210,55 @@ def test_parse_child_limits_fail_the_file_not_the_worker():
     assert ok.file_type == "md" and ok.text_length() > 1000
     with pytest.raises(ParseError, match="longer than"):
         parse_isolated("md", data * 200, ParseContext(filename="t.md"), timeout_s=0.001, memory_mb=0)
-    with pytest.raises(ParseError, match=r"memory|died"):
-        parse_isolated("md", data * 2000, ParseContext(filename="t.md"), timeout_s=30, memory_mb=64)
+    # a blank 7000×7000 PNG is 160 KB on disk and 147 MB decoded: more than the 64 MB the child may add
+    png = io.BytesIO()
+    Image.new("RGB", (7000, 7000), "white").save(png, "PNG")
+    with pytest.raises(ParseError, match=r"out of memory .*limit 64 MB|died"):
+        parse_isolated("image", png.getvalue(), ParseContext(filename="big.png"), timeout_s=60, memory_mb=64)
+
+
+def test_cancelling_an_active_job_stops_the_worker_and_keeps_the_old_version(services, tmp_path):
+    db = services.db
+    path = write_md(tmp_path, "cancel.md", paragraphs=3)
+    worker = Worker(services, "canceller")
+    jobs.enqueue(db, "cancel/cancel.md", str(path))
+    first = worker.run_once()
+    assert first["outcome"] == "indexed"
+    path.write_text(path.read_text(encoding="utf-8") + "\n\n" + "\n\n".join(
+        f"New paragraph {i}: the rotation of the walrus desk moves to slot {i}." for i in range(300)),
+        encoding="utf-8")
+    job = jobs.enqueue(db, "cancel/cancel.md", str(path))
+    result: list = []
+    thread = threading.Thread(target=lambda: result.append(worker.run_once()))
+    thread.start()
+    deadline = time.monotonic() + 60
+    while jobs.get(db, job["id"])["state"] not in ("enriching", "embedding"):
+        assert time.monotonic() < deadline and thread.is_alive(), "the job never got past parsing"
+        time.sleep(0.01)
+    assert jobs.cancel(db, job["id"])
+    thread.join(60)
+    assert not thread.is_alive()
+    row = jobs.get(db, job["id"])
+    assert (row["state"], row["outcome"], row["version"]) == ("cancelled", None, None)
+    doc = one(db, "SELECT id, current_version FROM documents WHERE source_key = 'cancel/cancel.md'")
+    assert doc["current_version"] == 1
+    assert one(db, "SELECT count(*) AS n FROM document_versions WHERE document_id = %s", doc["id"])["n"] == 1
+    assert worker.run_once() is None  # the worker is fine and the queue is empty
+
+
+def test_a_job_cancelled_at_the_last_moment_writes_nothing(services, tmp_path):
+    from dropqa.ingestion.pipeline import Indexer
+
+    db = services.db
+    path = write_md(tmp_path, "late.md")
+    job = jobs.enqueue(db, "late/late.md", str(path))
+    assert jobs.claim(db, "late-worker")["id"] == job["id"]
+
+    def cancel_when_writing(stage: str) -> None:
+        if stage == "writing":  # after every check of the worker: only the write's own guard is left
+            jobs.cancel(db, job["id"])
+
+    indexer = Indexer(db, services.settings, services.embedder)
+    with pytest.raises(jobs.JobLost):
+        indexer.index_file(path, "late/late.md", progress=cancel_when_writing, job=(job["id"], "late-worker"))
+    assert one(db, "SELECT count(*) AS n FROM documents WHERE source_key = 'late/late.md'")["n"] == 0

@@ -102,3 +102,29 @@ def test_dropqa_watch_indexes_changes(db: Database, settings, database_url: str,
             proc.kill()
             proc.wait()
     assert proc.returncode == 0, proc.stderr.read().decode() if proc.stderr else ""
+
+
+def test_folder_moves_enqueue_each_file(db: Database, settings, indexer, tmp_path: Path):
+    """A folder moved or removed in one step reports only the folder: each file inside still gets
+    its own job (deletes for the documents known under the old path, index jobs under the new)."""
+    root, outside = tmp_path / "tree", tmp_path / "outside"
+    (root / "proj" / "sub").mkdir(parents=True)
+    (outside / "incoming").mkdir(parents=True)
+    for rel in ("proj/a.md", "proj/sub/b.md"):
+        (root / rel).write_text(f"# {rel}\n\nThe tapir schedule of {rel} is weekly.\n", encoding="utf-8")
+        assert indexer.index_file(root / rel, rel).status == "indexed"
+    (outside / "incoming" / "c.md").write_text("# c\n\ncopied in as a folder\n", encoding="utf-8")
+    watcher = Watcher(db, settings, [root])
+    watcher.start(initial_scan=False)
+    try:
+        (root / "proj").rename(root / "moved")
+        expected = {("delete", "proj/a.md"), ("delete", "proj/sub/b.md"), ("index", "moved/a.md"),
+                    ("index", "moved/sub/b.md")}
+        assert expected <= wait_for(db, expected)
+        (outside / "incoming").rename(root / "incoming")
+        assert ("index", "incoming/c.md") in wait_for(db, {("index", "incoming/c.md")})
+        assert indexer.index_file(root / "moved" / "a.md", "moved/a.md").status == "indexed"
+        (root / "moved").rename(outside / "gone")  # out of the watched tree: only a delete of the folder
+        assert ("delete", "moved/a.md") in wait_for(db, {("delete", "moved/a.md")})
+    finally:
+        watcher.stop()

@@ -29,6 +29,11 @@ _EXPLAIN = {
 }
 
 
+def parser_modules() -> list[str]:
+    """Every parser module (the parse child process's server imports them once, up front)."""
+    return ["dropqa.ingestion.parsers", *sorted({t.partition(":")[0] for t in _REGISTRY.values()})]
+
+
 def supported_types() -> list[str]:
     return sorted(_REGISTRY)
 

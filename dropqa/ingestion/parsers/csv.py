@@ -15,7 +15,7 @@ from pathlib import PurePath
 from dropqa.ingestion.document import ParsedDocument, ParsedNode, section
 from dropqa.ingestion.encoding import decode_text
 from dropqa.ingestion.parsers.base import ParseContext, ParseError
-from dropqa.ingestion.parsers.sheet_common import Budget, Row, sheet_nodes
+from dropqa.ingestion.parsers.sheet_common import CHUNK_MAX_CHARS, Budget, Row, sheet_nodes
 
 DELIMITERS = ",;\t|"
 SNIFF_CHARS = 64_000
@@ -59,12 +59,13 @@ def _parse_rows(
 ) -> tuple[list[ParsedNode], Budget]:
     budget = Budget(ctx.max_chars)
     rows_per_chunk = int(str(ctx.extra.get("rows_per_chunk", ROWS_PER_CHUNK)))
+    chunk_chars = int(str(ctx.extra.get("chunk_max_chars", CHUNK_MAX_CHARS)))
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, quoting=quoting)
     with _field_size_limit(field_limit):
         nodes = sheet_nodes(
             _records(reader),
             fallback_title=PurePath(ctx.filename).stem,
-            rows_per_chunk=rows_per_chunk,
+            rows_per_chunk=rows_per_chunk, max_chars=chunk_chars,
             budget=budget,
         )
     return nodes, budget

@@ -7,8 +7,9 @@ Cell values are formatted as people read them, then a sheet's rows — a stream 
   and the last title-like one names the table;
 - the header is the first mostly-non-empty text row followed by data; two header rows are
   combined when the upper one has merged (repeated) cells;
-- data rows become ``table`` nodes of ``rows_per_chunk`` rows, each repeating the header and
-  carrying ``row_range`` (spreadsheet row numbers);
+- data rows become ``table`` nodes of ``rows_per_chunk`` rows (fewer when the rows are wide: a
+  range's text stays under ``CHUNK_MAX_CHARS``), each repeating the header and carrying
+  ``row_range`` (spreadsheet row numbers);
 - notes under the table (``备注：…``, ``审批人：…``) end it and become paragraphs; whatever follows
   is read the same way (so a second table further down gets its own header).
 
@@ -32,6 +33,7 @@ from dropqa.ingestion.document import ParsedNode, paragraph, table_node
 Row = tuple[int, list[str]]
 
 LOOKAHEAD_ROWS = 30
+CHUNK_MAX_CHARS = 4000  # a row range is also cut by its text length (wide sheets), under the section limit
 TITLE_MAX_CHARS = 60
 NOTE_RE = re.compile(r"^\s*[*※#]?\s*[^\s:：\d]{1,12}\s*[:：]")  # 备注：… 审批人：… Note: …
 DATE_RE = re.compile(
@@ -264,6 +266,11 @@ class _Table:
     title: str | None
     rows_per_chunk: int
     meta: dict[str, Any]
+    max_chars: int = CHUNK_MAX_CHARS
+
+    def rendered_length(self, cells: list[str]) -> int:
+        """About how long the row's ``header: value | …`` rendering is."""
+        return sum(len(h) + len(c) + 4 for h, c in zip(self.header, cells, strict=False) if c) + len(cells)
 
     def chunk(self, rows: list[Row]) -> ParsedNode:
         left, right = _span([self.header, *(cells for _, cells in rows)])
@@ -274,9 +281,11 @@ class _Table:
 
 
 def sheet_nodes(
-    rows: Iterable[Row], *, fallback_title: str | None, rows_per_chunk: int, budget: Budget, **meta: Any
+    rows: Iterable[Row], *, fallback_title: str | None, rows_per_chunk: int, budget: Budget,
+    max_chars: int = CHUNK_MAX_CHARS, **meta: Any
 ) -> list[ParsedNode]:
-    """Cut a sheet's rows into paragraphs and table chunks; ``meta`` goes on every node."""
+    """Cut a sheet's rows into paragraphs and table chunks (at most ``rows_per_chunk`` rows and about
+    ``max_chars`` characters each; 0 = no character cap); ``meta`` goes on every node."""
     stream = _RowStream(rows)
     nodes: list[ParsedNode] = []
     while not budget.exhausted and (buf := stream.take_lookahead(LOOKAHEAD_ROWS)):
@@ -286,7 +295,8 @@ def sheet_nodes(
             continue
         titles = [_row_text(c) for _, c in preamble if _is_title_like(c)]
         header_cells = header[1] if header else []
-        table = _Table(header_cells, titles[-1] if titles else fallback_title, max(1, rows_per_chunk), meta)
+        table = _Table(header_cells, titles[-1] if titles else fallback_title, max(1, rows_per_chunk), meta,
+                       max_chars or 1 << 62)
         stream.push_back(rest)
         chunks = list(_stream_table(stream, table, budget))
         if not chunks and header:  # a header-looking row with nothing under it
@@ -312,6 +322,7 @@ def _split_lookahead(buf: list[Row]) -> tuple[list[Row], Row | None, list[Row]]:
 
 def _stream_table(stream: _RowStream, table: _Table, budget: Budget) -> Iterator[ParsedNode]:
     chunk: list[Row] = []
+    chars = 0
     after_blank = False
     left = _span([table.header])[0] if any(table.header) else 0
     while (row := stream.next()) is not None:
@@ -325,10 +336,12 @@ def _stream_table(stream: _RowStream, table: _Table, budget: Budget) -> Iterator
         after_blank = False
         if not budget.take([*cells, *table.header]):  # the rendering repeats the header per row
             break
-        chunk.append((number, _table_cells(cells)))
-        if len(chunk) >= table.rows_per_chunk:
+        cells = _table_cells(cells)
+        chunk.append((number, cells))
+        chars += table.rendered_length(cells)
+        if len(chunk) >= table.rows_per_chunk or chars >= table.max_chars:
             yield table.chunk(chunk)
-            chunk = []
+            chunk, chars = [], 0
     if chunk:
         yield table.chunk(chunk)
 

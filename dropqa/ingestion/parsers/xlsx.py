@@ -26,7 +26,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from dropqa.ingestion.document import ParsedDocument, section
 from dropqa.ingestion.parsers.base import ParseContext, ParseError
-from dropqa.ingestion.parsers.sheet_common import Budget, Row, format_value, sheet_nodes
+from dropqa.ingestion.parsers.sheet_common import CHUNK_MAX_CHARS, Budget, Row, format_value, sheet_nodes
 from dropqa.ingestion.safety import check_zip_container
 
 OLE_MAGIC = b"\xd0\xcf\x11\xe0"
@@ -81,6 +81,7 @@ def _parse_workbook(wb: Workbook, ctx: ParseContext, read_only: bool) -> ParsedD
     doc = ParsedDocument(title=PurePath(ctx.filename).stem, file_type="xlsx")
     budget = Budget(ctx.max_chars)
     rows_per_chunk = int(str(ctx.extra.get("rows_per_chunk", ROWS_PER_CHUNK)))
+    chunk_chars = int(str(ctx.extra.get("chunk_max_chars", CHUNK_MAX_CHARS)))
     for index, name in enumerate(wb.sheetnames, start=1):
         ws = wb[name]
         if not isinstance(ws, Worksheet | ReadOnlyWorksheet):
@@ -96,7 +97,8 @@ def _parse_workbook(wb: Workbook, ctx: ParseContext, read_only: bool) -> ParsedD
             continue
         meta: dict[str, Any] = {"sheet": name, "page": index, "page_estimated": False}
         rows = _stream_rows(ws) if read_only else _rows_with_merges(ws)
-        nodes = sheet_nodes(rows, fallback_title=name, rows_per_chunk=rows_per_chunk, budget=budget, **meta)
+        nodes = sheet_nodes(rows, fallback_title=name, rows_per_chunk=rows_per_chunk, max_chars=chunk_chars,
+                            budget=budget, **meta)
         if budget.exhausted:
             doc.warnings.append(
                 f"sheet '{name}' truncated: the text limit of {ctx.max_chars} characters was reached"

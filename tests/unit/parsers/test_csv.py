@@ -89,7 +89,7 @@ def test_large_csv_is_split_by_row_ranges(tmp_path: Path) -> None:
     rows = [["编号", "客户", "金额"]] + [
         [str(i), f"客户{i % 13}", f"{i * 1.5:.2f}"] for i in range(1, 20_001)
     ]
-    doc = _parse(_write(tmp_path, rows, encoding="utf-8"), rows_per_chunk=1000)
+    doc = _parse(_write(tmp_path, rows, encoding="utf-8"), rows_per_chunk=1000, chunk_max_chars=0)
     chunks = _tables(doc)
     assert len(chunks) == 20
     assert [c.metadata["row_range"] for c in chunks[:2]] == [[2, 1001], [1002, 2001]]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 import time
 import zipfile
 from datetime import date, datetime
@@ -165,7 +166,7 @@ def test_large_sheet_is_split_into_row_ranges_repeating_the_header(tmp_path: Pat
     data = _bytes(wb, tmp_path)  # type: ignore[arg-type]
 
     start = time.perf_counter()
-    streamed = _parse(data, xlsx_read_only_bytes=0)  # force the constant-memory path
+    streamed = _parse(data, xlsx_read_only_bytes=0, chunk_max_chars=0)  # constant-memory path, rows only
     assert time.perf_counter() - start < 20
     [sheet] = streamed.children
     chunks = _tables(sheet)
@@ -178,7 +179,7 @@ def test_large_sheet_is_split_into_row_ranges_repeating_the_header(tmp_path: Pat
     assert "编号: 20000 | 客户: 客户17 | 金额: 24998.75 | 日期: 2024-01-08" in chunks[-1].content
     assert any("streaming" in w for w in streamed.warnings)
 
-    regular = _parse(data, rows_per_chunk=5000)
+    regular = _parse(data, rows_per_chunk=5000, chunk_max_chars=0)
     assert [c.metadata["row_range"] for c in _tables(regular.children[0])] == [
         [2, 5001],
         [5002, 10001],
@@ -187,6 +188,14 @@ def test_large_sheet_is_split_into_row_ranges_repeating_the_header(tmp_path: Pat
     ]
     streamed_rows = [r for c in chunks for r in c.metadata["table"]["rows"]]
     assert [r for c in _tables(regular.children[0]) for r in c.metadata["table"]["rows"]] == streamed_rows
+
+    # by default a range is also cut by its text length, so the pipeline never splits it again
+    # (which would leave two pieces claiming the same row range); ranges stay exact and contiguous
+    capped = _tables(_parse(data).children[0])
+    assert all(len(c.content) <= 4200 for c in capped) and len(capped) > 100
+    assert capped[0].metadata["row_range"][0] == 2 and capped[-1].metadata["row_range"][1] == 20001
+    assert all(a.metadata["row_range"][1] + 1 == b.metadata["row_range"][0] for a, b in itertools.pairwise(capped))
+    assert [r for c in capped for r in c.metadata["table"]["rows"]] == streamed_rows
 
 
 def test_stray_cell_far_away_does_not_make_the_parser_visit_the_whole_grid(tmp_path: Path) -> None:
