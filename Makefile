@@ -43,11 +43,11 @@ $(STUDIO_VENV)/.installed: pyproject.toml
 	@touch $@
 
 test: $(VENV)/.test-installed browser $(STUDIO_VENV)/.installed
-	$(BIN)/ruff check dropqa tests
+	$(BIN)/ruff check dropqa tests benchmarks
 	$(BIN)/pytest -q -p no:cacheprovider tests
 
 lint: $(VENV)/.test-installed
-	$(BIN)/ruff check dropqa tests
+	$(BIN)/ruff check dropqa tests benchmarks
 
 # LangGraph Studio on the embedded defaults (offline): open the printed Studio link to watch runs step by step.
 studio: $(STUDIO_VENV)/.installed

@@ -222,11 +222,16 @@ def _mean(xs: list[float | None]) -> float | None:
     return round(sum(vals) / len(vals), 3) if vals else None
 
 
-def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
-    """Suite-level numbers from per-item records (each has ``metrics`` and ``latency_ms``)."""
+def summarize(records: list[dict[str, Any]], judged: bool = False) -> dict[str, Any]:
+    """Suite-level numbers from per-item records (each has ``metrics`` and ``latency_ms``).
+
+    ``judged``: the LLM judge ran on this suite, so ``answer_correctness`` (mean judge score over the
+    items it graded, see :mod:`dropqa.evals.judge`) follows ``answer_accuracy``; otherwise it is absent.
+    """
     m = [r["metrics"] for r in records]
     cited = sum(x["citations"] for x in m)
     lat = [r["latency_ms"] for r in records]
+    judge = {"answer_correctness": _mean([x.get("answer_correctness") for x in m])} if judged else {}
     return {
         "n": len(records),
         "evidence_recall_at_5": _mean([x["recall_at_5"] for x in m]),
@@ -234,6 +239,7 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
         "all_evidence_at_10": _mean([x["all_evidence_at_10"] for x in m]),
         "mrr_at_10": _mean([x["reciprocal_rank_at_10"] for x in m]),
         "answer_accuracy": _mean([x["answer_accuracy"] for x in m]),
+        **judge,
         "no_answer_accuracy": _mean([x["no_answer_accuracy"] for x in m]),
         "false_abstention_rate": _mean([x["false_abstention"] for x in m]),
         "citation_precision": round(sum(x["citations_supporting"] for x in m) / cited, 3) if cited else None,
@@ -244,11 +250,12 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
 
 def summarize_suite(records: list[dict[str, Any]], index_seconds: float | None) -> dict[str, Any]:
     """The report's ``summary``: overall numbers, ``index_seconds``, and the same numbers by type / language."""
-    out = summarize(records)
+    judged = any("answer_correctness" in r["metrics"] for r in records)
+    out = summarize(records, judged)
     out["index_seconds"] = round(index_seconds, 1) if index_seconds is not None else None
     for key, field_name in (("by_type", "type"), ("by_language", "language")):
         groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
         for r in records:
             groups[str(r.get(field_name))].append(r)
-        out[key] = {g: summarize(rs) for g, rs in sorted(groups.items())}
+        out[key] = {g: summarize(rs, judged) for g, rs in sorted(groups.items())}
     return out

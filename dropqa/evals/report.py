@@ -19,12 +19,26 @@ SUMMARY_KEYS = (
     "no_answer_accuracy", "false_abstention_rate", "citation_precision", "latency_p50_ms", "latency_p95_ms",
     "index_seconds", "by_type", "by_language",
 )
+# Present only when the LLM judge ran (a chat model is configured); it follows answer_accuracy.
+OPTIONAL_SUMMARY_KEYS = ("answer_correctness",)
 GROUP_COLUMNS = (
     ("n", "n"), ("evidence_recall_at_5", "recall@5"), ("evidence_recall_at_10", "recall@10"),
     ("all_evidence_at_10", "all@10"), ("mrr_at_10", "MRR@10"), ("answer_accuracy", "answer acc"),
     ("no_answer_accuracy", "no-answer acc"), ("false_abstention_rate", "false abst."),
     ("citation_precision", "cite prec."), ("latency_p50_ms", "p50 ms"), ("latency_p95_ms", "p95 ms"),
 )
+SHORT_LABELS = {"n": "n", "evidence_recall_at_5": "r@5", "evidence_recall_at_10": "r@10",
+                "all_evidence_at_10": "all@10", "mrr_at_10": "mrr", "answer_accuracy": "acc",
+                "answer_correctness": "judge", "no_answer_accuracy": "noans", "false_abstention_rate": "f.abst",
+                "citation_precision": "cite", "latency_p50_ms": "p50ms", "latency_p95_ms": "p95ms"}
+
+
+def columns(summary: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+    """The group columns, with the judge's ``answer_correctness`` after ``answer acc`` when it ran."""
+    if "answer_correctness" not in summary:
+        return GROUP_COLUMNS
+    i = [k for k, _ in GROUP_COLUMNS].index("answer_accuracy") + 1
+    return (*GROUP_COLUMNS[:i], ("answer_correctness", "answer correct. (judge)"), *GROUP_COLUMNS[i:])
 
 
 def fmt(v: Any) -> str:
@@ -130,10 +144,11 @@ th{background:#f5f5f5;text-align:left}td.num{text-align:right;font-variant-numer
 """
 
 
-def _group_table(groups: dict[str, dict[str, Any]], label: str) -> str:
-    head = "".join(f"<th>{_esc(c)}</th>" for _, c in GROUP_COLUMNS)
+def _group_table(groups: dict[str, dict[str, Any]], label: str,
+                 cols: tuple[tuple[str, str], ...] = GROUP_COLUMNS) -> str:
+    head = "".join(f"<th>{_esc(c)}</th>" for _, c in cols)
     rows = "".join(
-        f"<tr><td>{_esc(g)}</td>" + "".join(f'<td class="num">{fmt(s.get(k))}</td>' for k, _ in GROUP_COLUMNS)
+        f"<tr><td>{_esc(g)}</td>" + "".join(f'<td class="num">{fmt(s.get(k))}</td>' for k, _ in cols)
         + "</tr>" for g, s in groups.items())
     return f"<table><tr><th>{_esc(label)}</th>{head}</tr>{rows}</table>"
 
@@ -162,6 +177,9 @@ def _failure(r: dict[str, Any]) -> str:
         if m["false_abstention"] == 1:
             verdict.append("abstained")
     answers = ", ".join(r["expected_answers"]) or "(no answer expected)"
+    j = r.get("judge")
+    if j:
+        verdict.append(f"judge: {j['verdict']} — {j['reason']}" if j.get("verdict") else f"judge error: {j['error']}")
     return (f'<div class="fail"><b>{_esc(r["id"])}</b> <span class=muted>{_esc(r["type"])} · '
             f'{_esc(r["language"])} · {r["latency_ms"]:.0f} ms · {_esc(r["mode"])}</span> — '
             f'<span class=bad>{_esc("; ".join(verdict))}</span>'
@@ -177,6 +195,7 @@ def render_html(report: dict[str, Any]) -> str:
         ("n", "questions"), ("evidence_recall_at_5", "evidence recall@5"),
         ("evidence_recall_at_10", "evidence recall@10"), ("all_evidence_at_10", "all evidence@10"),
         ("mrr_at_10", "MRR@10"), ("answer_accuracy", "answer accuracy"),
+        *((("answer_correctness", "answer correctness (LLM judge)"),) if "answer_correctness" in s else ()),
         ("no_answer_accuracy", "no-answer accuracy"), ("false_abstention_rate", "false abstention"),
         ("citation_precision", "citation precision"), ("latency_p50_ms", "latency p50 (ms)"),
         ("latency_p95_ms", "latency p95 (ms)"), ("index_seconds", "index seconds")))
@@ -195,8 +214,8 @@ def render_html(report: dict[str, Any]) -> str:
         f'{"offline (extractive)" if meta.get("offline") else "chat model"} · embeddings '
         f'{_esc(meta.get("embeddings", ""))} · {_esc(meta.get("created_at", ""))}</p>'
         f'<h2>Summary</h2><div class="cards">{cards}</div>'
-        f"<h2>By type</h2>{_group_table(s.get('by_type', {}), 'type')}"
-        f"<h2>By language</h2>{_group_table(s.get('by_language', {}), 'language')}"
+        f"<h2>By type</h2>{_group_table(s.get('by_type', {}), 'type', columns(s))}"
+        f"<h2>By language</h2>{_group_table(s.get('by_language', {}), 'language', columns(s))}"
         f'<h2>Charts</h2><div class="cols"><div><b>Recall by type</b><br>{recall_by_type_svg(s.get("by_type", {}))}'
         f'</div><div><b>Latency</b><br>{latency_histogram_svg([r["latency_ms"] for r in items])}</div></div>'
         f"<h2>Failed questions ({len(failed)})</h2>{''.join(_failure(r) for r in failed) or '<p>none</p>'}"
@@ -233,14 +252,14 @@ def print_console(report: dict[str, Any], console: Console | None = None) -> Non
     s = report["summary"]
     groups = Table(title="By type")
     groups.add_column("type", no_wrap=True)
-    short = ("n", "r@5", "r@10", "all@10", "mrr", "acc", "noans", "f.abst", "cite", "p50ms", "p95ms")
-    for label in short:
-        groups.add_column(label, justify="right", no_wrap=True)
+    cols = columns(s)
+    for key, _ in cols:
+        groups.add_column(SHORT_LABELS[key], justify="right", no_wrap=True)
     for g, gs in [*s["by_type"].items(), ("ALL", s)]:
-        groups.add_row(g, *[_short(gs.get(k)) for k, _ in GROUP_COLUMNS])
+        groups.add_row(g, *[_short(gs.get(k)) for k, _ in cols])
     console.print(groups)
     console.print(f"index {fmt(s['index_seconds'])} s · " + " · ".join(
-        f"{label} {fmt(s.get(k))}" for k, label in GROUP_COLUMNS[1:9]))
+        f"{label} {fmt(s.get(k))}" for k, label in cols[1:-2]))
 
 
 def write_report(report: dict[str, Any], out: Path) -> tuple[Path, Path]:

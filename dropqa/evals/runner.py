@@ -20,8 +20,9 @@ import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
+from dropqa.evals.judge import AnswerJudge, Judgement
 from dropqa.evals.metrics import (
     VERSION_RE,
     ItemResult,
@@ -128,9 +129,12 @@ def item_failed(item: EvalItem, metrics: dict[str, Any], error: str | None) -> b
             or metrics["false_abstention"] == 1)
 
 
-def record(item: EvalItem, result: ItemResult, extra: dict[str, Any], versioned: frozenset[str]) -> dict[str, Any]:
+def record(item: EvalItem, result: ItemResult, extra: dict[str, Any], versioned: frozenset[str],
+           judgement: Judgement | None = None) -> dict[str, Any]:
     metrics = item_metrics(item, result, versioned)
-    return {
+    if judgement is not None:
+        metrics["answer_correctness"] = judgement.score
+    rec = {
         "id": item.id, "question": item.question, "type": item.type, "language": item.language,
         "version": item.version, "no_answer": item.no_answer,
         "expected_answers": list(item.answers), "expected_evidence": item.to_dict()["evidence"],
@@ -146,13 +150,19 @@ def record(item: EvalItem, result: ItemResult, extra: dict[str, Any], versioned:
         "metrics": metrics,
         "failed": item_failed(item, metrics, result.error),
     }
+    if judgement is not None:
+        rec["judge"] = judgement.to_dict()
+    return rec
 
 
 def run_suite(services: Any, items: list[EvalItem], corpus: Path, *, index: bool = True,
               work: Path | None = None, progress: Progress | None = None,
-              suite_name: str = "") -> dict[str, Any]:
+              suite_name: str = "", judge: AnswerJudge | Literal["auto"] | None = "auto") -> dict[str, Any]:
     """Index (unless ``index`` is False) and ask every item; return the report dict
-    ``{"summary", "items", "meta"}`` (see :mod:`dropqa.evals.report`)."""
+    ``{"summary", "items", "meta"}`` (see :mod:`dropqa.evals.report`).
+
+    ``judge``: ``"auto"`` grades answers with the configured chat model when there is one (nothing
+    offline), ``None`` never, or a given :class:`~dropqa.evals.judge.AnswerJudge`."""
     import tempfile
 
     from dropqa.ingestion.pipeline import Indexer
@@ -170,12 +180,19 @@ def run_suite(services: Any, items: list[EvalItem], corpus: Path, *, index: bool
                 index_seconds, outcomes = stage_and_index(indexer, corpus, Path(tmp) / "corpus", progress)
     if items:  # one untimed question first: lazy model / tokenizer loads are not a question's latency
         ask_item(services, items[0])
+    if judge == "auto":
+        judge = AnswerJudge.from_settings(services.settings)
     records = []
     for i, item in enumerate(items):
         if progress:
             progress(f"asking {item.id}", i, len(items))
         result, extra = ask_item(services, item)
-        records.append(record(item, result, extra, versioned))
+        judgement = None
+        if judge is not None and judge.applies(item, result.error):
+            if progress:
+                progress(f"judging {item.id}", i, len(items))
+            judgement = judge.judge(item, result.answer)
+        records.append(record(item, result, extra, versioned, judgement))
     if progress:
         progress("done", len(items), len(items))
     return {
@@ -186,6 +203,7 @@ def run_suite(services: Any, items: list[EvalItem], corpus: Path, *, index: bool
             "versioned_documents": sorted(versioned), "indexing": outcomes,
             "offline": bool(services.settings.offline),
             "embeddings": services.settings.models.embeddings.model,
+            "judge": judge.model if judge is not None else None,
             "created_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         },
     }

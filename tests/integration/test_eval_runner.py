@@ -78,3 +78,36 @@ def test_fresh_store_on_an_external_server_is_a_new_database_dropped_afterwards(
         assert name.startswith("dropqa_eval_")
     with psycopg.connect(settings.database_url) as conn:
         assert conn.execute("SELECT count(*) FROM pg_database WHERE datname = %s", (name,)).fetchone()[0] == 0
+
+
+def test_llm_judge_adds_answer_correctness(services, report, capsys):
+    """With a judge (a scripted OpenAI-compatible server behind the real client), every answerable
+    item gets a verdict and the summary gains answer_correctness; offline (above) it is absent."""
+    from dropqa.config import ChatModelSettings
+    from dropqa.evals.judge import AnswerJudge
+    from dropqa.models.chat import build_chat_model
+    from tests.support.scripted_openai import ScriptedOpenAI
+
+    assert "answer_correctness" not in report["summary"] and report["meta"]["judge"] is None
+
+    def grade(body: dict) -> dict:
+        prompt = body["messages"][-1]["content"]
+        verdict = "partial" if "SeaGlide" in prompt else "correct"
+        return {"content": f'{{"verdict": "{verdict}", "reason": "scripted"}}'}
+
+    items = [i for i in load_suite(ROOT / "evals" / "golden_en.yaml")
+             if i.id in {"en-annual-leave", "en-max-depth", "en-no-ceo"}]
+    with ScriptedOpenAI(grade) as llm:
+        judge = AnswerJudge(build_chat_model(ChatModelSettings(**llm.chat_config())), llm.model)
+        judged = run_suite(services, items, ROOT / "evals" / "corpus_en", index=False, judge=judge)
+    assert len(llm.requests) == 2  # the no-answer item is not judged
+    s = judged["summary"]
+    assert s["answer_correctness"] == 0.75 and judged["meta"]["judge"] == llm.model
+    assert s["by_type"]["table"]["answer_correctness"] == 0.5
+    assert s["by_type"]["no_answer"]["answer_correctness"] is None
+    by_id = {r["id"]: r for r in judged["items"]}
+    assert by_id["en-annual-leave"]["judge"] == {"verdict": "correct", "score": 1.0, "reason": "scripted",
+                                                 "error": None}
+    assert "judge" not in by_id["en-no-ceo"]
+    print_console(judged)
+    assert "judge" in capsys.readouterr().out

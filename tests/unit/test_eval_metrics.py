@@ -214,3 +214,81 @@ def test_the_shipped_suites_are_valid():
     shared = root.parent / "shared" / "samples" / "golden.yaml"
     if shared.exists():
         assert len(load_suite(shared)) > 10
+
+
+# ---------------------------------------------------------------- the optional LLM judge
+
+
+def test_judge_verdicts_are_parsed_never_guessed():
+    from dropqa.evals.judge import parse_verdict
+
+    j = parse_verdict('Sure. {"verdict": "Partial", "reason": "only the warranty"}')
+    assert (j.score, j.verdict, j.reason, j.error) == (0.5, "partial", "only the warranty", None)
+    assert parse_verdict('{"verdict": "correct", "reason": ""}').score == 1.0
+    assert parse_verdict('{"verdict": "incorrect"}').score == 0.0
+    for bad in ("looks right to me", '{"verdict": "maybe"}', "{not json}", ""):
+        j = parse_verdict(bad)
+        assert j.score is None and j.verdict is None and j.error.startswith("unreadable verdict")
+
+
+def _judge(llm):
+    from dropqa.config import ChatModelSettings
+    from dropqa.evals.judge import AnswerJudge
+    from dropqa.models.chat import build_chat_model
+
+    return AnswerJudge(build_chat_model(ChatModelSettings(**llm.chat_config())), llm.model)
+
+
+def test_judge_grades_through_a_real_openai_client():
+    from tests.support.scripted_openai import ScriptedOpenAI
+
+    it = item([EV], answers=["37项"], notes="the number of new invention patents")
+    with ScriptedOpenAI([{"content": '{"verdict": "correct", "reason": "37 patents, as expected"}'},
+                         {"status": 500, "message": "overloaded"},
+                         {"content": "I cannot grade this."}]) as llm:
+        judge = _judge(llm)
+        ok = judge.judge(it, "2024年共新增授权发明专利三十七项[1]。")
+        failed = judge.judge(it, "37项")
+        unreadable = judge.judge(it, "37项")
+    assert (ok.score, ok.verdict, ok.error) == (1.0, "correct", None)
+    prompt = llm.requests[0]["messages"][-1]["content"]
+    for text in (it.question, "- 37项", "the number of new invention patents", "三十七项"):
+        assert text in prompt
+    assert failed.score is None and "overloaded" in failed.error  # a failed call is recorded, not scored
+    assert unreadable.score is None and unreadable.error.startswith("unreadable verdict")
+
+
+def test_judge_only_applies_to_answerable_items_without_errors():
+    from dropqa.evals.judge import AnswerJudge
+
+    assert AnswerJudge.applies(item([EV]), None)
+    assert not AnswerJudge.applies(item([EV]), "TimeoutError: …")
+    assert not AnswerJudge.applies(item([], answers=[], type_="no_answer"), None)
+
+
+def test_judge_is_absent_offline_and_built_from_the_chat_settings():
+    from dropqa.config import Settings
+    from dropqa.evals.judge import AnswerJudge
+
+    assert AnswerJudge.from_settings(Settings(models={"chat": {"model": ""}})) is None
+    judge = AnswerJudge.from_settings(Settings(models={"chat": {"model": "qwen-plus", "base_url": "http://127.0.0.1:9/v1"}}))
+    assert judge is not None and judge.model == "qwen-plus"
+
+
+def test_answer_correctness_appears_only_when_judged():
+    a, b = item([EV], id="a"), item([EV], id="b")
+    plain = [_record(a, m.ItemResult(answer="37项"), "single_hop")]
+    assert "answer_correctness" not in m.summarize_suite(plain, None)
+    judged = [_record(a, m.ItemResult(answer="37项"), "single_hop"),
+              _record(b, m.ItemResult(answer="三十七项"), "multi_hop", "en")]
+    judged[0]["metrics"]["answer_correctness"] = 1.0
+    judged[1]["metrics"]["answer_correctness"] = 0.5
+    s = m.summarize_suite(judged, None)
+    keys = list(s)
+    assert keys.index("answer_correctness") == keys.index("answer_accuracy") + 1
+    assert [k for k in keys if k != "answer_correctness"] == list(SUMMARY_KEYS)
+    assert s["answer_correctness"] == 0.75 and s["answer_accuracy"] == 0.5
+    assert s["by_type"]["multi_hop"]["answer_correctness"] == 0.5
+    assert s["by_language"]["zh"]["answer_correctness"] == 1.0
+    page = render_html({"summary": s, "items": [], "meta": {}})
+    assert "answer correctness (LLM judge)" in page and "answer correct. (judge)" in page
