@@ -160,6 +160,8 @@ def test_not_answerable_is_said_plainly(corpus: dict, server: str, new_page) -> 
     page.wait_for_selector(".msg-bot.answered", timeout=60_000)
     box = page.locator(".msg-bot:last-child .not-answerable")
     assert box.is_visible() and "Not answerable from your documents" in box.inner_text()
+    badge = page.locator(".msg-bot:last-child #confidence-badge").inner_text()
+    assert "not in the documents" in badge and "High confidence" not in badge  # no green badge on a non-answer
     other = page.locator(".msg-bot:last-child details.sources-other")
     assert other.locator("summary").inner_text().lower().startswith("also relevant")
     screenshot(page, "ask-not-answerable")

@@ -313,7 +313,10 @@ function badges(a, msg) {
   const conf = ['high', 'medium', 'low'].includes(a.confidence) ? a.confidence : 'low';
   const rounds = Number(a.iterations) || 0;
   return h('div', { class: 'badges' },
-    h('span', { class: `badge badge-${conf}`, dataset: { confidence: conf }, id: 'confidence-badge' }, t(`qa.conf.${conf}`)),
+    // For "not answerable", confidence is about the absence of an answer: a neutral badge, not a green one.
+    a.answerable === false
+      ? h('span', { class: 'badge badge-mode', dataset: { confidence: conf }, id: 'confidence-badge' }, t(`qa.confNo.${conf}`))
+      : h('span', { class: `badge badge-${conf}`, dataset: { confidence: conf }, id: 'confidence-badge' }, t(`qa.conf.${conf}`)),
     h('span', { class: 'badge badge-mode', dataset: { mode: a.mode } }, t(`qa.mode.${a.mode === 'agent' ? 'agent' : 'direct'}`)),
     a.mode === 'agent' || rounds > 1 ? h('span', { class: 'badge' }, rounds === 1 ? t('qa.oneRound') : t('qa.rounds', { n: rounds })) : null,
     a.degraded ? h('span', { class: 'badge badge-warn' }, t('qa.degraded')) : null,
