@@ -13,8 +13,9 @@ import hashlib
 import os
 import re
 import unicodedata
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+
+from pydantic import BaseModel, Field
 
 from dropqa.ingestion.parsers import UnsupportedFormat, get_parser
 from dropqa.ingestion.sniff import detect_type
@@ -52,11 +53,13 @@ def safe_filename(name: str | None) -> str:
     return cleaned
 
 
-@dataclass
-class UploadResult:
-    filename: str
+class UploadItem(BaseModel):
+    """What happened to one uploaded file (also the API's response item)."""
+
+    filename: str = Field(description="the sanitised name the file is stored and indexed under")
     original_filename: str
-    status: str  # queued | unchanged | rejected
+    status: str = Field(description="queued (an ingestion job will index it), unchanged (a document already has "
+                                    "exactly these bytes) or rejected (see error)")
     size: int
     file_type: str | None = None
     job_id: str | None = None
@@ -78,10 +81,10 @@ def store_bytes(upload_dir: Path, name: str, data: bytes, digest: str) -> Path:
     return target
 
 
-def accept(svc: Services, original: str | None, data: bytes) -> UploadResult:
+def accept(svc: Services, original: str | None, data: bytes) -> UploadItem:
     """Check one uploaded file, store it and queue its ingestion job."""
     name = safe_filename(original)
-    result = UploadResult(filename=name, original_filename=original or "", status="rejected", size=len(data))
+    result = UploadItem(filename=name, original_filename=original or "", status="rejected", size=len(data))
     limit = svc.settings.ingestion.max_file_bytes
     if len(data) > limit:
         result.error = f"the file is larger than {limit / 1e6:.0f} MB"

@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 
 from dropqa.api.deps import Authorized, DbDep, ServicesDep
 from dropqa.api.errors import ERROR_RESPONSES
-from dropqa.api.uploads import accept
+from dropqa.api.uploads import UploadItem, accept
 from dropqa.store import documents as doc_store
 from dropqa.store import jobs
 from dropqa.store import nodes as node_store
@@ -79,19 +79,6 @@ class DocumentDetail(DocumentInfo):
     topics: list[TopicRef]
 
 
-class UploadItem(BaseModel):
-    filename: str = Field(description="the sanitised name the file is stored and indexed under")
-    original_filename: str
-    status: str = Field(description="queued (an ingestion job will index it), unchanged (a document already has "
-                                    "exactly these bytes) or rejected (see error)")
-    size: int
-    file_type: str | None = None
-    job_id: str | None = None
-    job_state: str | None = None
-    document_id: str | None = None
-    error: str | None = None
-
-
 class UploadResponse(BaseModel):
     success: bool = Field(description="true when no file was rejected")
     documents: list[UploadItem]
@@ -140,7 +127,7 @@ async def upload_documents(
     for f in files:
         data = await f.read(max_bytes + 1)
         result = await run_in_threadpool(accept, svc, f.filename, data)
-        items.append(UploadItem(**vars(result)))
+        items.append(result)
         await f.close()
     return UploadResponse(success=all(i.status != "rejected" for i in items), documents=items)
 
