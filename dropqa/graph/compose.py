@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from dropqa.graph.intent import Intent
 from dropqa.graph.prompts import render
 from dropqa.text.segment import query_terms
+from dropqa.text.sentences import ends_mid_sentence
 from dropqa.tools.extractive import pick_sentences, sentence_units
 from dropqa.tools.hits import Hit
 
@@ -122,8 +123,8 @@ def _where(hit: Hit) -> str:
     return hit.section.split(" > ")[-1] if hit.section else hit.document_name
 
 
-def multi_hop(lang: str, intent: Intent, question: str, bridge: list[str], weights: dict[str, float],
-              pool: list[Hit], max_items: int = 4) -> Composed | None:
+def multi_hop(lang: str, intent: Intent, question: str, bridge: list[str], pool: list[Hit],
+              max_items: int = 4) -> Composed | None:
     if not bridge:
         return None
     entity = bridge[0]
@@ -164,13 +165,10 @@ def multi_hop(lang: str, intent: Intent, question: str, bridge: list[str], weigh
     return Composed(lines, cites) if len(cites) >= 2 else None
 
 
-_ENDS = ("。", "！", "？", ".", "!", "?", "；", ";", "”", "」", ")", "）")
-
-
 def _continuation(pool: list[Hit], i: int) -> tuple[int, str] | None:
     """The passage that continues pool[i] when it stops mid-sentence (a page break in a PDF)."""
     hit = pool[i]
-    if hit.content.rstrip().endswith(_ENDS):
+    if not ends_mid_sentence(hit.content):
         return None
     for k, other in enumerate(pool):
         if other.document_id == hit.document_id and other.version == hit.version \
@@ -195,6 +193,6 @@ def extractive(lang: str, question: str, terms: list[str], weights: dict[str, fl
             if cont is not None:
                 text, refs = f"{text}{cont[1]}", [p.hit_index, cont[0]]
         cites.update(refs)
-        marks = "".join(f"[{r + 1}]" for r in refs)
-        lines.append(render(lang, "answer_item", text=text, n=marks[1:-1]))
+        extra = "".join(f"[{r + 1}]" for r in refs[1:])  # the continuation's passage, cited right after
+        lines.append(render(lang, "answer_item", text=text, n=refs[0] + 1) + extra)
     return Composed(lines, sorted(cites))

@@ -13,6 +13,14 @@ _SPLIT = re.compile(
 )
 
 
+_ENDINGS = ("。", "！", "？", ".", "!", "?", "；", ";", "”", "」", ")", "）")
+
+
+def ends_mid_sentence(text: str) -> bool:
+    """True when ``text`` stops without closing its sentence (a page break cut it, say)."""
+    return not text.rstrip().endswith(_ENDINGS)
+
+
 def split_sentences(text: str) -> list[str]:
     parts = [p.strip() for p in _SPLIT.split(text or "")]
     return [p for p in parts if p]

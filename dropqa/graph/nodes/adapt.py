@@ -23,11 +23,13 @@ from dropqa.graph.state import ReaderState, State
 _ORDER = {"empty": ["broaden", "deeper"], "low": ["refine", "broaden", "deeper"]}
 
 
-def next_strategy(state: State, intent: Intent) -> str:
+def strategies_done(state: State) -> set[str]:
+    """The strategies tried so far this turn, the one just carried out included."""
+    return {*(state.get("strategies_done") or []), state.get("strategy") or "start"}
+
+
+def next_strategy(state: State, intent: Intent, done: set[str]) -> str:
     verdict = (state.get("evaluation") or {}).get("verdict", "good")
-    done = set(state.get("strategies_done") or [])
-    current = state.get("strategy") or "start"
-    done.add(current)
     if intent.kind in ("structure", "page"):
         if state.get("outline"):
             return "finalize"
@@ -51,7 +53,8 @@ def adapt(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     lang = state.get("language", "en")
     intent = Intent.from_dict(state.get("intent"))
     spent = budget_spent(state, svc.settings.agent)
-    strategy = "finalize" if spent else next_strategy(state, intent)
+    done = strategies_done(state)
+    strategy = "finalize" if spent else next_strategy(state, intent, done)
     if strategy == "finalize" and not spent and has_model(svc, state):
         # With a model, the model decides when it is done (final_answer); the rule becomes a hint.
         strategy = "answer_now"
@@ -60,8 +63,7 @@ def adapt(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     else:
         key = "finalize" if strategy == "answer_now" else strategy
         text = render(lang, f"adapt_{key}", bridge=", ".join(state.get("bridge") or []))
-    done = sorted({*(state.get("strategies_done") or []), state.get("strategy") or "start"})
-    return {"strategy": strategy, "strategies_done": done,
+    return {"strategy": strategy, "strategies_done": sorted(done),
             "reasoning_trace": [step(state, "adaptation", text)]}
 
 

@@ -25,7 +25,6 @@ from dropqa.tools.hits import Hit
 
 _NODE_REF = re.compile(r"\[([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\]")
 _NUM_REF = re.compile(r"\[(\d+)\]")
-_NOTHING = re.compile(r"(?i)^\s*(NOTHING|none)\s*$")
 
 
 def passages_block(hits: list[Hit], limit: int = 8, chars: int = 700) -> str:
@@ -111,7 +110,7 @@ def answer(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     elif intent.kind == "compare_versions":
         composed = compose.versions(lang, intent, question, terms, weights, pool)
     elif intent.kind == "multi_hop":
-        composed = compose.multi_hop(lang, intent, question, list(state.get("bridge") or []), weights, pool)
+        composed = compose.multi_hop(lang, intent, question, list(state.get("bridge") or []), pool)
     if composed is None:
         if top < cfg.quality_min_relevance:
             return abstain(state, runtime)

@@ -63,7 +63,8 @@ def evaluate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     update: dict[str, Any] = {}
     steps = []
     new_hits: list[Hit] = []
-    for message in _turn_tool_messages(state):
+    messages = _turn_tool_messages(state)
+    for message in messages:
         artifact = message.artifact if isinstance(message.artifact, dict) else {}
         hits = [Hit.model_validate(h) for h in artifact.get("hits") or []]
         data = artifact.get("data") or {}
@@ -100,7 +101,7 @@ def evaluate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         verdict = "low"
     else:
         verdict = "good"
-    tools = ", ".join(sorted({m.name or "" for m in _turn_tool_messages(state)})) or "—"
+    tools = ", ".join(sorted({m.name or "" for m in messages})) or "—"
     steps.append({"step": int(state.get("iterations") or 0) + 1, "type": "evaluation",
                   "content": render(lang, "evaluation", tool=tools, new=added, top=f"{top:.2f}",
                                     density=f"{dens:.2f}", verdict=render(lang, f"verdict_{verdict}"))})

@@ -12,7 +12,7 @@ from langgraph.runtime import Runtime
 
 from dropqa.graph.context import Context
 from dropqa.graph.llm import ChatUnavailable, invoke_chat, text_of
-from dropqa.graph.nodes.answer import passages_block
+from dropqa.graph.nodes.answer import answer, passages_block
 from dropqa.graph.nodes.common import hits_of, step
 from dropqa.graph.prompts import fill, render
 from dropqa.graph.state import ReaderState, State
@@ -90,8 +90,6 @@ def synthesize(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
             where = f"{finding['document']} > {s['where']}" if s.get("where") else finding["document"]
             lines.append(render(lang, "multi_item", where=where, text=s["text"], n=i + 1))
     if not cites:
-        from dropqa.graph.nodes.answer import answer
-
         return answer(state, runtime)
     return {"answer": "\n".join(lines), "answerable": True, "citations": sorted(set(cites)),
             "reasoning_trace": [step(state, "answer", render(lang, "synthesis_summary", n=len(findings)))]}

@@ -26,12 +26,11 @@ from dropqa.graph.state import RESET, State
 from dropqa.store import nodes as node_store
 from dropqa.store.scope import Scope
 from dropqa.text.lang import detect_language
+from dropqa.text.sentences import ends_mid_sentence
 from dropqa.tools.fusion import rrf
 from dropqa.tools.hits import Hit
 from dropqa.tools.retrieval import RetrievalResult, hybrid_search, score_hits
 from dropqa.tools.services import Services
-
-_SENTENCE_END = ("。", "！", "？", ".", "!", "?", "；", ";", "”", "」", ")", "）")
 
 
 def expand_window(svc: Services, result: RetrievalResult, top: int = 3) -> list[Hit]:
@@ -40,7 +39,7 @@ def expand_window(svc: Services, result: RetrievalResult, top: int = 3) -> list[
     extra: list[Hit] = []
     seen = {h.node_id for h in result.hits}
     for hit in result.hits[:top]:
-        cut = not hit.content.rstrip().endswith(_SENTENCE_END)
+        cut = ends_mid_sentence(hit.content)
         chat = bool((hit.metadata or {}).get("speaker"))  # a chat message: the replies that follow it
         if not (cut or chat or hit.node_type in ("table", "figure", "image")):
             continue
@@ -61,7 +60,7 @@ def expand_window(svc: Services, result: RetrievalResult, top: int = 3) -> list[
     return extra
 
 
-def rewritten_queries(svc: Services, state: State, question: str, language: str) -> tuple[list[str], dict]:
+def rewritten_queries(svc: Services, question: str, language: str) -> tuple[list[str], dict]:
     try:
         message, usage = invoke_chat(svc, [HumanMessage(fill("rewrite", language, question=question))])
     except ChatUnavailable:
@@ -83,7 +82,7 @@ def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     usage: dict[str, Any] = {}
     rewrites: list[str] = []
     if has_model(svc, state):
-        rewrites, usage = rewritten_queries(svc, state, query, language)
+        rewrites, usage = rewritten_queries(svc, query, language)
         if rewrites:
             extra = [hybrid_search(svc, q, scope, k=runtime.context.top_k) for q in rewrites]
             fused = rrf([result.hits, *[r.hits for r in extra]], k=svc.settings.retrieval.rrf_k)

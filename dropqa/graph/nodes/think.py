@@ -68,7 +68,7 @@ def think(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         calls = [{"name": c["name"], "args": c["args"], "id": f"call_{uuid.uuid4().hex[:12]}", "type": "tool_call"}
                  for c in planned.calls]
         message = AIMessage(content=thought, tool_calls=calls)
-    calls = list(message.tool_calls)[: remaining or 0]
+    calls = list(message.tool_calls)[:remaining]
     if len(calls) != len(message.tool_calls):
         message = AIMessage(content=message.content, tool_calls=calls, id=message.id,
                             usage_metadata=message.usage_metadata)

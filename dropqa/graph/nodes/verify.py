@@ -15,6 +15,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from dropqa.graph.context import Context
+from dropqa.graph.nodes.answer import abstain
 from dropqa.graph.nodes.common import hits_of, step
 from dropqa.graph.prompts import render
 from dropqa.graph.state import State
@@ -95,23 +96,18 @@ def check_citations(answer: str, pool: list[Hit]) -> tuple[str, list[int], int, 
     return text, cited, counts["checked"], counts["dropped"], counts["repaired"]
 
 
-def _shown(value: float, unit: str) -> str:
-    return f"{value:,g}{unit}"
-
-
 def conflict_note(lang: str, conflict: Conflict, pool: list[Hit]) -> tuple[str, list[int]]:
     index = {h.node_id: i for i, h in enumerate(pool)}
     cites = [index[c.node_id] for c in conflict.claims if c.node_id in index]
     if conflict.across_versions:
-        parts = [render(lang, "version_part", version=c.version, value=_shown(c.value, c.unit),
-                        n=index[c.node_id] + 1)
+        parts = [render(lang, "version_part", version=c.version, value=c.shown(), n=index[c.node_id] + 1)
                  for c in sorted(conflict.claims, key=lambda c: -c.version) if c.node_id in index]
         sep = "；" if lang == "zh" else "; "
         return render(lang, "conflict_versions", document=conflict.claims[0].document,
                       attribute=conflict.label, details=sep.join(parts),
                       latest=max(c.version for c in conflict.claims)), cites
     parts = [render(lang, "conflict_part", document=c.document, section=c.section or "—",
-                    value=_shown(c.value, c.unit), n=index[c.node_id] + 1)
+                    value=c.shown(), n=index[c.node_id] + 1)
              for c in conflict.claims if c.node_id in index]
     sep = "；" if lang == "zh" else "; "
     return render(lang, "conflict_note", attribute=conflict.label, details=sep.join(parts)), cites
@@ -150,7 +146,5 @@ def verify(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     }
     if not cited and checked:
         # Nothing the answer cites supports it: say so rather than show an unsupported answer.
-        from dropqa.graph.nodes.answer import abstain
-
         return {**update, **abstain(state)}
     return update
