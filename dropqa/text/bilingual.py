@@ -47,6 +47,7 @@ import logging
 import math
 import re
 import threading
+import unicodedata
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
@@ -57,9 +58,9 @@ __all__ = ["translate_terms"]
 
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _HAN_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
-_LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*")
+_LATIN_WORD = re.compile(r"[A-Za-zÀ-ÖØ-öø-ÿ][A-Za-zÀ-ÖØ-öø-ÿ'\-]*")  # Latin letters, accented too (Cáceres)
 # A usable gloss: plain lower-case words (≤ 4), after an optional "to"/article.
-_GLOSS = re.compile(r"(to be |to |an? |the |be )?([a-z][a-z0-9'\-]*(?: [a-z0-9'\-]+){0,3})").fullmatch
+_GLOSS = re.compile(r"(to be |to |an? |the |be )?([a-zà-öø-ÿ][a-zà-öø-ÿ0-9'\-]*(?: [a-zà-öø-ÿ0-9'\-]+){0,3})").fullmatch
 _PAREN = re.compile(r"\([^()]*\)")
 _PLACEHOLDER = re.compile(r"\b(?:sb|sth|sb's|sth's|oneself|one's|etc)\b")
 _NOT_A_GLOSS = (
@@ -86,7 +87,8 @@ a an the of to in on at by for from with without into onto about as and or but n
 is are was were be been being am do does did done doing have has had having will would shall should can could
 may might must i me my we our you your he him his she her it its they them their this that these those there here
 what which who whom whose when where why how whether if also very much many more most some any all each every
-other such only own same just too up down out over under again further once both few s t don now etc one
+other such only own same just too up down out over under again further once both few s t don now etc one us
+go goes went gone get gets got become becomes became make makes made take takes took give gives gave
 """
 _ZH_STOP = frozenset(_ZH_STOPWORDS.split())
 _EN_STOP = frozenset(_EN_STOPWORDS.split())
@@ -325,7 +327,7 @@ def _longest_words(run: str) -> list[str]:
 
 
 def _inflections(word: str) -> list[str]:
-    """The word, then guesses at its base form (hospitals → hospital, died → die)."""
+    """The word, then guesses at its base form (hospitals → hospital, died → die, Zürich → zurich)."""
     forms = [word]
     n = len(word)
     if n > 4 and word.endswith(("ies", "ied")):
@@ -340,7 +342,9 @@ def _inflections(word: str) -> list[str]:
             forms.append(word[:-3])  # admitted → admit
     if n > 5 and word.endswith("ing"):
         forms += [word[:-3], word[:-3] + "e"]
-    return list(dict.fromkeys(forms))
+    if not word.isascii():  # Zürich → zurich
+        forms.append(unicodedata.normalize("NFKD", word).encode("ascii", "ignore").decode())
+    return list(dict.fromkeys(f for f in forms if f))
 
 
 def _derivations(word: str) -> list[str]:

@@ -77,6 +77,8 @@ def test_english_output_is_clean_lower_case_text():
         ("supreme court", "最高法院"),
         ("Einstein", "爱因斯坦"),  # proper noun: "Albert Einstein (1879-1955), …"
         ("yellow river", "黄河"),  # "Yellow River or Huang He"
+        ("café", "咖啡"),  # accented letters
+        ("Zürich", "苏黎世"),  # CC-CEDICT writes "Zurich"
     ],
 )
 def test_english_to_chinese(term, expected):
@@ -129,6 +131,7 @@ def test_mixed_scripts():
     assert "hospital" in translate_terms(["医院hospital"], "en")["医院hospital"]
     assert translate_terms(["hospital 医院"], "zh")["hospital 医院"] == ["医院"]
     assert translate_terms(["X光"], "en")["X光"] == ["x-ray"]
+    assert translate_terms(["美国"], "en")["美国"] == ["usa", "united states"]  # "US" is the pronoun "us"
 
 
 def test_per_term_limits_and_order_is_deterministic():
