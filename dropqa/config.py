@@ -98,7 +98,8 @@ class IngestionSettings(BaseModel):
 
 
 class RetrievalSettings(BaseModel):
-    top_k: int = 8
+    top_k: int = Field(10, ge=1, le=50, description="passages the answer may list as sources")
+    pool_k: int = Field(20, ge=1, le=200, description="passages the first retrieval keeps in the evidence pool")
     candidate_k: int = 30
     rrf_k: int = 60
     similarity_floor: float = 0.80
@@ -117,8 +118,9 @@ class RetrievalSettings(BaseModel):
     class_bonus: dict[str, float] = Field(default_factory=lambda: {"table": 0.06, "figure": 0.03, "image": 0.03})
     answer_sentences: int = 3
     snippet_chars: int = 240
-    quality_min_relevance: float = 0.66
-    source_min_ratio: float = 0.85  # an uncited source is listed when its relevance ≥ this × the best one's
+    calibration_file: Path | None = Field(
+        default=None, description="a refitted answerability/source model (evals/fit_answerability.py --out); "
+        "unset = the fit shipped in dropqa/tools/answerability.json")
     fuzzy_min_score: float = 80.0
 
 

@@ -4,7 +4,7 @@ A suite is a list of items::
 
     - id: a-core-db-rto                 # unique slug
       question: 核心数据库服务的RTO是多少？
-      answers: [30分钟]                  # [] = the corpus does not contain the answer
+      answers: [30分钟]                  # [] for no-answer items and long-form (summary) answers
       evidence:                          # [] for no-answer items
       - {document: 白皮书.pdf, section: 3.2 备份策略, contains: RTO不超过30分钟, page: 3}
       type: single_hop                   # see TYPES
@@ -26,11 +26,11 @@ import yaml
 
 TYPES = frozenset({
     "single_hop", "multi_hop", "no_answer", "contradiction", "table", "sheet_title", "ocr", "structure",
-    "version", "cross_language", "appendix", "unstructured",
+    "version", "cross_language", "appendix", "unstructured", "comparison", "summary",
 })
 LANGUAGES = frozenset({"zh", "en"})
 ITEM_KEYS = {"id", "question", "answers", "evidence", "type", "language", "version"}
-OPTIONAL_ITEM_KEYS = {"ocr", "notes"}
+OPTIONAL_ITEM_KEYS = {"ocr", "notes", "corpus"}
 EVIDENCE_KEYS = {"document", "section", "contains"}
 OPTIONAL_EVIDENCE_KEYS = {"page"}
 
@@ -196,8 +196,6 @@ def _check_item(chk: _Checker, i: int, raw: Any, node: yaml.Node, seen: dict[str
     if answers is not None and evidence is not None and qtype in TYPES:
         if qtype == "no_answer" and (answers or evidence):
             bad("answers" if answers else "evidence", "a no_answer item must have answers: [] and evidence: []")
-        elif qtype != "no_answer" and not answers:
-            bad("answers", f"is empty but type is {qtype!r}; use type: no_answer for questions without an answer")
         elif qtype != "no_answer" and not evidence:
             bad("evidence", f"is empty but type is {qtype!r}; answerable items need at least one evidence")
     if len(chk.problems) > n_before:

@@ -7,7 +7,9 @@
 3. A section (or the document top level) with many content nodes and no
    subsections, longer than ``max_section_chars``, is split into auto-titled
    subsections (``auto_title: true``).
-4. Meaningless headings (``一、``, ``1.``, ``其他``, ``Untitled``) keep their text and
+4. Runs of short sibling paragraphs and lists are joined into passages of about
+   ``paragraph_target_chars`` (same page, never across a heading, a table or a chat message).
+5. Meaningless headings (``一、``, ``1.``, ``其他``, ``Untitled``) keep their text and
    get a short title from their content appended (``一、 星火管培生计划…``).
 
 Offline the generated titles are extractive (the first clause of the content);
@@ -63,7 +65,46 @@ def _normalize_children(children: list[ParsedNode], limits: NormalizeLimits) -> 
                 if is_meaningless_title(node.title):
                     _enhance_title(node)
             out.append(node)
-    return _group_long_run(out, limits)
+    return _group_long_run(_merge_short_runs(out, limits.paragraph_target_chars), limits)
+
+
+_MERGEABLE = frozenset({"paragraph", "list"})
+
+
+def _mergeable(node: ParsedNode) -> bool:
+    meta = node.metadata
+    return node.node_type in _MERGEABLE and not node.is_section and "speaker" not in meta and "table" not in meta
+
+
+def _merge_short_runs(nodes: list[ParsedNode], target: int) -> list[ParsedNode]:
+    """Join runs of short sibling paragraphs and lists (same page) into passages of up to ``target``
+    characters: a label line ("**Judgment Result**", "Diagnosis:") stays with what it labels, and a
+    passage holds a whole thought rather than a fragment — what full-text and vector search rank best."""
+    out: list[ParsedNode] = []
+    run: list[ParsedNode] = []
+
+    def flush() -> None:
+        if len(run) == 1:
+            out.append(run[0])
+        elif run:
+            kind = "list" if all(n.node_type == "list" for n in run) else "paragraph"
+            meta = {**run[0].metadata, "merged": len(run)}
+            out.append(ParsedNode(kind, content="\n".join(n.content for n in run), metadata=meta))
+        run.clear()
+
+    for node in nodes:
+        if not _mergeable(node) or len(node.content) >= target:
+            flush()
+            out.append(node)
+            continue
+        size = sum(len(n.content) + 1 for n in run)
+        if run and (size + len(node.content) > target
+                    or node.metadata.get("page") != run[0].metadata.get("page")
+                    or node.metadata.get("segment_type") != run[0].metadata.get("segment_type")):
+            flush()
+        run.append(node)
+    flush()
+    return out
 
 
 def _split_paragraph(node: ParsedNode, limits: NormalizeLimits) -> list[ParsedNode]:

@@ -26,8 +26,11 @@ _OR_QUERY = (
 )
 
 
-def fulltext(db: Database, terms: list[str], scope: Scope, limit: int) -> list[dict[str, Any]]:
-    """BM25-style ranking: ``ts_rank_cd`` over the A/B/C-weighted vector, any term matching.
+def fulltext(db: Database, terms: list[str], scope: Scope, limit: int,
+             weights: dict[str, float] | None = None) -> list[dict[str, Any]]:
+    """Any term matching, ranked first by the idf mass of the question's terms a node holds
+    (``weights``: a rare term counts more than one every node has), then by ``ts_rank_cd`` over
+    the A/B/C-weighted vector (term density and proximity).
 
     ``matched`` lists which query terms each hit contains, so callers can weigh
     coverage by term rarity.
@@ -35,17 +38,21 @@ def fulltext(db: Database, terms: list[str], scope: Scope, limit: int) -> list[d
     if not terms:
         return []
     where, params = scope.sql()
+    idf = [float((weights or {}).get(t, 1.0)) for t in terms]
     sql = (
         f"WITH q AS (SELECT {_OR_QUERY} AS query) "
+        "SELECT * FROM ("
         f"SELECT {NODE_COLUMNS}, ts_rank_cd('{{0.1, 0.2, 0.6, 1.0}}', n.search_vector, q.query, 32) AS score, "
         "ARRAY(SELECT t FROM unnest(%(terms)s::text[]) t "
-        "      WHERE n.search_vector @@ plainto_tsquery('simple', t)) AS matched "
+        "      WHERE n.search_vector @@ plainto_tsquery('simple', t)) AS matched, "
+        "(SELECT coalesce(sum(x.w), 0) FROM unnest(%(terms)s::text[], %(idf)s::float8[]) AS x(t, w) "
+        "  WHERE n.search_vector @@ plainto_tsquery('simple', x.t)) AS idf_mass "
         "FROM nodes n JOIN documents d ON d.id = n.document_id, q "
-        f"WHERE n.search_vector @@ q.query AND {where} "
-        "ORDER BY score DESC, n.position LIMIT %(limit)s"
+        f"WHERE n.search_vector @@ q.query AND {where}) hits "
+        "ORDER BY idf_mass DESC, score DESC, position LIMIT %(limit)s"
     )
     with db.connection() as conn:
-        return conn.execute(sql, {**params, "terms": terms, "limit": limit}).fetchall()  # type: ignore[arg-type]
+        return conn.execute(sql, {**params, "terms": terms, "idf": idf, "limit": limit}).fetchall()  # type: ignore[arg-type]
 
 
 def term_frequencies(db: Database, terms: list[str], scope: Scope) -> tuple[dict[str, int], int]:

@@ -196,8 +196,19 @@ def test_structural_errors():
         parse_suite("- just a string\n", "g.yaml")
     with pytest.raises(SuiteError, match=r"key 'section': is missing \(use section: null\)"):
         parse_suite(GOOD.replace("    section: 2.2 知识产权\n", ""), "g.yaml")
-    with pytest.raises(SuiteError, match="is empty but type is 'table'"):
-        parse_suite(GOOD.replace("  answers: [37项]\n", "  answers: []\n").replace("single_hop", "table"), "g.yaml")
+    with pytest.raises(SuiteError, match="evidence': is empty but type is 'table'"):
+        parse_suite(GOOD.replace("""  evidence:
+  - document: 报告.docx
+    section: 2.2 知识产权
+    contains: 新增授权发明专利37项
+    page: 3
+""", "  evidence: []\n").replace("single_hop", "table"), "g.yaml")
+
+
+def test_long_form_items_have_evidence_but_no_short_answers():
+    summary = parse_suite(GOOD.replace("  answers: [37项]\n", "  answers: []\n").replace("single_hop", "summary"),
+                          "g.yaml")[0]
+    assert summary.type == "summary" and summary.answers == [] and not summary.no_answer
 
 
 def test_the_shipped_suites_are_valid():

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from dropqa.text.sentences import clean_markup, ends_mid_sentence, split_sentences, truncate
@@ -88,17 +86,13 @@ def test_every_unit_is_verbatim_text() -> None:
         assert unit in text
 
 
-def test_long_text_is_split_quickly() -> None:
+def test_a_long_mixed_text_is_split_without_losing_text() -> None:
     passage = ("Acme Tourism Ltd. signed the deal in 2021. Dr. Smith and J. Hall met at No. 5 Street. "
                "星图计划于2024年启动，预算为3.5亿元。负责人是 X. Morgan！"
-               "Revenue rose to 3.5 million, e.g. in the U.S.\n")
-    passage = (passage * 3)[:500]
-    split_sentences(passage)
-    start = time.perf_counter()
-    for _ in range(200):
-        split_sentences(passage)
-    per_passage = (time.perf_counter() - start) / 200
-    assert per_passage < 0.001  # measured ~20-45 µs; 1 ms leaves room for a busy CI machine
+               "Revenue rose to 3.5 million, e.g. in the U.S.\n") * 200
+    units = split_sentences(passage)
+    assert len(units) == 5 * 200
+    assert "".join(units).replace(" ", "") == passage.replace(" ", "").replace("\n", "")
 
 
 def test_ends_mid_sentence_and_truncate_unchanged() -> None:

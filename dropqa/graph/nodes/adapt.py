@@ -77,8 +77,8 @@ def readers_for(state: State, max_documents: int = 6) -> list[ReaderState]:
     if bridge:  # multi-hop: every passage that names the bridge entity, wherever it ranks
         candidates = [h for h in hits if any(b in h.content or b in h.breadcrumb for b in bridge)][:20]
     else:
-        threshold = (state.get("evaluation") or {}).get("threshold", 0.0) * 0.5
-        candidates = [h for h in hits[:12] if h.relevance >= threshold]
+        floor = 0.5 * (hits[0].relevance if hits else 0.0)  # passages at least half as relevant as the best
+        candidates = [h for h in hits[:12] if h.relevance >= floor]
     by_doc: dict[str, list[dict]] = {}
     for h in candidates:
         by_doc.setdefault(h.document_name, []).append(h.model_dump(mode="json"))

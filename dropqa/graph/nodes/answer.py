@@ -18,7 +18,7 @@ from dropqa.graph import compose
 from dropqa.graph.context import Context
 from dropqa.graph.intent import Intent
 from dropqa.graph.llm import ChatUnavailable, has_model, invoke_chat, text_of
-from dropqa.graph.nodes.common import dump_hits, hits_of, last_ai, step
+from dropqa.graph.nodes.common import decide_answerable, dump_hits, hits_of, last_ai, step
 from dropqa.graph.prompts import fill, render
 from dropqa.graph.state import State
 from dropqa.tools.hits import Hit
@@ -52,9 +52,9 @@ def abstain(state: State, runtime: Runtime[Context] | None = None) -> dict[str, 
         text = render(lang, "no_answer", closest=closest)
     else:
         text = render(lang, "no_answer_empty")
-    top = hits[0].relevance if hits else 0.0
+    p = float(((state.get("quality") or {}).get("decision") or {}).get("probability", 0.0))
     return {"answer": text, "answerable": False, "citations": [],
-            "reasoning_trace": [step(state, "answer", render(lang, "insufficient", relevance=f"{top:.2f}"))]}
+            "reasoning_trace": [step(state, "answer", render(lang, "insufficient", relevance=f"{p:.2f}"))]}
 
 
 def _model_answer(svc: Any, state: State, pool: list[Hit]) -> dict[str, Any] | None:
@@ -101,7 +101,6 @@ def answer(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     question = state.get("query") or state["question"]
     terms = list(state.get("terms") or [])
     weights = (state.get("quality") or {}).get("weights") or {}
-    top = pool[0].relevance if pool else 0.0
     composed = None
     if intent.kind == "structure":
         composed = compose.structure(lang, intent, state.get("outline") or {}, pool)
@@ -112,8 +111,10 @@ def answer(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     elif intent.kind == "multi_hop":
         composed = compose.multi_hop(lang, intent, question, list(state.get("bridge") or []), pool)
     if composed is None:
-        if top < cfg.quality_min_relevance:
-            return abstain(state, runtime)
+        decision = decide_answerable(state, pool, svc.settings)
+        if not decision.answerable:
+            return abstain({**state, "quality": {**(state.get("quality") or {}),  # type: ignore[typeddict-item]
+                                                 "decision": decision.as_dict()}}, runtime)
         composed = compose.extractive(lang, question, terms, weights, pool, cfg.answer_sentences)
     if composed is None:
         return abstain(state, runtime)

@@ -9,6 +9,7 @@ from langchain_core.messages import AIMessage
 
 from dropqa.config import AgentSettings
 from dropqa.graph.state import State, TraceStep
+from dropqa.tools.answerability import Decision, decide
 from dropqa.tools.hits import Hit
 
 
@@ -66,3 +67,12 @@ def budget_spent(state: State | dict[str, Any], cfg: AgentSettings) -> str | Non
     if started and time.time() - float(started) >= cfg.max_seconds:
         return f"time {time.time() - float(started):.0f}s/{cfg.max_seconds:.0f}s"
     return None
+
+
+def decide_answerable(state: State | dict[str, Any], hits: list[Hit], settings: Any = None) -> Decision:
+    """The fitted answerability decision over the evidence pool (``tools.answerability``)."""
+    intent = state.get("intent") or {}
+    weights = (state.get("quality") or {}).get("weights") or {}
+    path = settings.retrieval.calibration_file if settings is not None else None
+    return decide(hits, list(state.get("terms") or []), weights, state.get("language", "en"),
+                  intent.get("kind", "fact"), str(path) if path else None)

@@ -18,7 +18,7 @@ from langgraph.runtime import Runtime
 from dropqa.graph.bridge import bridge_entities
 from dropqa.graph.context import Context
 from dropqa.graph.intent import Intent
-from dropqa.graph.nodes.common import dump_hits, hits_of, merge_hits
+from dropqa.graph.nodes.common import decide_answerable, dump_hits, hits_of, merge_hits
 from dropqa.graph.prompts import render
 from dropqa.graph.state import State
 from dropqa.store.scope import Scope
@@ -89,7 +89,8 @@ def evaluate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         if found:
             update["bridge"] = found
     top = pool[0].relevance if pool else 0.0
-    threshold = svc.settings.retrieval.quality_min_relevance
+    decision = decide_answerable({**state, "quality": {"weights": weights}}, pool, svc.settings)
+    threshold = decision.threshold
     dens = density(pool, scoring_terms, weights)
     claims = [c for h in pool[:8] for c in claims_in(h, [t for t in terms if not t.isdigit()])]
     contradictions = find_conflicts(claims)
@@ -97,7 +98,7 @@ def evaluate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         verdict = "empty"
     elif contradictions and not state.get("conflicts") and "conflicts" not in update:
         verdict = "contradiction"
-    elif top < threshold:
+    elif not decision.answerable:
         verdict = "low"
     else:
         verdict = "good"
@@ -108,7 +109,8 @@ def evaluate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     update.update({
         "hits": dump_hits(pool),
         "evaluation": {"verdict": verdict, "new": added, "top": top, "density": dens,
-                       "contradictions": len(contradictions), "threshold": threshold},
+                       "contradictions": len(contradictions), "threshold": threshold,
+                       "probability": decision.probability},
         "reasoning_trace": steps,
     })
     return update

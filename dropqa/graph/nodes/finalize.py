@@ -11,6 +11,7 @@ from dropqa.graph.context import Context
 from dropqa.graph.nodes.common import hits_of
 from dropqa.graph.state import State
 from dropqa.store.documents import topics_named
+from dropqa.tools.answerability import listed_sources
 from dropqa.tools.hits import Hit
 
 
@@ -47,10 +48,12 @@ def citation_order(answer: str, cited: set[int]) -> list[int]:
     return [*seen, *sorted(cited - set(seen))]
 
 
-def confidence_of(top: float, answerable: bool) -> str:
-    if not answerable:
-        return "high" if top < 0.2 else "medium"
-    return "high" if top >= 0.7 else "medium" if top >= 0.5 else "low"
+def confidence_of(decision: dict[str, Any], answerable: bool) -> str:
+    """The answerability model's confidence, when it agrees with the outcome; else medium
+    (the answer was given or withheld for another reason: a citation that did not hold, say)."""
+    if decision and bool(decision.get("answerable")) == answerable:
+        return str(decision.get("confidence") or "medium")
+    return "medium"
 
 
 def finalize(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -60,19 +63,21 @@ def finalize(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     cited = set(state.get("citations") or [])
     answerable = bool(state.get("answerable"))
     answer = state.get("answer", "")
-    top = max((hits[i].relevance for i in cited), default=hits[0].relevance if hits else 0.0)
-    floor = (hits[0].relevance if hits else 0.0) * cfg.source_min_ratio
-    # Cited passages first, in the order the answer cites them; then the strongest uncited ones
-    # that bear on the question, up to top_k in all (cited passages are never cut).
+    # Cited passages first, in the order the answer cites them; then, in rank order, the uncited
+    # ones the fitted source model expects to hold evidence, up to top_k in all (cited are never cut).
     order = citation_order(answer, cited)
     room = max(0, cfg.top_k - len(order))
-    extra = [i for i, h in enumerate(hits) if i not in cited and h.relevance >= floor][:room]
+    weights = (state.get("quality") or {}).get("weights") or {}
+    path = str(cfg.calibration_file) if cfg.calibration_file else None
+    likely = listed_sources(hits, list(state.get("terms") or []), weights, state.get("language", "en"), path)
+    extra = [i for i in likely if i not in cited][:room]
     keep = order + extra
     sources = [source_of(hits[i], cfg.snippet_chars, i in cited) for i in keep]
     renumber = {old: new for new, old in enumerate(keep)}
     if cited:
         answer = renumber_citations(answer, renumber)
-    confidence = state.get("confidence") or confidence_of(top, answerable)
+    decision = (state.get("quality") or {}).get("decision") or {}
+    confidence = state.get("confidence") or confidence_of(decision, answerable)
     if answerable and state.get("conflicts") and confidence == "high":
         confidence = "medium"  # the sources disagree: the answer reports both, with less certainty
     return {

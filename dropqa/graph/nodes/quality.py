@@ -1,8 +1,11 @@
 """``quality_check``: is the retrieved evidence good enough to answer from directly?
 
-Sufficient evidence for a plain fact question takes the fast path (``answer``).
-Weak evidence — or a question whose kind one search cannot answer (chapters,
-pages, versions compared, multi-hop, several documents) — enters the agent loop.
+The decision is the fitted answerability model (``tools.answerability``): features of the
+best passages — similarity, the share of the question's idf-weighted terms they hold, whether
+full-text and vector search agree, the margin over other documents, the language pair — give
+P(the documents hold the answer). Sufficient evidence for a plain fact question takes the
+fast path (``answer``). Weak evidence — or a question whose kind one search cannot answer
+(chapters, pages, versions compared, multi-hop, several documents) — enters the agent loop.
 """
 
 from __future__ import annotations
@@ -13,24 +16,24 @@ from langgraph.runtime import Runtime
 
 from dropqa.graph.context import Context
 from dropqa.graph.intent import Intent
-from dropqa.graph.nodes.common import hits_of, step
+from dropqa.graph.nodes.common import decide_answerable, hits_of, step
 from dropqa.graph.prompts import render
 from dropqa.graph.state import State
 
 
 def quality_check(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
-    threshold = runtime.context.svc().settings.retrieval.quality_min_relevance
     hits = hits_of(state)
-    top = hits[0].relevance if hits else 0.0
     intent = Intent.from_dict(state.get("intent"))
-    sufficient = bool(hits) and top >= threshold
+    decision = decide_answerable(state, hits, runtime.context.svc().settings)
+    threshold = decision.threshold
     lang = state.get("language", "en")
-    steps = [step(state, "quality_check", render(lang, "quality_ok" if sufficient else "quality_low",
-                                                 top=f"{top:.2f}", threshold=f"{threshold:.2f}"))]
+    key = "quality_ok" if decision.answerable else "quality_low"
+    steps = [step(state, "quality_check", render(lang, key, p=f"{decision.probability:.2f}",
+                                                 threshold=f"{threshold:.2f}"))]
     if intent.needs_loop:
         steps.append(step(state, "quality_check", render(lang, "quality_loop", kind=intent.kind)))
-    quality = {**(state.get("quality") or {}), "sufficient": sufficient and not intent.needs_loop,
-               "top_relevance": top, "threshold": threshold}
+    quality = {**(state.get("quality") or {}), "sufficient": decision.answerable and not intent.needs_loop,
+               "top_relevance": hits[0].relevance if hits else 0.0, "decision": decision.as_dict()}
     return {"quality": quality, "reasoning_trace": steps}
 
 

@@ -78,20 +78,21 @@ def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     # the question it continues asked for a person); its search text carries the previous subject.
     intent = classify(question if query != question else query, state.get("version"))
     scope = Scope(version=intent.version, topics=tuple(state.get("topic_filter") or ()))
-    result = hybrid_search(svc, query, scope, k=runtime.context.top_k)
+    k = runtime.context.top_k or svc.settings.retrieval.pool_k
+    result = hybrid_search(svc, query, scope, k=k)
     usage: dict[str, Any] = {}
     rewrites: list[str] = []
     if has_model(svc, state):
         rewrites, usage = rewritten_queries(svc, query, language)
         if rewrites:
-            extra = [hybrid_search(svc, q, scope, k=runtime.context.top_k) for q in rewrites]
+            extra = [hybrid_search(svc, q, scope, k=k) for q in rewrites]
             fused = rrf([result.hits, *[r.hits for r in extra]], k=svc.settings.retrieval.rrf_k)
             score_hits(svc, fused, result.terms, result.weights, svc.embedder.embed_query(query).tolist())
             best = {h.node_id: max([h.relevance] + [x.relevance for r in extra for x in r.hits
                                                     if x.node_id == h.node_id]) for h in fused}
             for h in fused:
                 h.relevance = best[h.node_id]
-            result.hits = fused[: runtime.context.top_k or svc.settings.retrieval.top_k]
+            result.hits = fused[: k]
     pool, _ = merge_hits(result.hits, expand_window(svc, result))
     key = "assessment_agent" if intent.needs_loop else "assessment_direct"
     summary = render(language, "retrieval_summary", n=len(result.hits), top=f"{result.top_relevance:.2f}",

@@ -1,0 +1,183 @@
+"""Do the retrieved passages answer the question? A fitted decision, not a hand-picked threshold.
+
+Two small logistic models, fitted on the golden suites by ``evals/fit_answerability.py`` and
+shipped as data (``answerability.json`` beside this module), read features of the evidence pool:
+
+- **question**: P(the documents hold the answer | the best passages). ``answerable: false`` is
+  said only below ``question.threshold``; between that and ``confident`` the answer is given
+  with a lower ``confidence``.
+- **source**: P(this passage holds evidence for the question | its place in the pool). The
+  sources list keeps passages above ``source.threshold`` (cited passages are always kept).
+
+Features are computed here, once, for the runtime and for the fitting script alike, so the
+coefficients always describe what the graph sees. Refit with
+``.venv/bin/python evals/fit_answerability.py`` after a change to retrieval or to the suites.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from dropqa.text.segment import has_han
+from dropqa.tools.fusion import coverage
+from dropqa.tools.hits import Hit
+
+QUESTION_FEATURES = (
+    "top_relevance", "top_similarity", "top_coverage", "content_coverage", "ask_coverage", "union_coverage",
+    "agreement", "margin", "cross_language", "n_terms", "is_fact",
+)
+SOURCE_FEATURES = (
+    "relevance", "relative", "log_rank", "similarity", "coverage", "content_coverage", "same_document",
+    "both_channels", "cross_language",
+)
+
+
+def _content_terms(hit: Hit, terms: Sequence[str]) -> list[str]:
+    low = hit.content.lower()
+    return [t for t in terms if t in low]
+
+
+def _similarity(hit: Hit) -> float:
+    return float(hit.metadata.get("semantic") or 0.0)
+
+
+def _title_terms(hit: Hit, terms: Sequence[str]) -> set[str]:
+    """Terms that name the passage's document (its file name or root title): the question's subject."""
+    root = f"{hit.document_name} {hit.breadcrumb.split(' > ')[0]}".lower()
+    return {t for t in terms if t in root}
+
+
+def question_features(hits: Sequence[Hit], terms: Sequence[str], weights: dict[str, float], language: str,
+                      kind: str = "fact", top: int = 5) -> dict[str, float]:
+    """Features of the evidence pool (best first) for the question-level decision."""
+    best = list(hits[:top])
+    if not best:
+        return {name: 0.0 for name in QUESTION_FEATURES} | {"is_fact": float(kind == "fact"),
+                                                             "n_terms": math.log1p(len(terms))}
+    first = best[0]
+    cov = [coverage(h.matched_terms, weights) for h in best] if terms else [0.0]
+    content_cov = [coverage(_content_terms(h, terms), weights) for h in best] if terms else [0.0]
+    subject = _title_terms(first, terms)
+    ask = {t: w for t, w in weights.items() if t not in subject}
+    ask_cov = [coverage(_content_terms(h, list(ask)), ask) for h in best] if ask else content_cov
+    union = {t for h in best[:3] for t in h.matched_terms}
+    other = next((h.relevance for h in hits[1:] if h.document_id != first.document_id), 0.0)
+    both = [float({"fulltext", "semantic"} <= set(h.channels)) for h in best[:3]]
+    question_han = language == "zh"
+    return {
+        "top_relevance": first.relevance,
+        "top_similarity": max(_similarity(h) for h in best),
+        "top_coverage": max(cov),
+        "content_coverage": max(content_cov),
+        "ask_coverage": max(ask_cov),
+        "union_coverage": coverage(list(union), weights) if terms else 0.0,
+        "agreement": sum(both) / len(both),
+        "margin": first.relevance - other,
+        "cross_language": float(question_han != has_han(first.content)),
+        "n_terms": math.log1p(len(terms)),
+        "is_fact": float(kind == "fact"),
+    }
+
+
+def source_features(hits: Sequence[Hit], i: int, terms: Sequence[str], weights: dict[str, float],
+                    language: str) -> dict[str, float]:
+    """Features of pool[i] for the source-level decision."""
+    hit, first = hits[i], hits[0]
+    return {
+        "relevance": hit.relevance,
+        "relative": hit.relevance / first.relevance if first.relevance > 0 else 0.0,
+        "log_rank": math.log1p(i),
+        "similarity": _similarity(hit),
+        "coverage": coverage(hit.matched_terms, weights) if terms else 0.0,
+        "content_coverage": coverage(_content_terms(hit, terms), weights) if terms else 0.0,
+        "same_document": float(hit.document_id == first.document_id),
+        "both_channels": float({"fulltext", "semantic"} <= set(hit.channels)),
+        "cross_language": float((language == "zh") != has_han(hit.content)),
+    }
+
+
+@dataclass(frozen=True)
+class Logistic:
+    """A standardised logistic model: p = σ(b + Σ wᵢ (xᵢ − μᵢ) / σᵢ)."""
+
+    features: tuple[str, ...]
+    mean: tuple[float, ...]
+    scale: tuple[float, ...]
+    coef: tuple[float, ...]
+    intercept: float
+    threshold: float
+    confident: float = 1.0
+
+    def probability(self, x: dict[str, float]) -> float:
+        z = self.intercept + sum(w * (x.get(f, 0.0) - m) / (s or 1.0)
+                                 for f, m, s, w in zip(self.features, self.mean, self.scale, self.coef, strict=True))
+        return 1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, z))))
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Logistic:
+        return cls(features=tuple(data["features"]), mean=tuple(data["mean"]), scale=tuple(data["scale"]),
+                   coef=tuple(data["coef"]), intercept=float(data["intercept"]), threshold=float(data["threshold"]),
+                   confident=float(data.get("confident", 1.0)))
+
+
+@dataclass(frozen=True)
+class Calibration:
+    question: Logistic
+    source: Logistic
+    meta: dict[str, Any]
+
+
+@lru_cache(maxsize=4)
+def calibration(path: str | None = None) -> Calibration:
+    """The shipped fit, or a refitted file (``Settings.retrieval.calibration_file``)."""
+    if path:
+        text = Path(path).read_text(encoding="utf-8")
+    else:
+        text = resources.files("dropqa.tools").joinpath("answerability.json").read_text(encoding="utf-8")
+    data = json.loads(text)
+    return Calibration(question=Logistic.from_dict(data["question"]), source=Logistic.from_dict(data["source"]),
+                       meta=data.get("meta", {}))
+
+
+@dataclass(frozen=True)
+class Decision:
+    probability: float
+    answerable: bool
+    confidence: str  # high | medium | low
+    features: dict[str, float]
+    threshold: float
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"probability": round(self.probability, 4), "answerable": self.answerable,
+                "threshold": self.threshold,
+                "confidence": self.confidence, "features": {k: round(v, 4) for k, v in self.features.items()}}
+
+
+def decide(hits: Sequence[Hit], terms: Sequence[str], weights: dict[str, float], language: str,
+           kind: str = "fact", calibration_file: str | None = None) -> Decision:
+    """Is the question answerable from ``hits`` (best first), and how sure is that?"""
+    model = calibration(calibration_file).question
+    x = question_features(hits, terms, weights, language, kind)
+    p = model.probability(x) if hits else 0.0
+    answerable = p >= model.threshold
+    if not answerable:
+        confidence = "high" if p < model.threshold / 2 else "medium"
+    else:
+        confidence = "high" if p >= model.confident else "medium" if p >= (model.threshold + model.confident) / 2 \
+            else "low"
+    return Decision(p, answerable, confidence, x, model.threshold)
+
+
+def listed_sources(hits: Sequence[Hit], terms: Sequence[str], weights: dict[str, float], language: str,
+                   calibration_file: str | None = None) -> list[int]:
+    """Indexes of the passages likely to hold evidence (the source model above its threshold), best first."""
+    model = calibration(calibration_file).source
+    return [i for i in range(len(hits))
+            if model.probability(source_features(hits, i, terms, weights, language)) >= model.threshold]

@@ -1,0 +1,281 @@
+"""Fit DropQA's answerability and source models on golden suites (``dropqa/tools/answerability.json``).
+
+Two steps, so the slow one runs once per suite:
+
+    # 1. ask every question of a suite through the compiled graph and record the features the graph
+    #    saw (question level, at quality_check) and each pooled passage's features with its label
+    .venv/bin/python evals/fit_answerability.py collect --name samples \\
+        --golden ../shared/samples/golden.yaml --corpus ../shared/samples/corpus --out evals/calibration/samples.jsonl
+    # 2. fit both logistic models on every collected suite; leave-one-suite-out cross-validation
+    #    picks the L2 strength and the thresholds, then the final fit uses all suites
+    .venv/bin/python evals/fit_answerability.py fit evals/calibration/*.jsonl --out dropqa/tools/answerability.json
+
+``collect --data-dir D`` reuses (or fills) a store in D, e.g. the data dir ``score_golden.py
+--data-dir`` left behind. Labels: a question is answerable unless it is a no-answer item; a
+passage is evidence when its node text contains one of the item's evidence strings (the rule
+of ``dropqa eval`` and ``score_golden.py``).
+
+Thresholds: the question threshold minimises the suite-averaged balanced error (false abstention
++ answered no-answer questions) of the held-out predictions, counting a false abstention
+``--abstain-cost`` times (default 2: a refused answer that was there costs the user more than
+a wrong guess flagged with low confidence); the source threshold maximises the held-out F-beta
+(``--beta``, default 2: recall of evidence passages counts more than precision) of "this
+passage holds evidence".
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+
+# ----------------------------------------------------------------------------- collect
+
+def collect(args: argparse.Namespace) -> int:
+    from dropqa.config import Settings
+    from dropqa.evals.metrics import RetrievedSource, evidence_found, versioned_documents
+    from dropqa.evals.runner import corpus_files, node_text, stage_and_index
+    from dropqa.evals.suite import load_suite
+    from dropqa.graph.context import Context
+    from dropqa.graph.graph import graph
+    from dropqa.ingestion.pipeline import Indexer
+    from dropqa.tools.answerability import source_features
+    from dropqa.tools.hits import Hit
+    from dropqa.tools.services import Services
+
+    items = load_suite(args.golden)
+    if args.limit:
+        items = items[: args.limit]
+    data_dir = args.data_dir or Path(f"/tmp/dropqa-fit-{args.name}")
+    settings = Settings(data_dir=data_dir)
+    svc = Services.open(settings)
+    try:
+        from dropqa.store.documents import list_documents
+
+        if not list_documents(svc.db, limit=1):
+            import tempfile
+
+            with tempfile.TemporaryDirectory() as tmp:
+                seconds, _ = stage_and_index(Indexer(svc.db, settings, svc.embedder), args.corpus,
+                                             Path(tmp) / "corpus")
+            print(f"indexed {args.corpus} in {seconds:.0f} s", file=sys.stderr)
+        _, versions = corpus_files(args.corpus)
+        versioned = versioned_documents(p.name for p in versions)
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        with args.out.open("w", encoding="utf-8") as out:
+            for n, item in enumerate(items):
+                state: dict[str, Any] = {}
+                for update in graph.stream({"question": item.question, "version": None, "topic_filter": []},
+                                           context=Context(services=svc), stream_mode="updates"):
+                    for node, values in update.items():
+                        if isinstance(values, dict):
+                            state.setdefault("nodes", []).append(node)
+                            state.update({k: v for k, v in values.items() if k != "reasoning_trace"})
+                quality = state.get("quality") or {}
+                hits = [Hit.model_validate(h) for h in state.get("hits") or []][:30]
+                terms = list(state.get("terms") or [])
+                weights = quality.get("weights") or {}
+                language = state.get("language", "en")
+                passages = []
+                for i, h in enumerate(hits):
+                    text, _ = node_text(svc.db, h.node_id, h.snippet())
+                    src = RetrievedSource(document_name=h.document_name, section=h.section, version=h.version,
+                                          node_id=h.node_id, text=text)
+                    passages.append({"features": source_features(hits, i, terms, weights, language),
+                                     "evidence": [j for j, ev in enumerate(item.evidence)
+                                                  if evidence_found(ev, src, versioned)]})
+                row = {"suite": args.name, "id": item.id, "type": item.type, "language": item.language,
+                       "answerable_label": not item.no_answer, "n_evidence": len(item.evidence),
+                       "decision": quality.get("decision") or {}, "answerable": bool(state.get("answerable")),
+                       "mode": state.get("mode"), "passages": passages}
+                out.write(json.dumps(row, ensure_ascii=False) + "\n")
+                print(f"{n + 1}/{len(items)} {item.id}", file=sys.stderr)
+    finally:
+        svc.close()
+    return 0
+
+
+# ----------------------------------------------------------------------------- fit
+
+def logistic(x: np.ndarray, y: np.ndarray, l2: float, w: np.ndarray | None = None, iters: int = 50) -> np.ndarray:
+    """L2-regularised logistic regression by Newton's method; x has a leading column of ones."""
+    w_sample = np.ones(len(y)) if w is None else w
+    beta = np.zeros(x.shape[1])
+    reg = l2 * np.eye(x.shape[1])
+    reg[0, 0] = 0.0  # the intercept is not shrunk
+    for _ in range(iters):
+        p = 1 / (1 + np.exp(-np.clip(x @ beta, -40, 40)))
+        grad = x.T @ (w_sample * (p - y)) + reg @ beta
+        hess = (x * (w_sample * p * (1 - p))[:, None]).T @ x + reg + 1e-9 * np.eye(x.shape[1])
+        step = np.linalg.solve(hess, grad)
+        beta -= step
+        if np.abs(step).max() < 1e-8:
+            break
+    return beta
+
+
+def standardise(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    mean, scale = x.mean(axis=0), x.std(axis=0)
+    scale[scale < 1e-9] = 1.0
+    return (x - mean) / scale, mean, scale
+
+
+def predict(beta: np.ndarray, xs: np.ndarray) -> np.ndarray:
+    return 1 / (1 + np.exp(-np.clip(beta[0] + xs @ beta[1:], -40, 40)))
+
+
+def suite_balanced_weights(suites: list[str], y: np.ndarray) -> np.ndarray:
+    """Every suite counts the same, and inside a suite both classes count the same."""
+    w = np.ones(len(y))
+    groups: dict[tuple[str, int], list[int]] = defaultdict(list)
+    for i, (s, label) in enumerate(zip(suites, y, strict=True)):
+        groups[(s, int(label))].append(i)
+    for idx in groups.values():
+        w[idx] = 1.0 / len(idx)
+    return w * len(y) / w.sum()
+
+
+def held_out(x: np.ndarray, y: np.ndarray, suites: list[str], l2: float, weights: np.ndarray) -> np.ndarray:
+    """Leave-one-suite-out predictions (a suite's rows predicted by a model fitted on the others)."""
+    out = np.zeros(len(y))
+    names = sorted(set(suites))
+    for name in names:
+        test = np.array([s == name for s in suites])
+        train = ~test
+        if len(set(y[train])) < 2:
+            out[test] = y[train].mean()
+            continue
+        xs, mean, scale = standardise(x[train])
+        beta = logistic(np.hstack([np.ones((train.sum(), 1)), xs]), y[train], l2, weights[train])
+        out[test] = predict(beta, (x[test] - mean) / scale)
+    return out
+
+
+def question_cost(p: np.ndarray, y: np.ndarray, suites: list[str], tau: float, abstain_cost: float) -> float:
+    """Suite-averaged: abstain_cost × false-abstention rate + answered-no-answer rate."""
+    costs = []
+    for name in sorted(set(suites)):
+        m = np.array([s == name for s in suites])
+        pos, neg = m & (y == 1), m & (y == 0)
+        fa = float((p[pos] < tau).mean()) if pos.any() else 0.0
+        na = float((p[neg] >= tau).mean()) if neg.any() else 0.0
+        costs.append(abstain_cost * fa + (na if neg.any() else 0.0))
+    return float(np.mean(costs))
+
+
+def fbeta(p: np.ndarray, y: np.ndarray, tau: float, beta: float) -> float:
+    kept = p >= tau
+    tp = float((kept & (y == 1)).sum())
+    if tp == 0:
+        return 0.0
+    precision, recall = tp / kept.sum(), tp / (y == 1).sum()
+    return (1 + beta**2) * precision * recall / (beta**2 * precision + recall)
+
+
+def fit_model(x: np.ndarray, y: np.ndarray, suites: list[str], features: tuple[str, ...],
+              choose: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    weights = suite_balanced_weights(suites, y)
+    best: tuple[float, float, float, np.ndarray] | None = None
+    for l2 in (0.01, 0.1, 1.0, 10.0):
+        p = held_out(x, y, suites, l2, weights)
+        tau, score = choose(p)
+        if best is None or score > best[1]:
+            best = (l2, score, tau, p)
+    assert best is not None
+    l2, score, tau, p = best
+    xs, mean, scale = standardise(x)
+    beta = logistic(np.hstack([np.ones((len(y), 1)), xs]), y, l2, weights)
+    model = {"features": list(features), "mean": mean.round(6).tolist(), "scale": scale.round(6).tolist(),
+             "coef": beta[1:].round(6).tolist(), "intercept": round(float(beta[0]), 6), "threshold": round(tau, 4)}
+    return model, {"l2": l2, "cv_score": round(score, 4), "held_out": p}
+
+
+def fit(args: argparse.Namespace) -> int:
+    from dropqa.tools.answerability import QUESTION_FEATURES, SOURCE_FEATURES
+
+    rows = [json.loads(line) for path in args.files for line in path.read_text(encoding="utf-8").splitlines()
+            if line.strip()]
+    rows = [r for r in rows if r["decision"].get("features")]
+    suites = [r["suite"] for r in rows]
+    xq = np.array([[r["decision"]["features"].get(f, 0.0) for f in QUESTION_FEATURES] for r in rows])
+    yq = np.array([1.0 if r["answerable_label"] else 0.0 for r in rows])
+    grid = np.linspace(0.02, 0.98, 97)
+
+    def choose_question(p: np.ndarray) -> tuple[float, float]:
+        costs = [question_cost(p, yq, suites, t, args.abstain_cost) for t in grid]
+        i = int(np.argmin(costs))
+        return float(grid[i]), -costs[i]
+
+    qmodel, qinfo = fit_model(xq, yq, suites, QUESTION_FEATURES, choose_question)
+    p = qinfo.pop("held_out")
+    tau = qmodel["threshold"]
+    answered = p[yq == 1]
+    qmodel["confident"] = round(float(np.quantile(answered[answered >= tau], 0.5)) if (answered >= tau).any()
+                                else max(tau, 0.9), 4)
+
+    prow = [(r["suite"], ps) for r in rows if r["answerable_label"] for ps in r["passages"]]
+    xs = np.array([[ps["features"].get(f, 0.0) for f in SOURCE_FEATURES] for _, ps in prow])
+    ys = np.array([1.0 if ps["evidence"] else 0.0 for _, ps in prow])
+    ssuites = [s for s, _ in prow]
+
+    def choose_source(p: np.ndarray) -> tuple[float, float]:
+        scores = [fbeta(p, ys, t, args.beta) for t in grid]
+        i = int(np.argmax(scores))
+        return float(grid[i]), scores[i]
+
+    smodel, sinfo = fit_model(xs, ys, ssuites, SOURCE_FEATURES, choose_source)
+    sp = sinfo.pop("held_out")
+
+    report: dict[str, Any] = {"question": qinfo, "source": sinfo, "suites": {}}
+    for name in sorted(set(suites)):
+        m = np.array([s == name for s in suites])
+        pos, neg = m & (yq == 1), m & (yq == 0)
+        sm = np.array([s == name for s in ssuites])
+        kept = sm & (sp >= smodel["threshold"])
+        report["suites"][name] = {
+            "questions": int(m.sum()),
+            "false_abstention": round(float((p[pos] < tau).mean()), 3) if pos.any() else None,
+            "no_answer_accuracy": round(float((p[neg] < tau).mean()), 3) if neg.any() else None,
+            "source_precision": round(float(ys[kept].mean()), 3) if kept.any() else None,
+            "source_recall": round(float(kept[sm & (ys == 1)].mean()), 3) if (sm & (ys == 1)).any() else None,
+        }
+    meta = {"fitted_on": sorted(set(suites)), "questions": len(rows), "passages": len(prow),
+            "abstain_cost": args.abstain_cost, "beta": args.beta,
+            "held_out": report, "script": "evals/fit_answerability.py"}
+    args.out.write_text(json.dumps({"meta": meta, "question": qmodel, "source": smodel}, indent=1) + "\n",
+                        encoding="utf-8")
+    print(json.dumps(report, indent=1))
+    print(f"wrote {args.out}")
+    return 0
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="command", required=True)
+    c = sub.add_parser("collect", help="ask a suite's questions and record features and labels")
+    c.add_argument("--name", required=True)
+    c.add_argument("--golden", required=True, type=Path)
+    c.add_argument("--corpus", required=True, type=Path)
+    c.add_argument("--data-dir", type=Path)
+    c.add_argument("--limit", type=int)
+    c.add_argument("--out", required=True, type=Path)
+    f = sub.add_parser("fit", help="fit both models on collected suites")
+    f.add_argument("files", nargs="+", type=Path)
+    f.add_argument("--out", type=Path, default=Path("dropqa/tools/answerability.json"))
+    f.add_argument("--abstain-cost", type=float, default=2.0)
+    f.add_argument("--beta", type=float, default=2.0)
+    args = ap.parse_args()
+    return collect(args) if args.command == "collect" else fit(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
