@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from dropqa.graph.intent import Intent
 from dropqa.graph.prompts import render
 from dropqa.text.segment import query_terms
-from dropqa.text.sentences import ends_mid_sentence
-from dropqa.tools.extractive import pick_sentences, sentence_units
+from dropqa.text.sentences import clean_markup, ends_mid_sentence
+from dropqa.tools.extractive import pick_sentences, sentence_units, table_cell
 from dropqa.tools.hits import Hit
 
 _CN = "零一二三四五六七八九十"
@@ -115,7 +115,7 @@ def versions(lang: str, intent: Intent, question: str, terms: list[str], weights
         for p in picked:
             i = idx[p.hit_index]
             cites.append(i)
-            lines.append(render(lang, "version_item", version=v, text=p.text, n=i + 1))
+            lines.append(render(lang, "version_item", version=v, text=clean_markup(p.text), n=i + 1))
     return Composed(lines, cites) if len(cites) >= 2 else None
 
 
@@ -149,7 +149,7 @@ def multi_hop(lang: str, intent: Intent, question: str, bridge: list[str], pool:
         if unit:
             used.add(unit)
             cites.append(i)
-            lines.append(render(lang, "multi_item", where=_where(pool[i]), text=unit, n=i + 1))
+            lines.append(render(lang, "multi_item", where=_where(pool[i]), text=clean_markup(unit), n=i + 1))
     # Hop 2: what the documents say about the entity that the rest of the question asks.
     rest_terms = [t for t in query_terms(intent.rest or question) if t not in hop1_terms] + [entity.lower()]
     for i in sorted(with_entity, key=lambda i: -sum(1 for t in rest_terms if t in pool[i].content.lower()
@@ -161,7 +161,7 @@ def multi_hop(lang: str, intent: Intent, question: str, bridge: list[str], pool:
             continue
         used.add(unit)
         cites.append(i)
-        lines.append(render(lang, "multi_item", where=_where(pool[i]), text=unit, n=i + 1))
+        lines.append(render(lang, "multi_item", where=_where(pool[i]), text=clean_markup(unit), n=i + 1))
     return Composed(lines, cites) if len(cites) >= 2 else None
 
 
@@ -192,7 +192,9 @@ def extractive(lang: str, question: str, terms: list[str], weights: dict[str, fl
             cont = _continuation(pool, p.hit_index)
             if cont is not None:
                 text, refs = f"{text}{cont[1]}", [p.hit_index, cont[0]]
+        if pool[p.hit_index].node_type == "table":
+            text = table_cell(text, terms)
         cites.update(refs)
         extra = "".join(f"[{r + 1}]" for r in refs[1:])  # the continuation's passage, cited right after
-        lines.append(render(lang, "answer_item", text=text, n=refs[0] + 1) + extra)
+        lines.append(render(lang, "answer_item", text=clean_markup(text), n=refs[0] + 1) + extra)
     return Composed(lines, sorted(cites))

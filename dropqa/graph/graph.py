@@ -48,7 +48,7 @@ def build_graph() -> StateGraph:
     builder.add_node("finalize", finalize)
     builder.add_edge(START, "retrieve")
     builder.add_edge("retrieve", "quality_check")
-    builder.add_conditional_edges("quality_check", route_quality, ["answer", "think"])
+    builder.add_conditional_edges("quality_check", route_quality, ["answer", "think", "read_document"])
     builder.add_conditional_edges("think", route_think, ["act", "answer"])
     builder.add_edge("act", "evaluate")
     builder.add_edge("evaluate", "adapt")

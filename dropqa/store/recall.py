@@ -6,6 +6,7 @@ import uuid
 from typing import Any
 
 from dropqa.store.db import Database
+from dropqa.store.scope import Scope
 from dropqa.store.search import NODE_COLUMNS
 
 
@@ -51,3 +52,18 @@ def next_table(db: Database, document_id: uuid.UUID, version: int, position: int
             "AND n.node_type IN ('table', 'figure', 'image') ORDER BY n.position LIMIT 1",
             (document_id, version, position, position + window),
         ).fetchone()
+
+
+def document_titles(db: Database, scope: Scope) -> list[dict[str, Any]]:
+    """Every visible document's id, file name, title (its root node) and first heading: the names
+    a question may call it by."""
+    where, params = Scope(version=scope.version, topics=scope.topics, content_only=False).sql()
+    with db.connection() as conn:
+        return conn.execute(
+            "SELECT d.id AS document_id, d.filename, coalesce(n.title, '') AS title, "
+            "coalesce((SELECT h.title FROM nodes h WHERE h.document_id = n.document_id AND h.version = n.version "
+            "          AND h.depth = 1 AND h.node_type = 'section' ORDER BY h.position LIMIT 1), '') AS heading "
+            "FROM nodes n JOIN documents d ON d.id = n.document_id "
+            f"WHERE n.depth = 0 AND {where}",
+            params,
+        ).fetchall()

@@ -72,17 +72,28 @@ def _with_continuation(units: list[str], i: int, terms: list[str] | None = None,
     return f"{text} {following[best]}"[: limit * 2]
 
 
+def asked_terms(hit: Hit, weights: dict[str, float]) -> dict[str, float]:
+    """The question's term weights without the terms that name ``hit``'s document (its file name
+    or root title), unless nothing else is left."""
+    root = f"{hit.document_name} {hit.breadcrumb.split(' > ')[0]}".lower()
+    ask = {t: w for t, w in weights.items() if t not in root}
+    return ask or weights
+
+
 def pick_sentences(question: str, terms: list[str], weights: dict[str, float], hits: list[Hit],
                    max_sentences: int, max_passages: int = 5) -> list[Extract]:
     wants_number = bool(_QUANTITY.search(question.lower()))
     candidates: list[Extract] = []
     for idx, hit in enumerate(hits[:max_passages]):
         units = sentence_units(hit)
+        # Terms that name the passage's document ("Parker City Hospital", "星图计划") hold for every
+        # sentence in it: what picks the sentence is the rest of the question.
+        ask = asked_terms(hit, weights)
         for i in range(len(units)):
             sent = _with_continuation(units, i, terms)
             low = sent.lower()
             matched = [t for t in terms if t in low]
-            cov = coverage(matched, weights) if terms else 0.0
+            cov = coverage(matched, ask) if terms else 0.0
             score = 0.65 * cov + 0.35 * hit.relevance
             if wants_number and _DIGIT.search(sent):
                 score += 0.05
@@ -104,3 +115,20 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
         if len(chosen) >= max_sentences:
             break
     return chosen
+
+
+_CELL = re.compile(r"^\s*([^:|]{1,60}):\s*(.+?)\s*$")
+
+
+def table_cell(row: str, terms: list[str]) -> str:
+    """A table row rendered ``header: value | header: value`` narrowed to what the question asks:
+    the row's first cell (what the row is about) and the cells whose header the question names
+    ("Department: Marketing · Q3: 185,000"). The whole row when no header is named."""
+    cells = [c.strip() for c in row.split(" | ")]
+    pairs = [_CELL.match(c) for c in cells]
+    if len(cells) < 3 or not all(pairs):
+        return row
+    asked = [i for i, m in enumerate(pairs) if i > 0 and m and any(t in m.group(1).lower() for t in terms)]
+    if not asked or len(asked) == len(cells) - 1:
+        return row
+    return " · ".join(cells[i] for i in [0, *asked])

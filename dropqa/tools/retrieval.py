@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from dropqa.store import recall, search
 from dropqa.store.scope import Scope
+from dropqa.text.bilingual import translate_terms
 from dropqa.text.segment import has_han, query_terms
 from dropqa.tools.fusion import calibrate_similarity, coverage, idf_weights, rrf
 from dropqa.tools.hits import Hit
@@ -31,6 +32,7 @@ class RetrievalResult:
     terms: list[str]
     weights: dict[str, float]
     hits: list[Hit] = field(default_factory=list)
+    translations: dict[str, list[str]] = field(default_factory=dict)  # term → its words in the other language
 
     @property
     def top_relevance(self) -> float:
@@ -42,9 +44,29 @@ def term_weights(svc: Services, terms: list[str], scope: Scope) -> dict[str, flo
     return idf_weights(df, max(total, 1))
 
 
+def translations_of(terms: list[str]) -> dict[str, list[str]]:
+    """The question's terms in the other language (CC-CEDICT, offline), so a Chinese question
+    finds English text by full-text search too, and the reverse."""
+    if not terms:
+        return {}
+    target = "en" if any(has_han(t) for t in terms) else "zh"
+    return translate_terms(terms, target)
+
+
+def _translated_coverage(text: str, weights: dict[str, float], translations: dict[str, list[str]]) -> float:
+    """Share of the question's idf mass the (other-language) passage holds, as written (a name)
+    or translated; 0 when no term could be translated."""
+    total = sum(weights.values())
+    if not total or not translations:
+        return 0.0
+    held = sum(w for t, w in weights.items() if t in text or any(x in text for x in translations.get(t, ())))
+    return held / total
+
+
 def score_hits(svc: Services, hits: list[Hit], terms: list[str], weights: dict[str, float],
-               qvec: list[float] | None) -> None:
-    """Fill ``relevance`` on each hit (similarity + term coverage) in place."""
+               qvec: list[float] | None, translations: dict[str, list[str]] | None = None) -> None:
+    """Fill ``relevance`` on each hit (similarity + term coverage) in place. A passage in the other
+    language than the question is covered through the terms' translations."""
     cfg = svc.settings.retrieval
     missing = [h.node_id for h in hits if h.metadata.get("semantic") is None]
     if missing and qvec is not None:
@@ -59,10 +81,11 @@ def score_hits(svc: Services, hits: list[Hit], terms: list[str], weights: dict[s
         sim = calibrate_similarity(float(h.metadata.get("semantic") or 0.0), cfg.similarity_floor,
                                    cfg.similarity_ceiling)
         if terms and query_han != has_han(h.content):
-            # The passage is in the other language: shared words cannot be expected, so the
-            # multilingual embedding's similarity is the only evidence of relevance.
+            # The passage is in the other language: its words are matched through the terms'
+            # translations; without any, the multilingual embedding's similarity is the evidence.
             h.metadata["cross_language"] = True
-            h.relevance = round(sim, 4)
+            cov = _translated_coverage(text, weights, translations or {})
+            h.relevance = round(cfg.weight_similarity * sim + cfg.weight_coverage * cov if cov else sim, 4)
             continue
         cov = coverage(h.matched_terms, weights) if terms else 0.0
         h.relevance = round(cfg.weight_similarity * sim + cfg.weight_coverage * cov, 4)
@@ -112,13 +135,19 @@ def boost_of(svc: Services, hit: Hit) -> float:
             + cfg.weight_appendix * bool(meta.get("appendix_boost")) + cfg.class_bonus.get(hit.node_type, 0.0))
 
 
-def hybrid_search(svc: Services, query: str, scope: Scope, k: int | None = None) -> RetrievalResult:
+def hybrid_search(svc: Services, query: str, scope: Scope, k: int | None = None,
+                  weights: dict[str, float] | None = None) -> RetrievalResult:
+    """``weights``: the terms' idf from a wider scope (a search inside one document scores its
+    passages on the same scale as a search over all of them)."""
     cfg = svc.settings.retrieval
     k = k or cfg.top_k
     terms = query_terms(query)
-    weights = term_weights(svc, terms, scope)
+    translations = translations_of(terms)
+    foreign = list(dict.fromkeys(w for words in translations.values() for w in words if w not in terms))
+    if weights is None or any(t not in weights for t in terms + foreign):
+        weights = {**term_weights(svc, terms + foreign, scope), **(weights or {})}
     qvec = svc.embedder.embed_query(query).tolist()
-    ft_rows = search.fulltext(svc.db, terms, scope, cfg.candidate_k, weights)
+    ft_rows = search.fulltext(svc.db, terms + foreign, scope, cfg.candidate_k, weights)
     sem_rows = search.semantic(svc.db, qvec, svc.embedder.name, svc.embedder.dimensions, scope, cfg.candidate_k)
     ft = [Hit.from_row(r, "fulltext") for r in ft_rows]
     sem = []
@@ -128,11 +157,13 @@ def hybrid_search(svc: Services, query: str, scope: Scope, k: int | None = None)
         sem.append(h)
     fused = rrf([ft, sem], k=cfg.rrf_k)[: cfg.candidate_k]
     fused += _recalled(svc, qvec, terms, scope, fused)
-    score_hits(svc, fused, terms, weights, qvec)
+    question_weights = {t: weights[t] for t in terms if t in weights}
+    score_hits(svc, fused, terms, question_weights, qvec, translations)
     top_fused = max((h.score for h in fused), default=1.0) or 1.0
     for h in fused:
         h.metadata["rank_score"] = round(
             (1 - cfg.weight_fusion) * h.relevance + cfg.weight_fusion * h.score / top_fused + boost_of(svc, h), 4
         )
     fused.sort(key=lambda h: -h.metadata["rank_score"])
-    return RetrievalResult(query=query, terms=terms, weights=weights, hits=fused[:k])
+    return RetrievalResult(query=query, terms=terms, weights=question_weights, hits=fused[:k],
+                           translations=translations)

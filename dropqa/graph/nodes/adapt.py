@@ -16,9 +16,10 @@ from langgraph.types import Send
 from dropqa.graph.context import Context
 from dropqa.graph.intent import Intent
 from dropqa.graph.llm import has_model
-from dropqa.graph.nodes.common import budget_spent, hits_of, step
+from dropqa.graph.nodes.common import budget_spent, step
+from dropqa.graph.nodes.readers import readers_for
 from dropqa.graph.prompts import render
-from dropqa.graph.state import ReaderState, State
+from dropqa.graph.state import State
 
 _ORDER = {"empty": ["broaden", "deeper"], "low": ["refine", "broaden", "deeper"]}
 
@@ -65,29 +66,6 @@ def adapt(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         text = render(lang, f"adapt_{key}", bridge=", ".join(state.get("bridge") or []))
     return {"strategy": strategy, "strategies_done": sorted(done),
             "reasoning_trace": [step(state, "adaptation", text)]}
-
-
-def readers_for(state: State, max_documents: int = 6) -> list[ReaderState]:
-    """One reader per document among the best passages (only when the question gathers documents)."""
-    intent = Intent.from_dict(state.get("intent"))
-    if not intent.aggregate:
-        return []
-    hits = hits_of(state)
-    bridge = list(state.get("bridge") or [])
-    if bridge:  # multi-hop: every passage that names the bridge entity, wherever it ranks
-        candidates = [h for h in hits if any(b in h.content or b in h.breadcrumb for b in bridge)][:20]
-    else:
-        floor = 0.5 * (hits[0].relevance if hits else 0.0)  # passages at least half as relevant as the best
-        candidates = [h for h in hits[:12] if h.relevance >= floor]
-    by_doc: dict[str, list[dict]] = {}
-    for h in candidates:
-        by_doc.setdefault(h.document_name, []).append(h.model_dump(mode="json"))
-    if len(by_doc) < 2:
-        return []
-    return [ReaderState(question=state.get("query") or state["question"], language=state.get("language", "en"),
-                        terms=list(state.get("terms") or []), bridge=list(state.get("bridge") or []),
-                        document=doc, hits=doc_hits, degraded=bool(state.get("degraded")))
-            for doc, doc_hits in list(by_doc.items())[:max_documents]]
 
 
 def route_adapt(state: State) -> str | list[Send]:

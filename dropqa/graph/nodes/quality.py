@@ -13,10 +13,12 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from langgraph.runtime import Runtime
+from langgraph.types import Send
 
 from dropqa.graph.context import Context
 from dropqa.graph.intent import Intent
 from dropqa.graph.nodes.common import decide_answerable, hits_of, step
+from dropqa.graph.nodes.readers import readers_for
 from dropqa.graph.prompts import render
 from dropqa.graph.state import State
 
@@ -37,5 +39,10 @@ def quality_check(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     return {"quality": quality, "reasoning_trace": steps}
 
 
-def route_quality(state: State) -> Literal["answer", "think"]:
-    return "answer" if (state.get("quality") or {}).get("sufficient") else "think"
+def route_quality(state: State) -> Literal["answer", "think"] | list[Send]:
+    """Enough evidence → answer (one reader per document when the question names several, via
+    ``Send``); else the agent loop."""
+    if not (state.get("quality") or {}).get("sufficient"):
+        return "think"
+    readers = readers_for(state)
+    return [Send("read_document", r) for r in readers] if readers else "answer"

@@ -11,11 +11,13 @@ from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 
 from dropqa.graph.context import Context
+from dropqa.graph.intent import Intent
 from dropqa.graph.llm import ChatUnavailable, invoke_chat, text_of
 from dropqa.graph.nodes.answer import answer, passages_block
 from dropqa.graph.nodes.common import hits_of, step
 from dropqa.graph.prompts import fill, render
 from dropqa.graph.state import ReaderState, State
+from dropqa.text.sentences import clean_markup
 from dropqa.tools.extractive import pick_sentences
 from dropqa.tools.fusion import idf_weights
 from dropqa.tools.hits import Hit
@@ -33,7 +35,7 @@ def _offline_statements(reader: ReaderState, hits: list[Hit]) -> list[dict[str, 
     if reader["bridge"]:  # a statement about this document's part in the chain names the entity
         picked = [p for p in picked if any(b in p.text or b in hits[p.hit_index].breadcrumb
                                            for b in reader["bridge"])]
-    return [{"text": p.text, "node_id": hits[p.hit_index].node_id,
+    return [{"text": clean_markup(p.text), "node_id": hits[p.hit_index].node_id,
              "where": hits[p.hit_index].section.split(" > ")[-1] or hits[p.hit_index].document_name}
             for p in picked[:3]]
 
@@ -93,3 +95,29 @@ def synthesize(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         return answer(state, runtime)
     return {"answer": "\n".join(lines), "answerable": True, "citations": sorted(set(cites)),
             "reasoning_trace": [step(state, "answer", render(lang, "synthesis_summary", n=len(findings)))]}
+
+
+def readers_for(state: State, max_documents: int = 6) -> list[ReaderState]:
+    """One reader per document among the best passages (only when the question gathers documents)."""
+    intent = Intent.from_dict(state.get("intent"))
+    if not intent.aggregate:
+        return []
+    hits = hits_of(state)
+    bridge = list(state.get("bridge") or [])
+    part_docs = {p["document_id"] for p in intent.parts if p.get("document_id")}
+    if len(part_docs) >= 2:  # the documents the question names, one reader each
+        candidates = [h for h in hits if h.document_id in part_docs][:24]
+    elif bridge:  # multi-hop: every passage that names the bridge entity, wherever it ranks
+        candidates = [h for h in hits if any(b in h.content or b in h.breadcrumb for b in bridge)][:20]
+    else:
+        floor = 0.5 * (hits[0].relevance if hits else 0.0)  # passages at least half as relevant as the best
+        candidates = [h for h in hits[:12] if h.relevance >= floor]
+    by_doc: dict[str, list[dict]] = {}
+    for h in candidates:
+        by_doc.setdefault(h.document_name, []).append(h.model_dump(mode="json"))
+    if len(by_doc) < 2:
+        return []
+    return [ReaderState(question=state.get("query") or state["question"], language=state.get("language", "en"),
+                        terms=list(state.get("terms") or []), bridge=list(state.get("bridge") or []),
+                        document=doc, hits=doc_hits, degraded=bool(state.get("degraded")))
+            for doc, doc_hits in list(by_doc.items())[:max_documents]]

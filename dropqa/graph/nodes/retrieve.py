@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 import uuid
+from dataclasses import replace
 from typing import Any
 
 from langchain_core.messages import HumanMessage, RemoveMessage
@@ -21,9 +22,11 @@ from dropqa.graph.context import Context
 from dropqa.graph.intent import classify
 from dropqa.graph.llm import ChatUnavailable, has_model, invoke_chat, text_of
 from dropqa.graph.nodes.common import dump_hits, merge_hits
+from dropqa.graph.parts import Part, decompose
 from dropqa.graph.prompts import fill, render
 from dropqa.graph.state import RESET, State
 from dropqa.store import nodes as node_store
+from dropqa.store import recall
 from dropqa.store.scope import Scope
 from dropqa.text.lang import detect_language
 from dropqa.text.sentences import ends_mid_sentence
@@ -53,11 +56,33 @@ def expand_window(svc: Services, result: RetrievalResult, top: int = 3) -> list[
             seen.add(n.node_id)
             extra.append(n)
     if extra:
-        score_hits(svc, extra, result.terms, result.weights, svc.embedder.embed_query(result.query).tolist())
+        score_hits(svc, extra, result.terms, result.weights, svc.embedder.embed_query(result.query).tolist(),
+                   result.translations)
         for n in extra:
             parent = next(h for h in result.hits if h.node_id == n.metadata["window_of"])
             n.relevance = round(max(n.relevance, parent.relevance * 0.9), 4)
     return extra
+
+
+def part_heads(svc: Services, parts: list[Part], scope: Scope, result: RetrievalResult, k: int,
+               per_part: int = 3) -> list[Hit]:
+    """Search each part (inside its document when it names one), scored on the whole question's
+    idf; the parts' best passages, taking turns (A1, B1, A2, B2, …)."""
+    found: list[list[Hit]] = []
+    for part in parts:
+        part_scope = replace(scope, document_ids=(uuid.UUID(part.document_id),)) if part.document_id else scope
+        hits = hybrid_search(svc, part.query, part_scope, k=k, weights=result.weights).hits
+        for h in hits:
+            h.metadata["part"] = part.label
+        found.append(hits[:per_part])
+    heads: list[Hit] = []
+    seen: set[str] = set()
+    for rank in range(per_part):
+        for hits in found:
+            if rank < len(hits) and hits[rank].node_id not in seen:
+                seen.add(hits[rank].node_id)
+                heads.append(hits[rank])
+    return heads
 
 
 def rewritten_queries(svc: Services, question: str, language: str) -> tuple[list[str], dict]:
@@ -93,7 +118,17 @@ def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
             for h in fused:
                 h.relevance = best[h.node_id]
             result.hits = fused[: k]
-    pool, _ = merge_hits(result.hits, expand_window(svc, result))
+    parts = decompose(query, recall.document_titles(svc.db, scope))
+    heads: list[Hit] = []
+    if parts:
+        intent.parts = [p.as_dict() for p in parts]
+        intent.aggregate = True
+        heads = part_heads(svc, parts, scope, result, k)
+    pool, _ = merge_hits(result.hits + heads, expand_window(svc, result))
+    if heads:  # each part's best passages lead the pool, taking turns, so every part is read and cited
+        by_id = {h.node_id: h for h in pool}
+        lead = [by_id[h.node_id] for h in heads]
+        pool = lead + [h for h in pool if h not in lead]
     key = "assessment_agent" if intent.needs_loop else "assessment_direct"
     summary = render(language, "retrieval_summary", n=len(result.hits), top=f"{result.top_relevance:.2f}",
                      terms=", ".join(result.terms) or "—")

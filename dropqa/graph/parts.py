@@ -1,0 +1,120 @@
+"""The parts of a question that each need their own evidence (offline decomposition).
+
+"According to the judgments of A Court and B Court, whose sentence is longer?", "Compare the
+revenue of Acme and Beta", "what happened to X in 2019 and in 2021": one search ranks the
+part it matches best and starves the others, so each part is searched on its own and the
+answer cites a passage for each.
+
+Two kinds of part are recognised without a chat model:
+
+- **documents the question names** — a document is named when the question holds most of
+  the idf mass of its name (file name, title, first heading), idf taken over all document
+  names, so "Court" or "Hospital", shared by every name, counts for little and
+  "Riverside" or "Glenwood" for much; two or more named documents are two or more parts,
+  each searched inside its document;
+- **alternatives joined by and / or / vs / 和 / 与 / 还是**: years ("in 2019 and 2021") or
+  short names ("Acme vs Beta"); each part is the question with the other alternatives
+  removed.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import PurePath
+from typing import Any
+
+from dropqa.text.segment import query_terms
+
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
+_JOIN = r"\s*(?:,|，|、|and|or|vs\.?|versus|和|与|及|跟|同|还是|或)\s*"
+_YEARS = re.compile(rf"(?<!\d)((?:19|20)\d{{2}})(?:\s*年)?(?:{_JOIN}(?:(?:19|20)\d{{2}})(?:\s*年)?)+", re.I)
+_NAMES = re.compile(
+    r"\b([A-Z][\w&.\-]*(?:\s+[A-Z][\w&.\-]*){0,3})\s+(?:vs\.?|versus|and|or)\s+([A-Z][\w&.\-]*(?:\s+[A-Z][\w&.\-]*){0,3})\b"
+)
+_LEADING_NUMBER = re.compile(r"^\d+[_\-\s.]*")
+_QUESTION_WORD = re.compile(r"^(?:Compare|Comparing|Between|What|Which|Who|Whose|How|Did|Does|Do|Is|Are|Was|Were|When|"
+                            r"Where|Why|Both|Either|According to|In|For)\s+")
+MIN_NAMED_SHARE = 0.5  # share of a name's idf mass the question must hold
+MAX_PARTS = 4
+
+
+@dataclass(frozen=True)
+class Part:
+    label: str  # what this part is about: a document's name, a year, an entity
+    query: str  # the search text for this part
+    document_id: str | None = None  # search only this document
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _name_terms(row: dict[str, Any]) -> set[str]:
+    stem = _LEADING_NUMBER.sub("", PurePath(str(row.get("filename") or "")).stem.replace("_", " "))
+    text = " ".join([stem, str(row.get("title") or ""), str(row.get("heading") or "")])
+    return {t for t in query_terms(text) if not t.isdigit()}
+
+
+def named_documents(question: str, titles: Sequence[dict[str, Any]]) -> list[tuple[dict[str, Any], float]]:
+    """Documents the question names, best first, with the share of their name's idf mass it holds."""
+    asked = set(query_terms(question))
+    if not asked or not titles:
+        return []
+    names = [_name_terms(r) for r in titles]
+    df = Counter(t for name in names for t in name)
+    n = len(titles)
+    idf = {t: math.log(1 + n / c) for t, c in df.items()}
+    scored = []
+    for row, name in zip(titles, names, strict=True):
+        total = sum(idf[t] for t in name)
+        hit = [t for t in name if t in asked]
+        if not total or not hit:
+            continue
+        share = sum(idf[t] for t in hit) / total
+        distinctive = any(df[t] <= max(1, n // 20) for t in hit)
+        if share >= MIN_NAMED_SHARE and distinctive:
+            scored.append((row, share))
+    scored.sort(key=lambda x: -x[1])
+    if scored:  # names as well matched as the best one (not a near-namesake that shares a word)
+        best = scored[0][1]
+        scored = [s for s in scored if s[1] >= 0.75 * best]
+    return scored
+
+
+def _without(question: str, keep: str, alternatives: Sequence[str]) -> str:
+    out = question
+    for other in alternatives:
+        if other != keep:
+            out = re.sub(rf"{_JOIN}{re.escape(other)}|{re.escape(other)}{_JOIN}", " ", out, count=1, flags=re.I)
+    return re.sub(r"\s+([?？.,，])", r"\1", re.sub(r"\s+", " ", out)).strip()
+
+
+def alternatives(question: str) -> list[str]:
+    """Years or names the question joins as alternatives, in order ([] when there are none)."""
+    m = _YEARS.search(question)
+    if m:
+        years = list(dict.fromkeys(_YEAR.findall(m.group(0))))
+        if len(years) >= 2:
+            return years
+    m = _NAMES.search(question)
+    if m:
+        first = _QUESTION_WORD.sub("", m.group(1))
+        if first and first.lower() != m.group(2).lower():
+            return [first, m.group(2)]
+    return []
+
+
+def decompose(question: str, titles: Sequence[dict[str, Any]]) -> list[Part]:
+    """The parts of ``question`` (at most MAX_PARTS), or [] when it is one question."""
+    named = named_documents(question, titles)
+    if 2 <= len(named) <= MAX_PARTS:
+        return [Part(label=PurePath(str(row["filename"])).stem, query=question, document_id=str(row["document_id"]))
+                for row, _ in named]
+    alts = alternatives(question)
+    if 2 <= len(alts) <= MAX_PARTS:
+        doc = str(named[0][0]["document_id"]) if len(named) == 1 else None
+        return [Part(label=a, query=_without(question, a, alts), document_id=doc) for a in alts]
+    return []
