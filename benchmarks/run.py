@@ -1,8 +1,8 @@
 """``make bench`` — DropQA against baselines, measured in one run on one machine.
 
     python -m benchmarks.run [--scale 5000,20000,50000] [--rounds 3] [--scale-rounds 2]
-                             [--suite GOLDEN.yaml:CORPUS_DIR ...] [--out benchmarks/results]
-                             [--no-ingestion] [--no-quality]
+                             [--suite GOLDEN.yaml:CORPUS_DIR ...] [--dev [NAME,...]] [--limit N]
+                             [--out benchmarks/results] [--no-ingestion] [--no-quality]
 
 Steps, in this order (each in its own fresh database of one embedded PostgreSQL server):
 
@@ -10,6 +10,9 @@ Steps, in this order (each in its own fresh database of one embedded PostgreSQL 
    exists, and merges the ``benchmarks/results/ingestion.json`` it writes;
 2. retrieval quality and latency on each golden suite (:mod:`benchmarks.quality`): the sample
    suite ``../shared/samples/golden.yaml`` when ``../shared`` exists, and ``evals/golden_en.yaml``;
+   with ``--dev`` also the development suites of ``../shared/evals-dev`` and the cross-language
+   ``evals/golden_xl`` files (each right after its corpus' own suite, sharing its indexing);
+   ``--dev dragonball-dev-en,xl-dragonball-dev-en`` picks some (:func:`dev_suites`);
 3. scale (:mod:`benchmarks.scale`): generated corpus at each ``--scale`` step (``BENCH_SCALE``
    overrides the default 5000,20000,50000; ``BENCH_SCALE=0`` skips the step).
 
@@ -39,13 +42,46 @@ INGESTION_JSON = RESULTS / "ingestion.json"
 DEFAULT_SCALE = "5000,20000,50000"
 
 
+SHARED = ROOT.parent / "shared"
+DEV_CORPORA = ("samples", "dragonball-dev-en", "dragonball-dev-zh", "cmrc-dev-zh", "multihop-dev-en")
+
+
 def default_suites() -> list[tuple[str, Path, Path]]:
     suites = []
-    shared = ROOT.parent / "shared" / "samples"
+    shared = SHARED / "samples"
     if (shared / "golden.yaml").exists():
         suites.append(("samples (zh, shared)", shared / "golden.yaml", shared / "corpus"))
     suites.append(("golden_en", ROOT / "evals" / "golden_en.yaml", ROOT / "evals" / "corpus_en"))
     return suites
+
+
+def dev_suites(shared: Path = SHARED) -> list[tuple[str, Path, Path]]:
+    """The sample suite, ``evals/golden_en.yaml``, the four ``evals-dev`` suites, and after each corpus'
+    own suite its ``evals/golden_xl/<corpus>.yaml`` (named ``xl-<corpus>``) — those present on disk.
+    The names are ``make eval-dev``'s suite names."""
+    suites = []
+    for name in DEV_CORPORA:
+        folder = shared / name if name == "samples" else shared / "evals-dev" / name
+        if not (folder / "corpus").is_dir():
+            continue
+        if (folder / "golden.yaml").exists():
+            suites.append((name, folder / "golden.yaml", folder / "corpus"))
+        xl = ROOT / "evals" / "golden_xl" / f"{name}.yaml"
+        if xl.exists():
+            suites.append((f"xl-{name}", xl, folder / "corpus"))
+        if name == "samples":
+            suites.append(("golden_en", ROOT / "evals" / "golden_en.yaml", ROOT / "evals" / "corpus_en"))
+    return suites
+
+
+def suite_name(golden: Path) -> str:
+    """A ``--suite`` file's name in the tables: ``<folder>`` for a ``golden.yaml``, ``xl-<stem>`` for a
+    golden_xl file, else the file's stem."""
+    if golden.stem == "golden" and golden.parent.name:
+        return golden.parent.name
+    if golden.parent.name == "golden_xl":
+        return f"xl-{golden.stem}"
+    return golden.stem
 
 
 def parse_levels(text: str | None) -> tuple[int, ...]:
@@ -93,7 +129,7 @@ def run_bench(*, suites: list[tuple[str, Path, Path]], levels: tuple[int, ...], 
               ingestion: bool = True, limit: int | None = None,
               log: Callable[[str], None] = print) -> dict[str, Any]:
     """Run every step and write the results; return them (``targets`` included)."""
-    from benchmarks.quality import SuiteSpec, run_suite
+    from benchmarks.quality import SuiteSpec, run_suites
     from benchmarks.report import markdown, targets
     from benchmarks.scale import run_scale
     from benchmarks.server import BenchServer
@@ -109,8 +145,8 @@ def run_bench(*, suites: list[tuple[str, Path, Path]], levels: tuple[int, ...], 
     server = BenchServer(server_url)
     try:
         results["meta"]["postgres"] = server.version()
-        results["quality"] = [run_suite(server, SuiteSpec(name, golden, corpus, limit), rounds=rounds, log=log)
-                              for name, golden, corpus in suites]
+        results["quality"] = run_suites(server, [SuiteSpec(name, golden, corpus, limit)
+                                                 for name, golden, corpus in suites], rounds=rounds, log=log)
         results["scale"] = run_scale(server, levels, nodes_per_doc=nodes_per_doc, rounds=scale_rounds,
                                      log=log) if levels else None
     finally:
@@ -136,6 +172,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--scale-rounds", type=int, default=2, help="timed rounds of the planted-fact questions")
     ap.add_argument("--suite", action="append", default=[], metavar="GOLDEN:CORPUS",
                     help="a golden suite and its corpus folder (repeatable; default: the sample and English suites)")
+    ap.add_argument("--dev", nargs="?", const="all", default=None, metavar="NAME,...",
+                    help="also the dev suites when ../shared exists: samples, golden_en, dragonball-dev-en, "
+                         "dragonball-dev-zh, cmrc-dev-zh, multihop-dev-en and each one's golden_xl file "
+                         "(xl-NAME); or only the named ones")
     ap.add_argument("--limit", type=int, default=None, help="only the first N questions of each suite")
     ap.add_argument("--no-quality", action="store_true", help="skip the golden suites")
     ap.add_argument("--no-ingestion", action="store_true", help="do not run benchmarks/ingestion.py")
@@ -152,7 +192,20 @@ def main(argv: list[str] | None = None) -> int:
         if not corpus:
             print(f"error: --suite wants GOLDEN.yaml:CORPUS_DIR, got {spec!r}", file=sys.stderr)
             return 2
-        suites.append((Path(golden).stem, Path(golden), Path(corpus)))
+        suites.append((suite_name(Path(golden)), Path(golden), Path(corpus)))
+    if args.dev:
+        dev = dev_suites()
+        if not dev:
+            print(f"--dev: {SHARED} not found (or holds no suite): the dev suites are skipped", file=sys.stderr)
+        if args.dev != "all":
+            wanted = [n.strip() for n in args.dev.split(",") if n.strip()]
+            unknown = sorted(set(wanted) - {n for n, _, _ in dev})
+            if unknown:
+                print(f"error: --dev: unknown or absent suite(s) {', '.join(unknown)}; known: "
+                      f"{', '.join(n for n, _, _ in dev)}", file=sys.stderr)
+                return 2
+            dev = [s for s in dev if s[0] in wanted]
+        suites += dev
     if not args.no_quality and not suites:
         suites = default_suites()
     if args.no_quality:

@@ -26,7 +26,9 @@ def bench(pg_server_url: str, tmp_path_factory: pytest.TempPathFactory) -> tuple
     mp = pytest.MonkeyPatch()
     mp.setenv("DROPQA_BENCH_CACHE", str(tmp_path_factory.mktemp("bench-cache")))
     try:
-        results = run_bench(suites=[("golden_en", ROOT / "evals" / "golden_en.yaml", ROOT / "evals" / "corpus_en")],
+        en = (ROOT / "evals" / "golden_en.yaml", ROOT / "evals" / "corpus_en")
+        # a second suite on the same corpus folder shares the first one's indexing
+        results = run_bench(suites=[("golden_en", *en), ("golden_en again", *en)],
                             levels=(20, 40), nodes_per_doc=20, rounds=1, scale_rounds=1, limit=4,
                             server_url=pg_server_url, ingestion=False, out=out, log=lambda _m: None)
     finally:
@@ -38,19 +40,26 @@ def test_quality_step_measures_every_system(bench):
     from benchmarks.quality import SYSTEMS
 
     results, _ = bench
-    (suite,) = results["quality"]
+    suite, again = results["quality"]
+    assert again["suite"] == "golden_en again" and again["index"]["shared_with"] == "golden_en"
+    assert again["index"]["dropqa_nodes"] == suite["index"]["dropqa_nodes"] and "shared_with" not in suite["index"]
     assert suite["questions"] == 4 and suite["index"]["chunks"] > 0 and suite["index"]["dropqa_nodes"] > 0
     assert not suite["index"]["failed"]
     for name in SYSTEMS:
         s = suite["systems"][name]
         assert s["n"] == 4 and s["p50_ms"] is not None and s["p95_ms"] >= s["p50_ms"]
         assert s["n_answerable"] == 4 and 0 <= s["recall_at_5"] <= s["recall_at_10"] <= 1
+        assert "all_evidence_at_10" in s and "n_multi_evidence" in s
     assert "errors" not in suite["systems"]["dropqa ask"], suite["systems"]["dropqa ask"]
     assert suite["systems"]["e5 query embedding"]["n"] == 4
     # the first question's evidence sits in one short section: every system finds it
     first = suite["items"][0]
     assert first["id"] == "en-annual-leave" and all(first["first_evidence_rank"].values())
-    assert suite["ratios"]["best_baseline"] in ("bm25", "pgvector", "bm25+pgvector rrf")
+    assert suite["ratios"]["best_baseline"] in ("bm25", "pgvector", "bm25+pgvector rrf", "contextual")
+    assert suite["index"]["contextual_titles"] >= 1
+    d = suite["ratios"]["dropqa retrieval"]
+    assert d["recall_at_5_minus_contextual"] == round(
+        suite["systems"]["dropqa retrieval"]["recall_at_5"] - suite["systems"]["contextual"]["recall_at_5"], 3)
 
 
 def test_scale_steps_grow_and_both_stores_hold_the_same_vectors(bench):
@@ -72,10 +81,11 @@ def test_results_files_and_table(bench):
     data = json.loads((out / "bench.json").read_text(encoding="utf-8"))
     assert set(data) >= {"meta", "quality", "scale", "ingestion", "targets"}
     assert [t["pass"] for t in data["targets"]][1] is None  # ingestion not run here: n/a, not a fake number
-    assert len(data["targets"]) == 3
+    assert len(data["targets"]) == 4  # scale, ingestion, recall@5 on each of the two suites
     table = (out / "latest.md").read_text(encoding="utf-8")
-    for text in ("## Retrieval — golden_en", "| DropQA ask (compiled graph) |", "## Scale", "| 40 |", "## Targets",
-                 "**n/a**"):
+    for text in ("## Retrieval — golden_en", "| DropQA ask (compiled graph) |", "| Contextual chunks (",
+                 "## DropQA against the contextual chunk-RAG baseline", "| golden_en again | 4 |",
+                 "## Scale", "| 40 |", "## Targets", "**n/a**"):
         assert text in table
 
 
@@ -106,6 +116,43 @@ def test_chunks_and_bm25_baseline():
     assert bm25.search("住宿标准是多少", 2)[0].id == "c0"
     assert bm25.search("annual leave days", 2)[0].id == "c1"
     assert [c.id for c in rrf([[chunks[0], chunks[1]], [chunks[1], chunks[2]]])] == ["c1", "c0", "c2"]
+
+
+def test_contextual_chunks_carry_the_document_title_but_score_on_their_own_text():
+    from benchmarks.baselines import BM25Baseline
+    from benchmarks.chunks import Chunk, contextual_chunks, document_title
+
+    assert document_title("TRIAL_12.txt", "吕志兴\n\n吕志兴（Lui Chi Hing），生于香港") == "TRIAL 12 — 吕志兴"
+    assert document_title("11th-lok-sabha.md", "11th Lok Sabha\n\nGeneral elections …") == "11th Lok Sabha"
+    assert document_title("112_Bayside, Roseville, Court.md", "Bayside, Roseville, Court\n…") == \
+        "112 Bayside, Roseville, Court"
+    assert document_title("2024年度绩效考核.xlsx", "考核结果\n…") == "2024年度绩效考核 — 考核结果"
+    assert document_title("notes.txt", "x" * 101 + "\nmore") == "notes"  # a long first line is body text
+    plain = [Chunk("a.txt#0", "a.txt", 1, "住宿标准为每晚500元"), Chunk("b.txt#0", "b.txt", 2, "会议室预订规则"),
+             Chunk("c.txt#0", "c.txt", 1, "Annual leave is 25 days")]
+    ctx = contextual_chunks(plain, {"a.txt": "差旅费报销管理办法\n住宿标准为每晚500元", "b.txt": "会议室预订规则",
+                                    "c.txt": "Annual leave is 25 days"})
+    assert [c.id for c in ctx] == ["ctx:a.txt#0", "ctx:b.txt#0", "ctx:c.txt#0"]
+    assert [c.text for c in ctx] == [c.text for c in plain] and ctx[1].version == 2
+    assert ctx[0].indexed == "a — 差旅费报销管理办法\n住宿标准为每晚500元" and plain[0].indexed == plain[0].text
+    # the title is searchable: only the contextual index finds the chunk by its document's name
+    assert BM25Baseline(ctx).search("差旅费报销管理办法", 1)[0].id == "ctx:a.txt#0"
+    assert not BM25Baseline(plain).search("差旅费报销管理办法", 1)
+
+
+def test_dev_suites_follow_the_shared_folders(tmp_path: Path):
+    from benchmarks.run import dev_suites, suite_name
+
+    for folder in ("samples", "evals-dev/cmrc-dev-zh", "evals-dev/multihop-dev-en"):
+        (tmp_path / folder / "corpus").mkdir(parents=True)
+        (tmp_path / folder / "golden.yaml").write_text("[]\n", encoding="utf-8")
+    names = [n for n, _, _ in dev_suites(tmp_path)]
+    assert names == ["samples", "xl-samples", "golden_en", "cmrc-dev-zh", "xl-cmrc-dev-zh", "multihop-dev-en",
+                     "xl-multihop-dev-en"]
+    assert dev_suites(tmp_path / "absent") == []
+    assert suite_name(Path("../shared/evals-dev/cmrc-dev-zh/golden.yaml")) == "cmrc-dev-zh"
+    assert suite_name(Path("evals/golden_xl/samples.yaml")) == "xl-samples"
+    assert suite_name(Path("evals/golden_en.yaml")) == "golden_en"
 
 
 def test_targets_read_the_ingestion_results():
