@@ -5,13 +5,17 @@ VENV := .venv
 BIN := $(VENV)/bin
 export OPENBLAS_NUM_THREADS ?= 1
 
-.PHONY: run test lint eval bench studio clean-data help browser
+.PHONY: run test lint eval eval-dev bench studio clean-data help browser
 
 help:
 	@echo "make run    - install, index ./examples into the embedded database, serve on 127.0.0.1:8000"
 	@echo "make test   - install with test extras, run unit + integration + e2e + browser tests"
 	@echo "make lint   - ruff"
-	@echo "make bench  - DropQA against BM25 / PGVector / RRF baselines, ingestion, 5k-50k scale (BENCH_SCALE=5000,20000 to shorten)"
+	@echo "make eval   - the sample suite (../shared/samples), report in eval-report/"
+	@echo "make eval-dev - every dev suite (../shared samples + evals-dev, evals/golden_xl), one table in eval-report/dev.md"
+	@echo "               (SUITES=\"samples xl-samples\" picks suites, EVAL_ARGS=\"--limit 3\" passes options to dropqa eval)"
+	@echo "make bench  - DropQA against BM25 / PGVector / RRF / contextual-chunk baselines, ingestion, 5k-50k scale"
+	@echo "               (BENCH_SCALE=5000,20000 to shorten; BENCH_ARGS=--dev adds the dev suites)"
 
 $(BIN)/dropqa: pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -60,6 +64,47 @@ eval: $(BIN)/dropqa
 		echo "../shared not found: run e.g. '$(BIN)/dropqa eval evals/golden_en.yaml --corpus evals/corpus_en --out eval-report'"; \
 	fi
 
+# The dev suites: per corpus, its own golden file (suite <corpus>) and evals/golden_xl/<corpus>.yaml (suite
+# xl-<corpus>). Two suites on one corpus share one throw-away embedded store (indexed by the first,
+# --reuse by the second); with an external database (DATABASE_URL) each gets its own fresh one.
+# Reports go to eval-report/<suite>/, the table over the suites of this run to eval-report/dev.md.
+SHARED ?= ../shared
+EVAL_DEV_CORPORA := samples dragonball-dev-en dragonball-dev-zh cmrc-dev-zh multihop-dev-en
+EVAL_DEV_ALL := $(foreach c,$(EVAL_DEV_CORPORA),$(c) xl-$(c))
+SUITES ?= $(EVAL_DEV_ALL)
+EVAL_ARGS ?=
+EVAL_DEV_OUT ?= eval-report
+
+eval-dev: $(BIN)/dropqa
+	@if [ ! -d "$(SHARED)" ]; then \
+		echo "$(SHARED) not found: the dev suites (samples, evals-dev) live there; nothing to run"; exit 0; fi; \
+	for s in $(SUITES); do case " $(EVAL_DEV_ALL) " in *" $$s "*) ;; \
+		*) echo "unknown suite '$$s'; known: $(EVAL_DEV_ALL)"; exit 2;; esac; done; \
+	external=$$($(BIN)/python -c \
+		'from dropqa.config import get_settings; print("yes" if get_settings().database_url else "")'); \
+	store=""; trap 'rm -rf "$$store"' EXIT; reports=""; failed=""; \
+	for c in $(EVAL_DEV_CORPORA); do \
+		if [ $$c = samples ]; then dir="$(SHARED)/samples"; else dir="$(SHARED)/evals-dev/$$c"; fi; \
+		run=""; for s in $$c xl-$$c; do case " $(SUITES) " in *" $$s "*) run="$$run $$s";; esac; done; \
+		[ -n "$$run" ] || continue; \
+		if [ ! -d "$$dir/corpus" ]; then echo "skipping$$run: $$dir/corpus not found"; continue; fi; \
+		reuse=""; store=""; \
+		if [ -z "$$external" ] && [ $$(echo $$run | wc -w) -gt 1 ]; then \
+			store=$$(mktemp -d "$${TMPDIR:-/tmp}/dropqa-eval-dev-XXXXXX") && chmod 755 "$$store" && reuse=--reuse; fi; \
+		for s in $$run; do \
+			case $$s in xl-*) golden="evals/golden_xl/$$c.yaml";; *) golden="$$dir/golden.yaml";; esac; \
+			echo "== $$s: $$golden on $$dir/corpus"; \
+			rm -rf "$(EVAL_DEV_OUT)/$$s"; \
+			if env $${store:+DROPQA_DATA_DIR="$$store"} $(BIN)/dropqa eval "$$golden" --corpus "$$dir/corpus" \
+					--out "$(EVAL_DEV_OUT)/$$s" $$reuse $(EVAL_ARGS); then \
+				reports="$$reports $(EVAL_DEV_OUT)/$$s/report.json"; \
+			else failed="$$failed $$s"; echo "!! $$s failed"; fi; \
+		done; \
+		[ -z "$$store" ] || rm -rf "$$store"; store=""; \
+	done; \
+	if [ -n "$$reports" ]; then $(BIN)/python -m dropqa.evals.devtable $$reports --out "$(EVAL_DEV_OUT)/dev.md"; fi; \
+	if [ -n "$$failed" ]; then echo "failed:$$failed"; exit 1; fi
+
 $(VENV)/.bench-installed: pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
@@ -67,6 +112,8 @@ $(VENV)/.bench-installed: pyproject.toml
 	@touch $(BIN)/dropqa $@
 
 # One run, one machine: DropQA and the baselines on the same corpora; ratios, PASS/FAIL targets.
-# Writes benchmarks/results/{bench,quality,scale}.json and latest.md. BENCH_SCALE=5000,20000 shortens the scale step.
+# Writes benchmarks/results/{bench,quality,scale}.json and latest.md. BENCH_SCALE=5000,20000 shortens the scale step;
+# BENCH_ARGS="--dev" adds the dev suites (../shared/evals-dev, evals/golden_xl), e.g. BENCH_ARGS="--dev cmrc-dev-zh --limit 20".
+BENCH_ARGS ?=
 bench: $(VENV)/.bench-installed
-	$(BIN)/python -m benchmarks.run
+	$(BIN)/python -m benchmarks.run $(BENCH_ARGS)
