@@ -66,7 +66,8 @@ def run_scale(server: BenchServer, levels: tuple[int, ...] = DEFAULT_LEVELS, *, 
     from dropqa.tools.services import Services
 
     levels = tuple(sorted(set(levels)))
-    settings = server.settings("bench_scale")
+    # Each generated paragraph stays one passage, so a step holds exactly the number of nodes it names.
+    settings = server.settings("bench_scale", ingestion={"merge_paragraph_chars": 0})
     svc = Services.open(settings)
     vector = None
     try:

@@ -24,9 +24,10 @@ def embed_texts(i: int, nodes_per_doc: int) -> tuple[str, list[str], list[str]]:
     from dropqa.ingestion.normalize import NormalizeLimits, normalize
     from dropqa.ingestion.rows import flatten
 
-    ing = IngestionSettings()
+    ing = IngestionSettings(merge_paragraph_chars=0)  # as the scale step indexes: one passage per paragraph
     name, doc, _ = document(i, nodes_per_doc)
-    normalize(doc, NormalizeLimits(ing.max_paragraph_chars, ing.paragraph_target_chars, ing.max_section_chars))
+    normalize(doc, NormalizeLimits(ing.max_paragraph_chars, ing.paragraph_target_chars, ing.max_section_chars,
+                                   ing.merge_paragraph_chars))
     rows = flatten(doc, name)
     passages = [f"{r.breadcrumb(name)}\n{r.content}" for r in rows if not r.is_section and r.content]
     return name, passages, [Path(name).stem]

@@ -47,6 +47,8 @@ class BenchServer:
 
         data = self.tmp / name
         data.mkdir(parents=True, exist_ok=True)
+        # Every question is embedded anew (no query-vector cache): the latencies compare with a first ask.
+        overrides.setdefault("models", {"embeddings": {"query_cache": 0}})
         return Settings(data_dir=data, database_url=self.database(name), **overrides)
 
     def version(self) -> str:

@@ -50,6 +50,8 @@ class EmbeddingSettings(BaseModel):
     api_key: SecretStr | None = None
     batch_size: int = 32
     num_threads: int | None = None
+    query_cache: int = Field(256, ge=0, description="question vectors kept in memory (a run embeds its question "
+                             "once though several steps search with it); 0 = none")
 
 
 class ModelSettings(BaseModel):
@@ -63,6 +65,8 @@ class IngestionSettings(BaseModel):
     max_chars: int = 20_000_000
     max_paragraph_chars: int = 800
     paragraph_target_chars: int = 500
+    merge_paragraph_chars: int = Field(500, ge=0, description="short sibling paragraphs (same page) are joined "
+                                       "into passages up to this many characters; 0 = keep every paragraph alone")
     max_section_chars: int = 6000
     summary_sentences: int = 2
     summary_max_chars: int = 300

@@ -165,6 +165,20 @@ def multi_hop(lang: str, intent: Intent, question: str, bridge: list[str], pool:
     return Composed(lines, cites) if len(cites) >= 2 else None
 
 
+def locate(lang: str, question: str, terms: list[str], weights: dict[str, float],
+           pool: list[Hit]) -> Composed | None:
+    """"Which section says …?": the section path of the best passage, cited, with the sentence that
+    says it."""
+    picked = pick_sentences(question, terms, weights, pool, 1)
+    if not picked:
+        return None
+    i = picked[0].hit_index
+    hit = pool[i]
+    path = " > ".join(p for p in (hit.document_name, hit.section) if p)
+    return Composed([render(lang, "locate_answer", path=path, n=i + 1),
+                     render(lang, "answer_item", text=clean_markup(picked[0].text), n=i + 1)], [i])
+
+
 def _continuation(pool: list[Hit], i: int) -> tuple[int, str] | None:
     """The passage that continues pool[i] when it stops mid-sentence (a page break in a PDF)."""
     hit = pool[i]

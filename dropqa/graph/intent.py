@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from dropqa.text.segment import query_terms
 
-Kind = Literal["fact", "structure", "page", "multi_hop", "compare_versions", "aggregate"]
+Kind = Literal["fact", "structure", "page", "multi_hop", "compare_versions", "aggregate", "locate"]
 
 _CN_NUM = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 _QUOTED = re.compile(r"[“\"「『']([^”\"」』']{2,40})[”\"」』']")
@@ -29,6 +29,12 @@ _STRUCTURE = re.compile(
     r"(?i)(哪些|什么)(内容|章节|部分|方面|条款)|讲了(什么|哪些)|主要内容|目录|大纲|结构|章节|"
     r"what (sections|chapters|parts)|which (sections|chapters)|outline|table of contents|"
     r"what does .{0,40}(chapter|section|part) \d+ (say|cover)|structure of"
+)
+# "Which section says …?": the answer is a place in a document, not a fact from it.
+_LOCATE = re.compile(
+    r"(?i)(哪一|哪个|哪些|哪)(章|节|条规定|条款|款|部分|段落|个章节|个部分)|在(哪里|什么地方)(规定|提到|说明|写)|"
+    r"\b(which|what) (section|chapter|part|clause|article|paragraph)s?\b|\bwhere in (the|this)\b|"
+    r"\bwhere (is|are|does)\b.{0,60}\b(described|defined|specified|mentioned|covered|stated|regulated)\b"
 )
 _ROLE = re.compile(
     r"(?i)(项目负责人|负责人|项目经理|牵头人|主管|负责[^，。？?]{1,15}?的(?:人|同事|员工)|"
@@ -55,7 +61,7 @@ class Intent:
 
     @property
     def needs_loop(self) -> bool:
-        return self.kind != "fact"
+        return self.kind not in ("fact", "locate")
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -107,6 +113,9 @@ def classify(question: str, explicit_version: int | None = None) -> Intent:
         intent.chapter = _number(next(g for g in chapter.groups() if g))
     if _PAGE.search(q):
         intent.kind = "page"
+        return intent
+    if _LOCATE.search(q) and not chapter:
+        intent.kind = "locate"
         return intent
     if chapter or _STRUCTURE.search(q):
         intent.kind = "structure"

@@ -8,7 +8,7 @@
    subsections, longer than ``max_section_chars``, is split into auto-titled
    subsections (``auto_title: true``).
 4. Runs of short sibling paragraphs and lists are joined into passages of about
-   ``paragraph_target_chars`` (same page, never across a heading, a table or a chat message).
+   ``merge_paragraph_chars`` (same page, never across a heading, a table or a chat message).
 5. Meaningless headings (``一、``, ``1.``, ``其他``, ``Untitled``) keep their text and
    get a short title from their content appended (``一、 星火管培生计划…``).
 
@@ -40,6 +40,7 @@ class NormalizeLimits:
     max_paragraph_chars: int = 800
     paragraph_target_chars: int = 500
     max_section_chars: int = 6000
+    merge_chars: int = 500  # short sibling paragraphs joined up to this size (0: never)
 
 
 def is_meaningless_title(title: str | None) -> bool:
@@ -65,7 +66,7 @@ def _normalize_children(children: list[ParsedNode], limits: NormalizeLimits) -> 
                 if is_meaningless_title(node.title):
                     _enhance_title(node)
             out.append(node)
-    return _group_long_run(_merge_short_runs(out, limits.paragraph_target_chars), limits)
+    return _group_long_run(_merge_short_runs(out, limits.merge_chars) if limits.merge_chars else out, limits)
 
 
 _MERGEABLE = frozenset({"paragraph", "list"})

@@ -149,7 +149,8 @@ class Indexer:
     def build_version(self, parsed: ParsedDocument, source_key: str, path: Path, file_type: str,
                       file_hash: str, size: int, progress: Progress) -> NewVersion:
         ing = self.settings.ingestion
-        normalize(parsed, NormalizeLimits(ing.max_paragraph_chars, ing.paragraph_target_chars, ing.max_section_chars))
+        normalize(parsed, NormalizeLimits(ing.max_paragraph_chars, ing.paragraph_target_chars,
+                                          ing.max_section_chars, ing.merge_paragraph_chars))
         filename = Path(source_key).name
         rows = flatten(parsed, filename)
         if len(rows) <= 1:

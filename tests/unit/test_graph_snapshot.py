@@ -23,6 +23,7 @@ def test_graph_drawing_matches_snapshot():
 def test_loop_edges_are_all_there():
     mermaid = SNAPSHOT.read_text(encoding="utf-8")
     for edge in ("quality_check -.-> think", "think -.-> act", "act --> evaluate", "evaluate --> adapt",
-                 "adapt -.-> think", "adapt -.-> read_document", "quality_check -.-> read_document", "read_document --> synthesize",
+                 "adapt -.-> think", "adapt -.-> read_document", "quality_check -.-> read_document",
+                 "read_document --> synthesize",
                  "answer --> verify", "verify --> finalize", "finalize --> __end__"):
         assert edge in mermaid, edge

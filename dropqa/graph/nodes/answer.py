@@ -115,7 +115,10 @@ def answer(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         if not decision.answerable:
             return abstain({**state, "quality": {**(state.get("quality") or {}),  # type: ignore[typeddict-item]
                                                  "decision": decision.as_dict()}}, runtime)
-        composed = compose.extractive(lang, question, terms, weights, pool, cfg.answer_sentences)
+        if intent.kind == "locate":
+            composed = compose.locate(lang, question, terms, weights, pool)
+        else:
+            composed = compose.extractive(lang, question, terms, weights, pool, cfg.answer_sentences)
     if composed is None:
         return abstain(state, runtime)
     update: dict[str, Any] = {

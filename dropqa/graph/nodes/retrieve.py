@@ -19,6 +19,7 @@ from langgraph.runtime import Runtime
 
 from dropqa.graph import followup
 from dropqa.graph.context import Context
+from dropqa.graph.hops import second_hop_queries
 from dropqa.graph.intent import classify
 from dropqa.graph.llm import ChatUnavailable, has_model, invoke_chat, text_of
 from dropqa.graph.nodes.common import dump_hits, merge_hits
@@ -85,6 +86,18 @@ def part_heads(svc: Services, parts: list[Part], scope: Scope, result: Retrieval
     return heads
 
 
+def hop_heads(svc: Services, queries: list[str], scope: Scope, result: RetrievalResult, k: int) -> list[Hit]:
+    """The best passage of each second-hop search (``graph.hops``), scored on the question's idf."""
+    heads: list[Hit] = []
+    for q in queries:
+        hits = hybrid_search(svc, q, scope, k=k, weights=result.weights).hits
+        best = next((h for h in hits if h.node_id not in {x.node_id for x in result.hits[:2] + heads}), None)
+        if best is not None:
+            best.metadata["hop"] = q
+            heads.append(best)
+    return heads
+
+
 def rewritten_queries(svc: Services, question: str, language: str) -> tuple[list[str], dict]:
     try:
         message, usage = invoke_chat(svc, [HumanMessage(fill("rewrite", language, question=question))])
@@ -124,10 +137,13 @@ def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         intent.parts = [p.as_dict() for p in parts]
         intent.aggregate = True
         heads = part_heads(svc, parts, scope, result, k)
+    elif result.hits:
+        hops = second_hop_queries(query, result.hits[0], result.weights)
+        heads = result.hits[:2] + hop_heads(svc, hops, scope, result, k) if hops else []
     pool, _ = merge_hits(result.hits + heads, expand_window(svc, result))
-    if heads:  # each part's best passages lead the pool, taking turns, so every part is read and cited
+    if heads:  # each part's (or hop's) best passages lead the pool, taking turns, so each is read and cited
         by_id = {h.node_id: h for h in pool}
-        lead = [by_id[h.node_id] for h in heads]
+        lead = list({h.node_id: by_id[h.node_id] for h in heads}.values())
         pool = lead + [h for h in pool if h not in lead]
     key = "assessment_agent" if intent.needs_loop else "assessment_direct"
     summary = render(language, "retrieval_summary", n=len(result.hits), top=f"{result.top_relevance:.2f}",
