@@ -12,9 +12,12 @@ searched again with each of them in place of the first subject.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from typing import Any
 
 import jieba.posseg as pseg
 
+from dropqa.graph.parts import Part, named_documents
 from dropqa.text.segment import has_han, initialize, query_terms
 from dropqa.text.sentences import split_sentences
 from dropqa.tools.fusion import coverage
@@ -87,3 +90,17 @@ def second_hop_queries(question: str, hit: Hit, weights: dict[str, float], limit
     if not needs_second_hop(hit, weights):
         return []
     return [f"{question} {name}" for name in bridge_candidates(question, hit, limit)]
+
+
+def linked_documents(question: str, hit: Hit, titles: Sequence[dict[str, Any]], limit: int = 2) -> list[Part]:
+    """Documents the best passage names (by their titles, as a question would) other than its own
+    and those the question names itself: the question is searched again inside each."""
+    asked = {str(row["document_id"]) for row, _ in named_documents(question, titles)}
+    out = []
+    for row, _ in named_documents(hit.content, titles):
+        doc = str(row["document_id"])
+        if doc != hit.document_id and doc not in asked:
+            out.append(Part(label=str(row["filename"]), query=question, document_id=doc))
+        if len(out) >= limit:
+            break
+    return out

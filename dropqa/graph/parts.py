@@ -24,6 +24,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
+from functools import lru_cache
 from pathlib import PurePath
 from typing import Any
 
@@ -52,10 +53,14 @@ class Part:
         return asdict(self)
 
 
-def _name_terms(row: dict[str, Any]) -> set[str]:
-    stem = _LEADING_NUMBER.sub("", PurePath(str(row.get("filename") or "")).stem.replace("_", " "))
-    text = " ".join([stem, str(row.get("title") or ""), str(row.get("heading") or "")])
-    return {t for t in query_terms(text) if not t.isdigit()}
+def _name_terms(row: dict[str, Any]) -> frozenset[str]:
+    return _terms_of_name(str(row.get("filename") or ""), str(row.get("title") or ""), str(row.get("heading") or ""))
+
+
+@lru_cache(maxsize=65536)
+def _terms_of_name(filename: str, title: str, heading: str) -> frozenset[str]:
+    stem = _LEADING_NUMBER.sub("", PurePath(filename).stem.replace("_", " "))
+    return frozenset(t for t in query_terms(" ".join([stem, title, heading])) if not t.isdigit())
 
 
 def named_documents(question: str, titles: Sequence[dict[str, Any]]) -> list[tuple[dict[str, Any], float]]:

@@ -31,7 +31,7 @@ from dropqa.tools.hits import Hit
 
 QUESTION_FEATURES = (
     "top_relevance", "top_similarity", "top_coverage", "content_coverage", "ask_coverage", "union_coverage",
-    "agreement", "margin", "cross_language", "n_terms", "is_fact",
+    "agreement", "margin", "cross_language", "n_terms", "is_fact", "unseen",
 )
 SOURCE_FEATURES = (
     "relevance", "relative", "log_rank", "similarity", "coverage", "content_coverage", "same_document",
@@ -55,12 +55,15 @@ def _title_terms(hit: Hit, terms: Sequence[str]) -> set[str]:
 
 
 def question_features(hits: Sequence[Hit], terms: Sequence[str], weights: dict[str, float], language: str,
-                      kind: str = "fact", top: int = 5) -> dict[str, float]:
-    """Features of the evidence pool (best first) for the question-level decision."""
+                      kind: str = "fact", top: int = 5, unseen: Sequence[str] = ()) -> dict[str, float]:
+    """Features of the evidence pool (best first) for the question-level decision. ``unseen``: the
+    question's terms that no passage of the whole collection holds (in either language)."""
     best = list(hits[:top])
+    total = sum(weights.values())
+    missing = sum(weights.get(t, 0.0) for t in unseen) / total if total else 0.0
     if not best:
         return {name: 0.0 for name in QUESTION_FEATURES} | {"is_fact": float(kind == "fact"),
-                                                             "n_terms": math.log1p(len(terms))}
+                                                             "n_terms": math.log1p(len(terms)), "unseen": missing}
     first = best[0]
     cov = [coverage(h.matched_terms, weights) for h in best] if terms else [0.0]
     content_cov = [coverage(_content_terms(h, terms), weights) for h in best] if terms else [0.0]
@@ -83,6 +86,7 @@ def question_features(hits: Sequence[Hit], terms: Sequence[str], weights: dict[s
         "cross_language": float(question_han != has_han(first.content)),
         "n_terms": math.log1p(len(terms)),
         "is_fact": float(kind == "fact"),
+        "unseen": missing,
     }
 
 
@@ -161,10 +165,10 @@ class Decision:
 
 
 def decide(hits: Sequence[Hit], terms: Sequence[str], weights: dict[str, float], language: str,
-           kind: str = "fact", calibration_file: str | None = None) -> Decision:
+           kind: str = "fact", calibration_file: str | None = None, unseen: Sequence[str] = ()) -> Decision:
     """Is the question answerable from ``hits`` (best first), and how sure is that?"""
     model = calibration(calibration_file).question
-    x = question_features(hits, terms, weights, language, kind)
+    x = question_features(hits, terms, weights, language, kind, unseen=unseen)
     p = model.probability(x) if hits else 0.0
     answerable = p >= model.threshold
     if not answerable:

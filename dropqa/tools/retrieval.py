@@ -33,6 +33,7 @@ class RetrievalResult:
     weights: dict[str, float]
     hits: list[Hit] = field(default_factory=list)
     translations: dict[str, list[str]] = field(default_factory=dict)  # term → its words in the other language
+    unseen: list[str] = field(default_factory=list)  # question terms no passage holds, in either language
 
     @property
     def top_relevance(self) -> float:
@@ -40,8 +41,13 @@ class RetrievalResult:
 
 
 def term_weights(svc: Services, terms: list[str], scope: Scope) -> dict[str, float]:
+    return term_stats(svc, terms, scope)[0]
+
+
+def term_stats(svc: Services, terms: list[str], scope: Scope) -> tuple[dict[str, float], set[str]]:
+    """(idf weight of each term, the terms no visible passage holds)."""
     df, total = search.term_frequencies(svc.db, terms, scope)
-    return idf_weights(df, max(total, 1))
+    return idf_weights(df, max(total, 1)), {t for t, n in df.items() if n == 0}
 
 
 def translations_of(terms: list[str]) -> dict[str, list[str]]:
@@ -144,8 +150,9 @@ def hybrid_search(svc: Services, query: str, scope: Scope, k: int | None = None,
     terms = query_terms(query)
     translations = translations_of(terms)
     foreign = list(dict.fromkeys(w for words in translations.values() for w in words if w not in terms))
-    if weights is None or any(t not in weights for t in terms + foreign):
-        weights = {**term_weights(svc, terms + foreign, scope), **(weights or {})}
+    known, absent = term_stats(svc, terms + foreign, scope)
+    weights = {**known, **(weights or {})}
+    unseen = [t for t in terms if t in absent and all(x in absent for x in translations.get(t, ()))]
     qvec = svc.embedder.embed_query(query).tolist()
     ft_rows = search.fulltext(svc.db, terms + foreign, scope, cfg.candidate_k, weights)
     sem_rows = search.semantic(svc.db, qvec, svc.embedder.name, svc.embedder.dimensions, scope, cfg.candidate_k)
@@ -166,4 +173,4 @@ def hybrid_search(svc: Services, query: str, scope: Scope, k: int | None = None,
         )
     fused.sort(key=lambda h: -h.metadata["rank_score"])
     return RetrievalResult(query=query, terms=terms, weights=question_weights, hits=fused[:k],
-                           translations=translations)
+                           translations=translations, unseen=unseen)

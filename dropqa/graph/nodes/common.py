@@ -72,7 +72,7 @@ def budget_spent(state: State | dict[str, Any], cfg: AgentSettings) -> str | Non
 def decide_answerable(state: State | dict[str, Any], hits: list[Hit], settings: Any = None) -> Decision:
     """The fitted answerability decision over the evidence pool (``tools.answerability``)."""
     intent = state.get("intent") or {}
-    weights = (state.get("quality") or {}).get("weights") or {}
+    quality = state.get("quality") or {}
     path = settings.retrieval.calibration_file if settings is not None else None
-    return decide(hits, list(state.get("terms") or []), weights, state.get("language", "en"),
-                  intent.get("kind", "fact"), str(path) if path else None)
+    return decide(hits, list(state.get("terms") or []), quality.get("weights") or {}, state.get("language", "en"),
+                  intent.get("kind", "fact"), str(path) if path else None, unseen=quality.get("unseen") or ())

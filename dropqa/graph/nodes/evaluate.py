@@ -89,7 +89,8 @@ def evaluate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         if found:
             update["bridge"] = found
     top = pool[0].relevance if pool else 0.0
-    decision = decide_answerable({**state, "quality": {"weights": weights}}, pool, svc.settings)
+    decision = decide_answerable({**state, "quality": {**(state.get("quality") or {}), "weights": weights}}, pool,
+                                 svc.settings)
     threshold = decision.threshold
     dens = density(pool, scoring_terms, weights)
     claims = [c for h in pool[:8] for c in claims_in(h, [t for t in terms if not t.isdigit()])]

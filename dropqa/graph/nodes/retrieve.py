@@ -19,7 +19,7 @@ from langgraph.runtime import Runtime
 
 from dropqa.graph import followup
 from dropqa.graph.context import Context
-from dropqa.graph.hops import second_hop_queries
+from dropqa.graph.hops import linked_documents, needs_second_hop, second_hop_queries
 from dropqa.graph.intent import classify
 from dropqa.graph.llm import ChatUnavailable, has_model, invoke_chat, text_of
 from dropqa.graph.nodes.common import dump_hits, merge_hits
@@ -86,14 +86,16 @@ def part_heads(svc: Services, parts: list[Part], scope: Scope, result: Retrieval
     return heads
 
 
-def hop_heads(svc: Services, queries: list[str], scope: Scope, result: RetrievalResult, k: int) -> list[Hit]:
-    """The best passage of each second-hop search (``graph.hops``), scored on the question's idf."""
+def hop_heads(svc: Services, hops: list[Part], scope: Scope, result: RetrievalResult, k: int) -> list[Hit]:
+    """The best passage of each second-hop search (``graph.hops``: the question with a bridge name,
+    or the question inside a document the best passage names), scored on the question's idf."""
     heads: list[Hit] = []
-    for q in queries:
-        hits = hybrid_search(svc, q, scope, k=k, weights=result.weights).hits
+    for hop in hops:
+        hop_scope = replace(scope, document_ids=(uuid.UUID(hop.document_id),)) if hop.document_id else scope
+        hits = hybrid_search(svc, hop.query, hop_scope, k=k, weights=result.weights).hits
         best = next((h for h in hits if h.node_id not in {x.node_id for x in result.hits[:2] + heads}), None)
         if best is not None:
-            best.metadata["hop"] = q
+            best.metadata["hop"] = hop.label
             heads.append(best)
     return heads
 
@@ -131,15 +133,17 @@ def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
             for h in fused:
                 h.relevance = best[h.node_id]
             result.hits = fused[: k]
-    parts = decompose(query, recall.document_titles(svc.db, scope))
+    titles = recall.document_titles(svc.db, scope)
+    parts = decompose(query, titles)
     heads: list[Hit] = []
     if parts:
         intent.parts = [p.as_dict() for p in parts]
         intent.aggregate = True
         heads = part_heads(svc, parts, scope, result, k)
-    elif result.hits:
-        hops = second_hop_queries(query, result.hits[0], result.weights)
-        heads = result.hits[:2] + hop_heads(svc, hops, scope, result, k) if hops else []
+    elif result.hits and needs_second_hop(result.hits[0], result.weights):
+        hops = [Part(label=q, query=q) for q in second_hop_queries(query, result.hits[0], result.weights)]
+        hops += linked_documents(query, result.hits[0], titles)
+        heads = result.hits[:2] + hop_heads(svc, hops, scope, result, k)
     pool, _ = merge_hits(result.hits + heads, expand_window(svc, result))
     if heads:  # each part's (or hop's) best passages lead the pool, taking turns, so each is read and cited
         by_id = {h.node_id: h for h in pool}
@@ -171,7 +175,7 @@ def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         "usage": {"__reset__": True, **usage} if usage else {"__reset__": True},
         "messages": [RemoveMessage(id=REMOVE_ALL_MESSAGES)],
         "findings": [RESET],
-        "quality": {"weights": result.weights},
+        "quality": {"weights": result.weights, "unseen": result.unseen},
         "reasoning_trace": [
             RESET,
             {"step": 0, "type": "initial_assessment", "content": render(language, key, kind=intent.kind)},
