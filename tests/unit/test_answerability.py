@@ -1,0 +1,267 @@
+"""tools.answerability: pool features, the standardised logistic model and the shipped calibration.
+
+The shipped coefficients are refitted from time to time, so against the shipped model only
+orderings and invariants are asserted; exact numbers are checked on hand-made models.
+"""
+
+import json
+import math
+
+import pytest
+
+from dropqa.tools.answerability import (
+    QUESTION_FEATURES,
+    SOURCE_FEATURES,
+    Logistic,
+    calibration,
+    decide,
+    listed_sources,
+    question_features,
+    source_features,
+)
+from dropqa.tools.hits import Hit
+
+TERMS = ["meal", "allowance", "daily", "limit"]
+WEIGHTS = {"meal": 2.0, "allowance": 2.0, "daily": 1.0, "limit": 1.0}
+
+
+def _hit(node_id: str, content: str, relevance: float = 0.5, semantic: float = 0.0, matched: list[str] | None = None,
+         channels: list[str] | None = None, document_id: str = "d1", name: str = "travel-policy.md") -> Hit:
+    return Hit(node_id=node_id, document_id=document_id, document_name=name, version=1, node_type="paragraph",
+               section="Meals", breadcrumb=f"{name} > Meals", content=content, position=1, relevance=relevance,
+               metadata={"semantic": semantic}, matched_terms=matched or [], channels=channels or ["fulltext"])
+
+
+def _good_pool() -> list[Hit]:
+    return [
+        _hit("g1", "The daily meal allowance limit is 100 yuan.", 0.92, 0.92, list(TERMS), ["fulltext", "semantic"]),
+        _hit("g2", "Meal receipts must be kept.", 0.6, 0.85, ["meal"], ["fulltext", "semantic"]),
+    ]
+
+
+def _bad_pool() -> list[Hit]:
+    return [
+        _hit("b1", "The office opens at nine.", 0.3, 0.80, [], ["semantic"]),
+        _hit("b2", "Parking is free for visitors.", 0.2, 0.78, [], ["semantic"]),
+    ]
+
+
+# --- features --------------------------------------------------------------------------------
+
+def test_question_features_name_every_feature():
+    assert set(question_features(_good_pool(), TERMS, WEIGHTS, "en")) == set(QUESTION_FEATURES)
+    assert set(question_features([], TERMS, WEIGHTS, "en")) == set(QUESTION_FEATURES)
+    assert set(source_features(_good_pool(), 1, TERMS, WEIGHTS, "en")) == set(SOURCE_FEATURES)
+
+
+def test_question_features_of_a_good_and_a_bad_pool():
+    good = question_features(_good_pool(), TERMS, WEIGHTS, "en")
+    bad = question_features(_bad_pool(), TERMS, WEIGHTS, "en")
+    assert good["top_relevance"] == pytest.approx(0.92)
+    assert good["top_similarity"] == pytest.approx(0.92)
+    assert good["top_coverage"] == pytest.approx(1.0)
+    assert good["content_coverage"] == pytest.approx(1.0)
+    assert good["union_coverage"] == pytest.approx(1.0)
+    assert good["agreement"] == pytest.approx(1.0)  # both passages found by both channels
+    assert bad["top_similarity"] == pytest.approx(0.80)
+    assert bad["top_coverage"] == bad["content_coverage"] == bad["union_coverage"] == 0.0
+    assert bad["agreement"] == 0.0
+    assert good["n_terms"] == bad["n_terms"] == pytest.approx(math.log1p(4))
+
+
+def test_content_coverage_reads_the_passage_and_top_coverage_the_matched_terms():
+    hit = _hit("h", "The daily limit applies.", matched=["meal", "allowance"])
+    x = question_features([hit], TERMS, WEIGHTS, "en")
+    assert x["top_coverage"] == pytest.approx(4 / 6)  # meal + allowance
+    assert x["content_coverage"] == pytest.approx(2 / 6)  # daily + limit, as written in the passage
+
+
+def test_ask_coverage_leaves_out_the_terms_that_name_the_document():
+    # "meal" names the document (meal-policy.md): what is asked beyond it is allowance, daily, limit
+    hit = _hit("h", "Each meal is paid by the company.", name="meal-policy.md")
+    x = question_features([hit], TERMS, WEIGHTS, "en")
+    assert x["content_coverage"] == pytest.approx(2 / 6)
+    assert x["ask_coverage"] == 0.0
+
+
+def test_margin_is_over_the_best_passage_of_another_document():
+    pool = [_hit("a", "x", 0.9), _hit("b", "x", 0.85), _hit("c", "x", 0.4, document_id="d2")]
+    assert question_features(pool, TERMS, WEIGHTS, "en")["margin"] == pytest.approx(0.5)
+    alone = [_hit("a", "x", 0.9), _hit("b", "x", 0.85)]
+    assert question_features(alone, TERMS, WEIGHTS, "en")["margin"] == pytest.approx(0.9)
+
+
+def test_cross_language_and_kind():
+    english = [_hit("a", "The daily meal allowance is 100 yuan.", 0.9)]
+    assert question_features(english, ["伙食", "补助"], {"伙食": 1.0, "补助": 1.0}, "zh")["cross_language"] == 1.0
+    assert question_features(english, TERMS, WEIGHTS, "en")["cross_language"] == 0.0
+    assert question_features(english, TERMS, WEIGHTS, "en", kind="fact")["is_fact"] == 1.0
+    assert question_features(english, TERMS, WEIGHTS, "en", kind="aggregate")["is_fact"] == 0.0
+
+
+def test_unseen_terms_raise_the_unseen_share():
+    pool = _good_pool()
+    none = question_features(pool, TERMS, WEIGHTS, "en")["unseen"]
+    one = question_features(pool, TERMS, WEIGHTS, "en", unseen=["limit"])["unseen"]
+    two = question_features(pool, TERMS, WEIGHTS, "en", unseen=["limit", "meal"])["unseen"]
+    assert none == 0.0
+    assert one == pytest.approx(1 / 6)  # idf share of the unseen terms
+    assert two == pytest.approx(3 / 6)
+    assert none < one < two
+    assert question_features([], TERMS, WEIGHTS, "en", unseen=["meal"])["unseen"] == pytest.approx(2 / 6)
+
+
+def test_empty_pool_features_are_zero_but_for_the_question_itself():
+    x = question_features([], TERMS, WEIGHTS, "en", kind="fact")
+    for name in QUESTION_FEATURES:
+        if name not in ("n_terms", "is_fact", "unseen"):
+            assert x[name] == 0.0, name
+    assert x["is_fact"] == 1.0 and x["n_terms"] == pytest.approx(math.log1p(4))
+
+
+def test_source_features():
+    pool = [
+        _hit("a", "The daily meal allowance limit is 100 yuan.", 0.8, 0.9, list(TERMS), ["fulltext", "semantic"]),
+        _hit("b", "Hotel rooms.", 0.4, 0.7, [], ["semantic"], document_id="d2"),
+    ]
+    first = source_features(pool, 0, TERMS, WEIGHTS, "en")
+    second = source_features(pool, 1, TERMS, WEIGHTS, "en")
+    assert first["relative"] == pytest.approx(1.0) and second["relative"] == pytest.approx(0.5)
+    assert first["log_rank"] == 0.0 and second["log_rank"] == pytest.approx(math.log(2))
+    assert first["same_document"] == 1.0 and second["same_document"] == 0.0
+    assert first["both_channels"] == 1.0 and second["both_channels"] == 0.0
+    assert first["coverage"] == pytest.approx(1.0) and second["coverage"] == 0.0
+    assert first["content_coverage"] == pytest.approx(1.0) and second["content_coverage"] == 0.0
+    assert first["similarity"] == pytest.approx(0.9)
+
+
+# --- the logistic model ----------------------------------------------------------------------
+
+def _model(**over) -> Logistic:
+    base = dict(features=("a", "b"), mean=(1.0, 0.0), scale=(2.0, 1.0), coef=(1.5, -0.5), intercept=0.25,
+                threshold=0.5, confident=0.9)
+    return Logistic(**(base | over))
+
+
+def _sigmoid(z: float) -> float:
+    return 1.0 / (1.0 + math.exp(-z))
+
+
+def test_logistic_standardises_each_feature():
+    m = _model()
+    assert m.probability({"a": 1.0, "b": 0.0}) == pytest.approx(_sigmoid(0.25))  # at the means: the intercept
+    assert m.probability({"a": 3.0, "b": 0.0}) == pytest.approx(_sigmoid(0.25 + 1.5))  # one scale above the mean
+    assert m.probability({"a": 5.0, "b": 2.0}) == pytest.approx(_sigmoid(0.25 + 1.5 * 2 - 0.5 * 2))
+
+
+def test_logistic_is_monotonic_in_each_feature_by_the_sign_of_its_coefficient():
+    m = _model()
+    up = [m.probability({"a": a, "b": 0.0}) for a in (-2.0, 0.0, 0.5, 1.0, 3.0, 10.0)]
+    assert up == sorted(up) and len(set(up)) == len(up)
+    down = [m.probability({"a": 1.0, "b": b}) for b in (-1.0, 0.0, 1.0, 4.0)]
+    assert down == sorted(down, reverse=True) and len(set(down)) == len(down)
+
+
+def test_logistic_missing_feature_reads_zero_and_zero_scale_reads_one():
+    m = _model()
+    assert m.probability({"a": 1.0}) == m.probability({"a": 1.0, "b": 0.0})
+    flat = _model(scale=(0.0, 1.0))
+    assert flat.probability({"a": 3.0, "b": 0.0}) == pytest.approx(_sigmoid(0.25 + 1.5 * 2))
+
+
+def test_logistic_clips_huge_z_without_overflow():
+    m = _model()
+    high = m.probability({"a": 1e308, "b": 0.0})
+    low = m.probability({"a": -1e308, "b": 0.0})
+    assert 0.0 < low < 1e-15 and low == pytest.approx(_sigmoid(-40.0))
+    assert 1.0 - 1e-15 < high <= 1.0
+
+
+def test_logistic_from_dict_defaults_confident_to_one():
+    m = Logistic.from_dict({"features": ["a"], "mean": [0], "scale": [1], "coef": [2], "intercept": -1,
+                            "threshold": 0.4})
+    assert m.features == ("a",) and m.coef == (2,) and m.threshold == 0.4 and m.confident == 1.0
+    assert m.probability({"a": 0.5}) == pytest.approx(0.5)
+
+
+# --- the shipped calibration -----------------------------------------------------------------
+
+def test_shipped_calibration_is_consistent():
+    cal = calibration()
+    for model, names in ((cal.question, QUESTION_FEATURES), (cal.source, SOURCE_FEATURES)):
+        assert model.features, "a model with no features"
+        assert set(model.features) <= set(names)
+        assert len(model.mean) == len(model.scale) == len(model.coef) == len(model.features)
+        assert 0.0 < model.threshold < 1.0
+        assert all(math.isfinite(v) for v in (*model.mean, *model.scale, *model.coef, model.intercept))
+    assert cal.question.threshold <= cal.question.confident <= 1.0
+
+
+def test_shipped_model_prefers_a_good_pool_and_an_empty_pool_is_unanswerable():
+    good = decide(_good_pool(), TERMS, WEIGHTS, "en")
+    bad = decide(_bad_pool(), TERMS, WEIGHTS, "en")
+    empty = decide([], TERMS, WEIGHTS, "en")
+    assert good.probability > bad.probability
+    assert good.answerable and not bad.answerable
+    assert not empty.answerable and empty.probability == 0.0
+    assert empty.threshold == good.threshold == calibration().question.threshold
+    assert set(good.features) == set(QUESTION_FEATURES)
+
+
+def test_decision_as_dict_rounds():
+    d = decide(_good_pool(), TERMS, WEIGHTS, "en").as_dict()
+    assert set(d) == {"probability", "answerable", "threshold", "confidence", "features"}
+    assert d["probability"] == round(d["probability"], 4)
+    assert d["confidence"] in ("high", "medium", "low")
+
+
+def test_shipped_listed_sources_are_pool_indexes_in_order():
+    pool = _good_pool() + _bad_pool()
+    listed = listed_sources(pool, TERMS, WEIGHTS, "en")
+    assert listed == sorted(set(listed))
+    assert all(0 <= i < len(pool) for i in listed)
+    assert listed_sources([], TERMS, WEIGHTS, "en") == []
+
+
+# --- decide / listed_sources on a hand-made calibration file ----------------------------------
+
+@pytest.fixture()
+def calibration_file(tmp_path):
+    # question: p = σ(10·top_relevance − 5); source: p = σ(20·(relative − 0.5))
+    data = {
+        "meta": {"note": "test"},
+        "question": {"features": ["top_relevance"], "mean": [0.5], "scale": [0.1], "coef": [1.0], "intercept": 0.0,
+                     "threshold": 0.5, "confident": 0.9},
+        "source": {"features": ["relative"], "mean": [0.5], "scale": [0.05], "coef": [1.0], "intercept": 0.0,
+                   "threshold": 0.5},
+    }
+    path = tmp_path / "answerability.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return str(path)
+
+
+def test_calibration_file_is_read(calibration_file):
+    cal = calibration(calibration_file)
+    assert cal.meta == {"note": "test"}
+    assert cal.question.confident == 0.9 and cal.source.confident == 1.0
+
+
+@pytest.mark.parametrize(("relevance", "answerable", "confidence"), [
+    (0.1, False, "high"),  # p ≈ 0.02 < threshold / 2
+    (0.45, False, "medium"),  # p ≈ 0.38
+    (0.55, True, "low"),  # p ≈ 0.62 < (0.5 + 0.9) / 2
+    (0.6, True, "medium"),  # p ≈ 0.73
+    (0.8, True, "high"),  # p ≈ 0.95 ≥ confident
+])
+def test_decide_confidence_bands(calibration_file, relevance, answerable, confidence):
+    d = decide([_hit("a", "x", relevance)], TERMS, WEIGHTS, "en", calibration_file=calibration_file)
+    assert d.probability == pytest.approx(_sigmoid(10 * relevance - 5))
+    assert d.answerable is answerable
+    assert d.confidence == confidence
+    assert d.threshold == 0.5
+
+
+def test_listed_sources_keeps_pool_order_above_threshold(calibration_file):
+    pool = [_hit("a", "x", 0.8), _hit("b", "x", 0.2), _hit("c", "x", 0.9), _hit("d", "x", 0.6), _hit("e", "x", 0.3)]
+    # relative: 1.0, 0.25, 1.125, 0.75, 0.375 → above 0.5: a, c, d
+    assert listed_sources(pool, TERMS, WEIGHTS, "en", calibration_file=calibration_file) == [0, 2, 3]

@@ -1,0 +1,133 @@
+"""graph.hops: the offline second hop (bridge entities named by the best passage)."""
+
+import pytest
+
+from dropqa.graph.hops import bridge_candidates, linked_documents, needs_second_hop, second_hop_queries
+from dropqa.text.segment import query_terms
+from dropqa.tools.hits import Hit
+
+QUESTION = "What currency predated the Euro in the country Signmark is from?"
+SIGNMARK = ("Signmark was one of the artists competing in Finland's national qualifications to represent it "
+            "in the 2009 Eurovision Song Contest.")
+
+
+def _hit(content: str, document_id: str = "signmark", name: str = "signmark.md", breadcrumb: str = "Signmark",
+         section: str = "") -> Hit:
+    return Hit(node_id=f"{document_id}:1", document_id=document_id, document_name=name, version=1,
+               node_type="paragraph", section=section, breadcrumb=breadcrumb, content=content, position=1)
+
+
+def _weights(question: str) -> dict[str, float]:
+    return {t: 1.0 for t in query_terms(question)}
+
+
+def test_passage_about_the_subject_only_needs_a_second_hop():
+    hit = _hit(SIGNMARK)
+    assert needs_second_hop(hit, _weights(QUESTION))
+
+
+def test_passage_that_holds_what_is_asked_needs_no_second_hop():
+    hit = _hit("Before the euro, the currency of Finland, the country Signmark is from, was the markka, "
+               "which predated the euro.")
+    w = _weights(QUESTION)
+    assert not needs_second_hop(hit, w)
+    assert second_hop_queries(QUESTION, hit, w) == []
+
+
+def test_terms_naming_the_passage_document_do_not_count_as_answered():
+    # currency + euro of {currency, predated, euro, country}: 2/4 of what is asked beyond the subject.
+    # Counting "signmark" (the document's own name) would make it 3/5 and skip the hop.
+    hit = _hit("Signmark once sang about the currency and the euro.")
+    assert needs_second_hop(hit, _weights(QUESTION))
+
+
+def test_weights_matter_for_the_second_hop_decision():
+    hit = _hit("Signmark was paid in a currency.")
+    w = _weights(QUESTION)
+    assert needs_second_hop(hit, w)
+    heavy = {t: (100.0 if t == "currency" else 1.0) for t in w}
+    assert not needs_second_hop(hit, heavy)
+
+
+def test_bridge_candidates_are_names_the_question_does_not_use():
+    found = bridge_candidates(QUESTION, _hit(SIGNMARK))
+    assert any(c.startswith("Finland") for c in found)
+    assert not any("signmark" in c.lower() for c in found)  # the passage's own subject is no bridge
+    assert len(found) <= 2
+
+
+@pytest.mark.xfail(reason="_english_entities keeps the possessive: the candidate is \"Finland's\", not "
+                          "\"Finland\"", strict=True)
+def test_bridge_candidate_is_the_bare_name():
+    assert "Finland" in bridge_candidates(QUESTION, _hit(SIGNMARK))
+
+
+@pytest.mark.xfail(reason="a name the question already uses comes back as a bridge when the passage has it "
+                          "in the possessive (\"Finland's\" is not found in a question saying 'Finland')",
+                   strict=True)
+def test_name_the_question_uses_is_no_bridge_even_in_the_possessive():
+    found = bridge_candidates("Which singers from Finland competed with Signmark in 2009?", _hit(SIGNMARK), limit=3)
+    assert not any(c.lower().startswith("finland") for c in found)
+
+
+def test_name_the_question_uses_is_no_bridge():
+    hit = _hit("Signmark represented Finland at the Eurovision Song Contest.")
+    found = bridge_candidates("Which contest did Signmark enter for Finland?", hit, limit=3)
+    assert "Finland" not in found and "Signmark" not in found
+    assert found == ["Eurovision Song Contest"]
+
+
+def test_bridge_candidates_respect_limit_and_skip_common_words():
+    hit = _hit("The band toured Sweden. It then played in Norway, Denmark and Iceland.")
+    assert bridge_candidates("Where did Signmark tour?", hit, limit=1) == ["Sweden"]
+    found = bridge_candidates("Where did Signmark tour?", hit, limit=5)
+    assert "The" not in found and "It" not in found
+    assert "Sweden" in found and "Norway" in found
+
+
+def test_second_hop_queries_add_each_bridge_to_the_question():
+    queries = second_hop_queries(QUESTION, _hit(SIGNMARK), _weights(QUESTION))
+    assert len(queries) == 2
+    assert all(q.startswith(QUESTION + " ") for q in queries)
+    assert any("Finland" in q[len(QUESTION):] for q in queries)
+    assert any("Eurovision Song Contest" in q[len(QUESTION):] for q in queries)
+
+
+def test_chinese_bridge_candidates_by_part_of_speech():
+    question = "张伟出生的城市有多少人口？"
+    hit = _hit("张伟，1980年出生于北京，毕业于清华大学，后加入华为公司。", document_id="zw", name="张伟.md",
+               breadcrumb="张伟")
+    found = bridge_candidates(question, hit, limit=3)
+    assert "北京" in found
+    assert "张伟" not in found  # named by the question (and the document)
+    assert needs_second_hop(hit, _weights(question))
+
+
+def _title(doc_id: str, filename: str, title: str) -> dict:
+    return {"document_id": doc_id, "filename": filename, "title": title, "heading": ""}
+
+
+TITLES = [
+    _title("signmark", "signmark.md", "Signmark"),
+    _title("finland", "finland.md", "Finland"),
+    _title("eurovision", "eurovision-song-contest-2009.md", "Eurovision Song Contest 2009"),
+    _title("markka", "finnish-markka.md", "Finnish markka"),
+    _title("euro", "euro.md", "Euro"),
+    _title("sweden", "sweden.md", "Sweden"),
+]
+
+
+def test_linked_documents_are_those_the_passage_names_other_than_its_own():
+    parts = linked_documents(QUESTION, _hit(SIGNMARK), TITLES)
+    ids = [p.document_id for p in parts]
+    assert "finland" in ids
+    assert "signmark" not in ids  # the passage's own document
+    assert "euro" not in ids  # named by the question itself
+    assert "sweden" not in ids and "markka" not in ids  # not named by the passage
+    assert all(p.query == QUESTION for p in parts)
+    assert {p.label for p in parts} <= {t["filename"] for t in TITLES}
+
+
+def test_linked_documents_limit():
+    parts = linked_documents(QUESTION, _hit(SIGNMARK), TITLES, limit=1)
+    assert len(parts) == 1
