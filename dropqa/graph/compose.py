@@ -166,10 +166,10 @@ def multi_hop(lang: str, intent: Intent, question: str, bridge: list[str], pool:
 
 
 def locate(lang: str, question: str, terms: list[str], weights: dict[str, float],
-           pool: list[Hit]) -> Composed | None:
+           pool: list[Hit], translations: dict[str, list[str]] | None = None) -> Composed | None:
     """"Which section says …?": the section path of the best passage, cited, with the sentence that
     says it."""
-    picked = pick_sentences(question, terms, weights, pool, 1)
+    picked = pick_sentences(question, terms, weights, pool, 1, translations=translations)
     if not picked:
         return None
     i = picked[0].hit_index
@@ -193,8 +193,8 @@ def _continuation(pool: list[Hit], i: int) -> tuple[int, str] | None:
 
 
 def extractive(lang: str, question: str, terms: list[str], weights: dict[str, float], pool: list[Hit],
-               max_sentences: int) -> Composed | None:
-    picked = pick_sentences(question, terms, weights, pool, max_sentences)
+               max_sentences: int, translations: dict[str, list[str]] | None = None) -> Composed | None:
+    picked = pick_sentences(question, terms, weights, pool, max_sentences, translations=translations)
     if not picked:
         return None
     lines = [render(lang, "answer_lead")]

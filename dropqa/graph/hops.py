@@ -48,7 +48,8 @@ def needs_second_hop(hit: Hit, weights: dict[str, float]) -> bool:
 def _english_entities(text: str) -> list[str]:
     out = []
     for m in _CAPITALISED.finditer(text):
-        phrase = re.sub(r"\s+(?:of|the|de|la|von|van|and|for)$", "", m.group(0).strip(" .'’"))
+        phrase = re.sub(r"['’]s$", "", m.group(0).strip(" .'’"))  # Finland's → Finland
+        phrase = re.sub(r"\s+(?:of|the|de|la|von|van|and|for)$", "", phrase)
         words = phrase.split()
         while words and words[0] in _COMMON:
             words = words[1:]

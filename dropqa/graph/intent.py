@@ -32,8 +32,8 @@ _STRUCTURE = re.compile(
 )
 # "Which section says …?": the answer is a place in a document, not a fact from it.
 _LOCATE = re.compile(
-    r"(?i)(哪一|哪个|哪些|哪)(章|节|条规定|条款|款|部分|段落|个章节|个部分)|在(哪里|什么地方)(规定|提到|说明|写)|"
-    r"\b(which|what) (section|chapter|part|clause|article|paragraph)s?\b|\bwhere in (the|this)\b|"
+    r"(?i)(哪一|哪个|哪)(章|节|条规定|条款|款|部分|段落|个章节|个部分)|在(哪里|什么地方)(规定|提到|说明|写)|"
+    r"\b(which|what) (section|chapter|part|clause|article|paragraph)\b(?! \d)|\bwhere in (the|this)\b|"
     r"\bwhere (is|are|does)\b.{0,60}\b(described|defined|specified|mentioned|covered|stated|regulated)\b"
 )
 _ROLE = re.compile(

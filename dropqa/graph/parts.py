@@ -93,14 +93,15 @@ def _without(question: str, keep: str, alternatives: Sequence[str]) -> str:
     out = question
     for other in alternatives:
         if other != keep:
-            out = re.sub(rf"{_JOIN}{re.escape(other)}|{re.escape(other)}{_JOIN}", " ", out, count=1, flags=re.I)
+            alt = re.escape(other) + (r"(?:\s*年)?" if _YEAR.fullmatch(other) else "")
+            out = re.sub(rf"{_JOIN}{alt}|{alt}{_JOIN}", " ", out, count=1, flags=re.I)
     return re.sub(r"\s+([?？.,，])", r"\1", re.sub(r"\s+", " ", out)).strip()
 
 
 def alternatives(question: str) -> list[str]:
     """Years or names the question joins as alternatives, in order ([] when there are none)."""
     m = _YEARS.search(question)
-    if m:
+    if m and not re.search(r"(?i)(between|from|从|自)\s*$", question[: m.start()]):  # a range, not two parts
         years = list(dict.fromkeys(_YEAR.findall(m.group(0))))
         if len(years) >= 2:
             return years

@@ -66,7 +66,8 @@ def _normalize_children(children: list[ParsedNode], limits: NormalizeLimits) -> 
                 if is_meaningless_title(node.title):
                     _enhance_title(node)
             out.append(node)
-    return _group_long_run(_merge_short_runs(out, limits.merge_chars) if limits.merge_chars else out, limits)
+    merge = min(limits.merge_chars, limits.max_paragraph_chars)  # a merged passage is never one to split
+    return _group_long_run(_merge_short_runs(out, merge) if merge else out, limits)
 
 
 _MERGEABLE = frozenset({"paragraph", "list"})
@@ -74,7 +75,8 @@ _MERGEABLE = frozenset({"paragraph", "list"})
 
 def _mergeable(node: ParsedNode) -> bool:
     meta = node.metadata
-    return node.node_type in _MERGEABLE and not node.is_section and "speaker" not in meta and "table" not in meta
+    return (node.node_type in _MERGEABLE and not node.is_section and "speaker" not in meta and "table" not in meta
+            and not meta.get("split"))  # the pieces of a long paragraph stay as they were cut
 
 
 def _merge_short_runs(nodes: list[ParsedNode], target: int) -> list[ParsedNode]:

@@ -72,16 +72,22 @@ def _with_continuation(units: list[str], i: int, terms: list[str] | None = None,
     return f"{text} {following[best]}"[: limit * 2]
 
 
+SUBJECT_WEIGHT = 0.25  # a term that names the passage's document counts this much in sentence choice
+
+
 def asked_terms(hit: Hit, weights: dict[str, float]) -> dict[str, float]:
-    """The question's term weights without the terms that name ``hit``'s document (its file name
-    or root title), unless nothing else is left."""
+    """The question's term weights with the terms that name ``hit``'s document (its file name or
+    root title) discounted: they hold for every sentence of it, so the rest of the question picks."""
     root = f"{hit.document_name} {hit.breadcrumb.split(' > ')[0]}".lower()
-    ask = {t: w for t, w in weights.items() if t not in root}
-    return ask or weights
+    return {t: w * SUBJECT_WEIGHT if t in root else w for t, w in weights.items()}
 
 
 def pick_sentences(question: str, terms: list[str], weights: dict[str, float], hits: list[Hit],
-                   max_sentences: int, max_passages: int = 5) -> list[Extract]:
+                   max_sentences: int, max_passages: int = 5,
+                   translations: dict[str, list[str]] | None = None) -> list[Extract]:
+    """The best sentences of the best passages. ``translations`` (term → its words in the other
+    language) let a sentence in the other language than the question match its terms."""
+    translations = translations or {}
     wants_number = bool(_QUANTITY.search(question.lower()))
     candidates: list[Extract] = []
     for idx, hit in enumerate(hits[:max_passages]):
@@ -92,7 +98,7 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
         for i in range(len(units)):
             sent = _with_continuation(units, i, terms)
             low = sent.lower()
-            matched = [t for t in terms if t in low]
+            matched = [t for t in terms if t in low or any(x in low for x in translations.get(t, ()))]
             cov = coverage(matched, ask) if terms else 0.0
             score = 0.65 * cov + 0.35 * hit.relevance
             if wants_number and _DIGIT.search(sent):

@@ -50,3 +50,35 @@ def test_version_filter_answers_from_the_old_version(services, indexer, indexed_
     latest, old = ask(services, q), ask(services, q, version=1)
     assert "350 EUR" in latest.answer and latest.sources[0].version == 2
     assert "300 EUR" in old.answer and old.sources[0].version == 1
+
+
+def test_which_section_questions_answer_with_the_section_path(services, indexed_examples):
+    result = ask(services, "Which section covers sick leave?")
+    assert result.answerable and result.mode == "direct"
+    assert result.answer.startswith("It is in aurora_handbook.md > ") and "3.2 Sick Leave" in result.answer
+    assert "3.2 Sick Leave" in result.sources[0].section and result.sources[0].cited
+    zh = ask(services, "哪一节规定了恢复演练？")
+    assert zh.answer.startswith("见于「云栖数据平台运维手册.md > ") and "3.2 恢复演练" in zh.answer
+
+
+def test_a_chinese_question_is_answered_from_english_text_offline(services, indexed_examples):
+    result = ask(services, "全职员工每年有多少天带薪年假？")
+    assert result.answerable
+    assert "27 days" in result.answer and "3.1 Annual Leave" in result.sources[0].section
+    assert result.answer.startswith("根据")  # the answer's frame follows the question's language
+
+
+def test_two_named_documents_are_read_one_by_one_and_both_cited(services, indexed_examples):
+    result = ask(services, "Compare the Aurora Analytics Employee Handbook and the 云栖数据平台运维手册: "
+                           "how long is the annual leave and what is the recovery time objective?")
+    cited = {s.document_name for s in result.sources if s.cited}
+    assert {"aurora_handbook.md", "云栖数据平台运维手册.md"} <= cited
+    assert any(s["type"] == "reader" for s in result.reasoning_trace)  # one reader per document (Send)
+
+
+def test_sources_list_up_to_top_k_in_rank_order_cited_first(services, indexed_examples):
+    result = ask(services, "What does the handbook say about remote work equipment and eligibility?")
+    assert 1 <= len(result.sources) <= services.settings.retrieval.top_k
+    flags = [s.cited for s in result.sources]
+    assert flags == sorted(flags, reverse=True)  # every cited source before every uncited one
+    assert "**" not in result.answer and not result.answer.rstrip().endswith("\\")

@@ -1,6 +1,5 @@
 """graph.hops: the offline second hop (bridge entities named by the best passage)."""
 
-import pytest
 
 from dropqa.graph.hops import bridge_candidates, linked_documents, needs_second_hop, second_hop_queries
 from dropqa.text.segment import query_terms
@@ -56,15 +55,10 @@ def test_bridge_candidates_are_names_the_question_does_not_use():
     assert len(found) <= 2
 
 
-@pytest.mark.xfail(reason="_english_entities keeps the possessive: the candidate is \"Finland's\", not "
-                          "\"Finland\"", strict=True)
 def test_bridge_candidate_is_the_bare_name():
     assert "Finland" in bridge_candidates(QUESTION, _hit(SIGNMARK))
 
 
-@pytest.mark.xfail(reason="a name the question already uses comes back as a bridge when the passage has it "
-                          "in the possessive (\"Finland's\" is not found in a question saying 'Finland')",
-                   strict=True)
 def test_name_the_question_uses_is_no_bridge_even_in_the_possessive():
     found = bridge_candidates("Which singers from Finland competed with Signmark in 2009?", _hit(SIGNMARK), limit=3)
     assert not any(c.lower().startswith("finland") for c in found)

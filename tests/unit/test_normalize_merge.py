@@ -1,6 +1,5 @@
 """ingestion.normalize: runs of short sibling paragraphs joined into passages (merge_chars)."""
 
-import pytest
 
 from dropqa.ingestion.document import ParsedDocument, ParsedNode, paragraph, section, table_node
 from dropqa.ingestion.normalize import NormalizeLimits, normalize
@@ -137,10 +136,6 @@ def test_first_paragraph_metadata_is_kept():
     assert doc.children[0].metadata == {"page": 3, "page_estimated": True, "merged": 2}
 
 
-@pytest.mark.xfail(strict=True, reason="when merge_chars > max_paragraph_chars the pieces a long paragraph was "
-                                       "just split into are merged back into one passage over "
-                                       "max_paragraph_chars (no cap at min(merge_chars, max_paragraph_chars)); "
-                                       "the same makes tests/unit/test_normalize.py fail twice")
 def test_merging_does_not_undo_the_split_of_a_long_paragraph():
     limits = NormalizeLimits(max_paragraph_chars=80, paragraph_target_chars=50, max_section_chars=6000,
                              merge_chars=500)

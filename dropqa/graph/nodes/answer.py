@@ -115,10 +115,11 @@ def answer(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         if not decision.answerable:
             return abstain({**state, "quality": {**(state.get("quality") or {}),  # type: ignore[typeddict-item]
                                                  "decision": decision.as_dict()}}, runtime)
+        translations = (state.get("quality") or {}).get("translations") or {}
         if intent.kind == "locate":
-            composed = compose.locate(lang, question, terms, weights, pool)
+            composed = compose.locate(lang, question, terms, weights, pool, translations)
         else:
-            composed = compose.extractive(lang, question, terms, weights, pool, cfg.answer_sentences)
+            composed = compose.extractive(lang, question, terms, weights, pool, cfg.answer_sentences, translations)
     if composed is None:
         return abstain(state, runtime)
     update: dict[str, Any] = {

@@ -175,7 +175,7 @@ def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         "usage": {"__reset__": True, **usage} if usage else {"__reset__": True},
         "messages": [RemoveMessage(id=REMOVE_ALL_MESSAGES)],
         "findings": [RESET],
-        "quality": {"weights": result.weights, "unseen": result.unseen},
+        "quality": {"weights": result.weights, "unseen": result.unseen, "translations": result.translations},
         "reasoning_trace": [
             RESET,
             {"step": 0, "type": "initial_assessment", "content": render(language, key, kind=intent.kind)},
