@@ -15,12 +15,14 @@ Two steps, so the slow one runs once per suite:
 passage is evidence when its node text contains one of the item's evidence strings (the rule
 of ``dropqa eval`` and ``score_golden.py``).
 
-Thresholds: the question threshold minimises the suite-averaged balanced error (false abstention
-+ answered no-answer questions) of the held-out predictions, counting a false abstention
-``--abstain-cost`` times (default 2: a refused answer that was there costs the user more than
-a wrong guess flagged with low confidence); the source threshold maximises the held-out F-beta
-(``--beta``, default 2: recall of evidence passages counts more than precision) of "this
-passage holds evidence".
+Thresholds: the question threshold minimises the held-out error — the false-abstention rate
+averaged over the suites with answerable questions, counted ``--abstain-cost`` times (default
+3: a refused answer that was there costs the user more than a wrong guess flagged with low
+confidence), plus the answered-no-answer rate averaged over the suites with no-answer
+questions; the source threshold maximises the held-out F-beta (``--beta``, default 2: recall of
+evidence passages counts more than precision) of "this passage holds evidence". Question
+features are chosen by greedy forward selection on the same held-out score (``--no-select``
+keeps them all): a few dozen no-answer questions cannot pin down a dozen coefficients.
 """
 
 from __future__ import annotations
@@ -161,15 +163,18 @@ def held_out(x: np.ndarray, y: np.ndarray, suites: list[str], l2: float, weights
 
 
 def question_cost(p: np.ndarray, y: np.ndarray, suites: list[str], tau: float, abstain_cost: float) -> float:
-    """Suite-averaged: abstain_cost × false-abstention rate + answered-no-answer rate."""
-    costs = []
+    """abstain_cost × the false-abstention rate averaged over the suites with answerable questions
+    + the answered-no-answer rate averaged over the suites with no-answer questions (so suites
+    without no-answer questions do not outvote the few that have them)."""
+    fa, na = [], []
     for name in sorted(set(suites)):
         m = np.array([s == name for s in suites])
         pos, neg = m & (y == 1), m & (y == 0)
-        fa = float((p[pos] < tau).mean()) if pos.any() else 0.0
-        na = float((p[neg] >= tau).mean()) if neg.any() else 0.0
-        costs.append(abstain_cost * fa + (na if neg.any() else 0.0))
-    return float(np.mean(costs))
+        if pos.any():
+            fa.append(float((p[pos] < tau).mean()))
+        if neg.any():
+            na.append(float((p[neg] >= tau).mean()))
+    return abstain_cost * float(np.mean(fa) if fa else 0.0) + float(np.mean(na) if na else 0.0)
 
 
 def fbeta(p: np.ndarray, y: np.ndarray, tau: float, beta: float) -> float:
@@ -199,14 +204,46 @@ def fit_model(x: np.ndarray, y: np.ndarray, suites: list[str], features: tuple[s
     return model, {"l2": l2, "cv_score": round(score, 4), "held_out": p}
 
 
+def forward_select(rows: list[dict[str, Any]], y: np.ndarray, suites: list[str], candidates: tuple[str, ...],
+                   choose: Any) -> tuple[str, ...]:
+    """Greedy forward selection of question features by held-out (leave-one-suite-out) score: few
+    no-answer questions cannot pin down many coefficients, so only features that help are kept."""
+    chosen: list[str] = []
+    best = -np.inf
+    while True:
+        trials = []
+        for f in candidates:
+            if f in chosen:
+                continue
+            feats = (*chosen, f)
+            x = np.array([[r["decision"]["features"].get(g, 0.0) for g in feats] for r in rows])
+            _, info = fit_model(x, y, suites, feats, choose)
+            trials.append((info["cv_score"], f))
+        if not trials:
+            break
+        score, f = max(trials)
+        if score <= best + 1e-6:
+            break
+        best = score
+        chosen.append(f)
+        print(f"selected {f}: held-out score {score:.4f}", file=sys.stderr)
+    return tuple(chosen) or candidates
+
+
 def fit(args: argparse.Namespace) -> int:
     from dropqa.tools.answerability import QUESTION_FEATURES, SOURCE_FEATURES
 
     rows = [json.loads(line) for path in args.files for line in path.read_text(encoding="utf-8").splitlines()
             if line.strip()]
     rows = [r for r in rows if r["decision"].get("features")]
-    suites = [r["suite"] for r in rows]
-    xq = np.array([[r["decision"]["features"].get(f, 0.0) for f in QUESTION_FEATURES] for r in rows])
+    # Cross-validation holds out a corpus at a time: a cross-language suite (evals/golden_xl/<corpus>)
+    # goes with its corpus' own suite.
+    suites = [r["suite"].removeprefix("xl-") for r in rows]
+    qfeatures = tuple(args.question_features.split(",")) if args.question_features else QUESTION_FEATURES
+    unknown = set(qfeatures) - set(QUESTION_FEATURES)
+    if unknown:
+        raise SystemExit(f"unknown question features: {sorted(unknown)}")
+    xq = np.array([[r["decision"]["features"].get(f, 0.0) for f in qfeatures] for r in rows])
     yq = np.array([1.0 if r["answerable_label"] else 0.0 for r in rows])
     grid = np.linspace(0.02, 0.98, 97)
 
@@ -215,14 +252,17 @@ def fit(args: argparse.Namespace) -> int:
         i = int(np.argmin(costs))
         return float(grid[i]), -costs[i]
 
-    qmodel, qinfo = fit_model(xq, yq, suites, QUESTION_FEATURES, choose_question)
+    if args.select:
+        qfeatures = forward_select(rows, yq, suites, qfeatures, choose_question)
+        xq = np.array([[r["decision"]["features"].get(f, 0.0) for f in qfeatures] for r in rows])
+    qmodel, qinfo = fit_model(xq, yq, suites, qfeatures, choose_question)
     p = qinfo.pop("held_out")
     tau = qmodel["threshold"]
     answered = p[yq == 1]
     qmodel["confident"] = round(float(np.quantile(answered[answered >= tau], 0.5)) if (answered >= tau).any()
                                 else max(tau, 0.9), 4)
 
-    prow = [(r["suite"], ps) for r in rows if r["answerable_label"] for ps in r["passages"]]
+    prow = [(s, ps) for s, r in zip(suites, rows, strict=True) if r["answerable_label"] for ps in r["passages"]]
     xs = np.array([[ps["features"].get(f, 0.0) for f in SOURCE_FEATURES] for _, ps in prow])
     ys = np.array([1.0 if ps["evidence"] else 0.0 for _, ps in prow])
     ssuites = [s for s, _ in prow]
@@ -249,6 +289,7 @@ def fit(args: argparse.Namespace) -> int:
             "source_recall": round(float(kept[sm & (ys == 1)].mean()), 3) if (sm & (ys == 1)).any() else None,
         }
     meta = {"fitted_on": sorted(set(suites)), "questions": len(rows), "passages": len(prow),
+            "question_features_selected": bool(args.select),
             "abstain_cost": args.abstain_cost, "beta": args.beta,
             "held_out": report, "script": "evals/fit_answerability.py"}
     args.out.write_text(json.dumps({"meta": meta, "question": qmodel, "source": smodel}, indent=1) + "\n",
@@ -271,8 +312,11 @@ def main() -> int:
     f = sub.add_parser("fit", help="fit both models on collected suites")
     f.add_argument("files", nargs="+", type=Path)
     f.add_argument("--out", type=Path, default=Path("dropqa/tools/answerability.json"))
-    f.add_argument("--abstain-cost", type=float, default=2.0)
+    f.add_argument("--abstain-cost", type=float, default=3.0)
     f.add_argument("--beta", type=float, default=2.0)
+    f.add_argument("--question-features", help="comma-separated subset of QUESTION_FEATURES (default: all)")
+    f.add_argument("--no-select", dest="select", action="store_false",
+                   help="keep every question feature (default: greedy forward selection by held-out score)")
     args = ap.parse_args()
     return collect(args) if args.command == "collect" else fit(args)
 

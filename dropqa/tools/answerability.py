@@ -35,7 +35,7 @@ QUESTION_FEATURES = (
 )
 SOURCE_FEATURES = (
     "relevance", "relative", "log_rank", "similarity", "coverage", "content_coverage", "same_document",
-    "both_channels", "cross_language",
+    "both_channels", "cross_language", "lead",
 )
 
 
@@ -83,7 +83,9 @@ def question_features(hits: Sequence[Hit], terms: Sequence[str], weights: dict[s
         "union_coverage": coverage(list(union), weights) if terms else 0.0,
         "agreement": sum(both) / len(both),
         "margin": first.relevance - other,
-        "cross_language": float(question_han != has_han(first.content)),
+        # the best passage is in the other language: the share of the question it holds, translated
+        "cross_language": float(first.metadata.get("translated_coverage") or 0.0)
+        if question_han != has_han(first.content) else 0.0,
         "n_terms": math.log1p(len(terms)),
         "is_fact": float(kind == "fact"),
         "unseen": missing,
@@ -104,6 +106,7 @@ def source_features(hits: Sequence[Hit], i: int, terms: Sequence[str], weights: 
         "same_document": float(hit.document_id == first.document_id),
         "both_channels": float({"fulltext", "semantic"} <= set(hit.channels)),
         "cross_language": float((language == "zh") != has_han(hit.content)),
+        "lead": float(bool(hit.metadata.get("part") or hit.metadata.get("hop"))),  # best of a part's or hop's search
     }
 
 

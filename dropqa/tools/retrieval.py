@@ -56,7 +56,7 @@ def translations_of(terms: list[str]) -> dict[str, list[str]]:
     if not terms:
         return {}
     target = "en" if any(has_han(t) for t in terms) else "zh"
-    return translate_terms(terms, target)
+    return translate_terms(terms, target, per_term=3)
 
 
 def _translated_coverage(text: str, weights: dict[str, float], translations: dict[str, list[str]]) -> float:
@@ -90,7 +90,10 @@ def score_hits(svc: Services, hits: list[Hit], terms: list[str], weights: dict[s
             # The passage is in the other language: its words are matched through the terms'
             # translations; without any, the multilingual embedding's similarity is the evidence.
             h.metadata["cross_language"] = True
+            translated = [t for t in terms if any(x in text for x in (translations or {}).get(t, ()))]
+            h.matched_terms = sorted({*translated, *(t for t in terms if t in text)})
             cov = _translated_coverage(text, weights, translations or {})
+            h.metadata["translated_coverage"] = round(cov, 4)
             h.relevance = round(cfg.weight_similarity * sim + cfg.weight_coverage * cov if cov else sim, 4)
             continue
         cov = coverage(h.matched_terms, weights) if terms else 0.0

@@ -93,7 +93,10 @@ def test_margin_is_over_the_best_passage_of_another_document():
 
 def test_cross_language_and_kind():
     english = [_hit("a", "The daily meal allowance is 100 yuan.", 0.9)]
-    assert question_features(english, ["伙食", "补助"], {"伙食": 1.0, "补助": 1.0}, "zh")["cross_language"] == 1.0
+    # a passage in the other language counts by the share of the question it holds in translation
+    assert question_features(english, ["伙食", "补助"], {"伙食": 1.0, "补助": 1.0}, "zh")["cross_language"] == 0.0
+    english[0].metadata["translated_coverage"] = 0.8
+    assert question_features(english, ["伙食", "补助"], {"伙食": 1.0, "补助": 1.0}, "zh")["cross_language"] == 0.8
     assert question_features(english, TERMS, WEIGHTS, "en")["cross_language"] == 0.0
     assert question_features(english, TERMS, WEIGHTS, "en", kind="fact")["is_fact"] == 1.0
     assert question_features(english, TERMS, WEIGHTS, "en", kind="aggregate")["is_fact"] == 0.0
@@ -199,7 +202,8 @@ def test_shipped_calibration_is_consistent():
 
 def test_shipped_model_prefers_a_good_pool_and_an_empty_pool_is_unanswerable():
     good = decide(_good_pool(), TERMS, WEIGHTS, "en")
-    bad = decide(_bad_pool(), TERMS, WEIGHTS, "en")
+    # the bad pool: passages that hold none of the question's words, which no passage anywhere holds
+    bad = decide(_bad_pool(), TERMS, WEIGHTS, "en", unseen=TERMS)
     empty = decide([], TERMS, WEIGHTS, "en")
     assert good.probability > bad.probability
     assert good.answerable and not bad.answerable

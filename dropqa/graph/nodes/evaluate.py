@@ -78,7 +78,8 @@ def evaluate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         if message.name != "get_document_structure":
             for h in hits:
                 h.metadata.pop("semantic", None)  # similarity to the tool's query, not to the question
-            score_hits(svc, hits, scoring_terms, weights, qvec)
+                h.metadata.pop("translated_coverage", None)
+            score_hits(svc, hits, scoring_terms, weights, qvec, (state.get("quality") or {}).get("translations"))
         new_hits += hits
         status = str(message.content).split("\n", 1)[0][:300]
         steps.append({"step": int(state.get("iterations") or 0) + 1, "type": "observation", "content": status,

@@ -83,6 +83,7 @@ def part_heads(svc: Services, parts: list[Part], scope: Scope, result: Retrieval
             if rank < len(hits) and hits[rank].node_id not in seen:
                 seen.add(hits[rank].node_id)
                 heads.append(hits[rank])
+    rescore(svc, heads, result)
     return heads
 
 
@@ -97,7 +98,18 @@ def hop_heads(svc: Services, hops: list[Part], scope: Scope, result: RetrievalRe
         if best is not None:
             best.metadata["hop"] = hop.label
             heads.append(best)
+    rescore(svc, heads, result)
     return heads
+
+
+def rescore(svc: Services, hits: list[Hit], result: RetrievalResult) -> None:
+    """Score passages another search found against the question itself (its terms, idf, vector and
+    translations), so every passage in the pool is ranked on one scale."""
+    for h in hits:
+        h.metadata.pop("semantic", None)
+        h.metadata.pop("translated_coverage", None)
+    score_hits(svc, hits, result.terms, result.weights, svc.embedder.embed_query(result.query).tolist(),
+               result.translations)
 
 
 def rewritten_queries(svc: Services, question: str, language: str) -> tuple[list[str], dict]:
