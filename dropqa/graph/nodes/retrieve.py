@@ -148,6 +148,7 @@ def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     titles = recall.document_titles(svc.db, scope)
     parts = decompose(query, titles)
     heads: list[Hit] = []
+    hops: list[Part] = []
     if parts:
         intent.parts = [p.as_dict() for p in parts]
         intent.aggregate = True
@@ -164,6 +165,10 @@ def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     key = "assessment_agent" if intent.needs_loop else "assessment_direct"
     summary = render(language, "retrieval_summary", n=len(result.hits), top=f"{result.top_relevance:.2f}",
                      terms=", ".join(result.terms) or "—")
+    if parts:
+        summary += " " + render(language, "retrieval_parts", n=len(parts), parts="; ".join(p.label for p in parts))
+    elif hops:
+        summary += " " + render(language, "retrieval_hops", hops="; ".join(h.label for h in hops))
     return {
         "language": language,
         "query": query,
@@ -192,7 +197,8 @@ def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
             RESET,
             {"step": 0, "type": "initial_assessment", "content": render(language, key, kind=intent.kind)},
             {"step": 1, "type": "retrieval", "content": summary, "tool": "hybrid_search",
-             "arguments": {"query": query, "version": intent.version, "rewrites": rewrites},
+             "arguments": {"query": query, "version": intent.version, "rewrites": rewrites,
+                           "parts": [p.label for p in parts], "hops": [h.label for h in hops]},
              "result_summary": summary},
         ],
     }
