@@ -56,7 +56,10 @@ def translations_of(terms: list[str]) -> dict[str, list[str]]:
     if not terms:
         return {}
     target = "en" if any(has_han(t) for t in terms) else "zh"
-    return translate_terms(terms, target, per_term=3)
+    # a one-character Chinese word (点, 年) or a two-letter English one is in nearly every passage
+    shortest = 2 if target == "zh" else 3
+    found = translate_terms(terms, target, per_term=3)
+    return {t: kept for t, words in found.items() if (kept := [w for w in words if len(w) >= shortest])}
 
 
 def _translated_coverage(text: str, weights: dict[str, float], translations: dict[str, list[str]]) -> float:

@@ -86,7 +86,8 @@ class ModelScript:
 def indexer_for(services, llm: ScriptedOpenAI, **ingestion) -> Indexer:
     settings = Settings(data_dir=services.settings.data_dir, database_url=services.settings.database_url,
                         models={"chat": llm.chat_config()},
-                        ingestion={"parse_in_subprocess": False, **ingestion})
+                        # one chunk per paragraph: these tests count the chunks a section's contexts cover
+                        ingestion={"parse_in_subprocess": False, "merge_paragraph_chars": 0, **ingestion})
     return Indexer(services.db, settings, services.embedder)
 
 
@@ -170,10 +171,12 @@ def test_unreachable_model_falls_back_to_keyword_topics(services, tmp_path):
     assert doc_store.document_topics(services.db, outcome.document_id, 1)  # jieba keywords instead
 
 
-def test_offline_context_is_the_section_summary(services, indexer, tmp_path):
+def test_offline_context_is_the_section_summary(services, tmp_path):
     path = tmp_path / "offline.md"
     path.write_text(REPORT_ZH, encoding="utf-8")
-    outcome = indexer.index_file(path, "enrich/offline.md")
+    settings = Settings(data_dir=services.settings.data_dir, database_url=services.settings.database_url,
+                        ingestion={"parse_in_subprocess": False, "merge_paragraph_chars": 0})  # a chunk per paragraph
+    outcome = Indexer(services.db, settings, services.embedder).index_file(path, "enrich/offline.md")
     assert outcome.status == "indexed" and outcome.enrichment["mode"] == "offline"
     with services.db.connection() as conn:
         section = conn.execute("SELECT summary FROM nodes WHERE document_id = %s AND title = '备份与恢复'",

@@ -41,9 +41,11 @@ def execute(db, sql: str, *args) -> None:
         conn.execute(sql, args)
 
 
-def write_md(folder: Path, name: str, paragraphs: int = 3) -> Path:
-    body = "\n\n".join(f"Paragraph {i} of {name}: the backup window for system {name}-{i} is {i} hours."
-                       for i in range(paragraphs))
+def write_md(folder: Path, name: str, paragraphs: int = 3, sentences: int = 1) -> Path:
+    """A Markdown file of ``paragraphs`` paragraphs, each ``sentences`` sentences long (8 make a
+    paragraph long enough to stay one passage of its own)."""
+    body = "\n\n".join(" ".join([f"Paragraph {i} of {name}: the backup window for system {name}-{i} is {i} hours."]
+                                * sentences) for i in range(paragraphs))
     path = folder / name
     path.write_text(f"# {name}\n\n## Section\n\n{body}\n", encoding="utf-8")
     return path
@@ -158,7 +160,7 @@ def test_delete_job_hides_the_document(services, tmp_path):
 
 def test_worker_killed_with_sigkill_is_recovered(services, settings, database_url, tmp_path):
     db = services.db
-    path = write_md(tmp_path, "big.md", paragraphs=15)
+    path = write_md(tmp_path, "big.md", paragraphs=15, sentences=8)
     job = jobs.enqueue(db, "kill/big.md", str(path))
     env = {**os.environ, "DATABASE_URL": database_url, "OPENBLAS_NUM_THREADS": "1",
            "DROPQA_DATA_DIR": str(settings.data_dir)}

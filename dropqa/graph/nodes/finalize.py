@@ -69,7 +69,10 @@ def finalize(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     room = max(0, cfg.top_k - len(order))
     weights = (state.get("quality") or {}).get("weights") or {}
     path = str(cfg.calibration_file) if cfg.calibration_file else None
-    likely = listed_sources(hits, list(state.get("terms") or []), weights, state.get("language", "en"), path)
+    if answerable:
+        likely = listed_sources(hits, list(state.get("terms") or []), weights, state.get("language", "en"), path)
+    else:  # a non-answer shows the closest passages it names, so the reader can check for themselves
+        likely = list(range(min(2, len(hits))))
     extra = [i for i in likely if i not in cited][:room]
     keep = order + extra
     sources = [source_of(hits[i], cfg.snippet_chars, i in cited) for i in keep]

@@ -62,15 +62,14 @@ def read_document(reader: ReaderState, runtime: Runtime[Context]) -> dict[str, A
             degraded = True
     if not statements and (degraded or not svc.chat_models):
         statements = _offline_statements(reader, hits)
-    finding = {"document": reader["document"], "statements": statements}
+    # parallel readers write nothing to one-value keys: a reader that fell back offline says so in its finding
+    finding = {"document": reader["document"], "statements": statements, "degraded": bool(degraded)}
     update: dict[str, Any] = {"findings": [finding], "reasoning_trace": [{
         "step": 0, "type": "reader", "content": render(reader["language"], "reader_summary",
                                                         document=reader["document"], k=len(statements)),
         "tool": "read_document", "arguments": {"document": reader["document"]}}]}
     if usage:
         update["usage"] = usage
-    if degraded:
-        update["degraded"] = True
     return update
 
 
@@ -79,6 +78,7 @@ def synthesize(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     lang = state.get("language", "en")
     pool = hits_of(state)
     index = {h.node_id: i for i, h in enumerate(pool)}
+    degraded = any(f.get("degraded") for f in state.get("findings") or [])
     findings = [f for f in state.get("findings") or [] if f.get("statements")]
     order = {h.document_name: i for i, h in reversed(list(enumerate(pool)))}
     findings.sort(key=lambda f: order.get(f["document"], len(pool)))
@@ -92,9 +92,11 @@ def synthesize(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
             where = f"{finding['document']} > {s['where']}" if s.get("where") else finding["document"]
             lines.append(render(lang, "multi_item", where=where, text=s["text"], n=i + 1))
     if not cites:
-        return answer(state, runtime)
-    return {"answer": "\n".join(lines), "answerable": True, "citations": sorted(set(cites)),
-            "reasoning_trace": [step(state, "answer", render(lang, "synthesis_summary", n=len(findings)))]}
+        update = answer({**state, "degraded": bool(state.get("degraded")) or degraded}, runtime)  # type: ignore[typeddict-item]
+    else:
+        update = {"answer": "\n".join(lines), "answerable": True, "citations": sorted(set(cites)),
+                  "reasoning_trace": [step(state, "answer", render(lang, "synthesis_summary", n=len(findings)))]}
+    return {**update, "degraded": True} if degraded else update
 
 
 def readers_for(state: State, max_documents: int = 6) -> list[ReaderState]:
