@@ -113,9 +113,12 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
     chosen: list[Extract] = []
     seen: set[str] = set()
     for c in candidates:
-        key = hits[c.hit_index].breadcrumb + "|" + re.sub(r"\s+", "", c.text)
+        flat = re.sub(r"\s+", "", c.text)
+        key = hits[c.hit_index].breadcrumb + "|" + flat
         if key in seen or c.score < best * 0.6:
             continue
+        if any(flat in re.sub(r"\s+", "", x.text) or re.sub(r"\s+", "", x.text) in flat for x in chosen):
+            continue  # a sentence already quoted, alone or with the line that introduces it
         chosen.append(c)
         seen.add(key)
         if len(chosen) >= max_sentences:

@@ -55,11 +55,12 @@ def translations_of(terms: list[str]) -> dict[str, list[str]]:
     finds English text by full-text search too, and the reverse."""
     if not terms:
         return {}
-    target = "en" if any(has_han(t) for t in terms) else "zh"
-    # a one-character Chinese word (点, 年) or a two-letter English one is in nearly every passage
-    shortest = 2 if target == "zh" else 3
-    found = translate_terms(terms, target, per_term=3)
-    return {t: kept for t, words in found.items() if (kept := [w for w in words if len(w) >= shortest])}
+    # Each term into the other language: a question mixes them ("薄雾市人民法院 murder judgment").
+    # A one-character Chinese word (点, 年) or a two-letter English one is in nearly every passage.
+    found = {**translate_terms([t for t in terms if not has_han(t)], "zh", per_term=3),
+             **translate_terms([t for t in terms if has_han(t)], "en", per_term=3)}
+    return {t: kept for t, words in found.items()
+            if (kept := [w for w in words if len(w) >= (2 if has_han(w) else 3)])}
 
 
 def _translated_coverage(text: str, weights: dict[str, float], translations: dict[str, list[str]]) -> float:
