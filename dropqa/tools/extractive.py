@@ -117,8 +117,9 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
         key = hits[c.hit_index].breadcrumb + "|" + flat
         if key in seen or c.score < best * 0.6:
             continue
-        if any(flat in re.sub(r"\s+", "", x.text) or re.sub(r"\s+", "", x.text) in flat for x in chosen):
-            continue  # a sentence already quoted, alone or with the line that introduces it
+        if any(x.hit_index == c.hit_index and (flat in re.sub(r"\s+", "", x.text) or re.sub(r"\s+", "", x.text) in flat)
+               for x in chosen):
+            continue  # a sentence of this passage already quoted, alone or with the line that introduces it
         chosen.append(c)
         seen.add(key)
         if len(chosen) >= max_sentences:
