@@ -6,10 +6,11 @@ tables of the documents hit (appendix) — and each adds its weight (Settings.re
 to the rank score, with a small bonus for tables; they never raise ``relevance``, so
 the no-answer decision stays with what the passages themselves say.
 
-``relevance`` (0–1) is what the quality check and the no-answer rule read: a
-blend of the calibrated cosine similarity and the share of the question's
-idf-weighted terms the hit contains. Rank order blends relevance with the fused
-rank, so agreement between the two channels counts.
+``relevance`` (0–1) blends the calibrated cosine similarity and the share of the question's
+idf-weighted terms the hit contains (for a passage in the other language, through the terms'
+CC-CEDICT translations, which the full-text query carries too). Rank order blends relevance
+with the fused rank, so agreement between the two channels counts. Whether the hits answer
+the question is the fitted decision of ``tools.answerability``, which reads these numbers.
 """
 
 from __future__ import annotations
