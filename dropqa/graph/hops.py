@@ -34,7 +34,7 @@ COVERED_ENOUGH = 0.6  # the best passage already holds this share of what the qu
 
 
 def _subject_free(weights: dict[str, float], hit: Hit) -> dict[str, float]:
-    root = f"{hit.document_name} {hit.breadcrumb.split(' > ')[0]}".lower()
+    root = hit.names()
     return {t: w for t, w in weights.items() if t not in root} or weights
 
 

@@ -50,7 +50,7 @@ def _similarity(hit: Hit) -> float:
 
 def _title_terms(hit: Hit, terms: Sequence[str]) -> set[str]:
     """Terms that name the passage's document (its file name or root title): the question's subject."""
-    root = f"{hit.document_name} {hit.breadcrumb.split(' > ')[0]}".lower()
+    root = hit.names()
     return {t for t in terms if t in root}
 
 

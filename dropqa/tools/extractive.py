@@ -78,7 +78,7 @@ SUBJECT_WEIGHT = 0.25  # a term that names the passage's document counts this mu
 def asked_terms(hit: Hit, weights: dict[str, float]) -> dict[str, float]:
     """The question's term weights with the terms that name ``hit``'s document (its file name or
     root title) discounted: they hold for every sentence of it, so the rest of the question picks."""
-    root = f"{hit.document_name} {hit.breadcrumb.split(' > ')[0]}".lower()
+    root = hit.names()
     return {t: w * SUBJECT_WEIGHT if t in root else w for t, w in weights.items()}
 
 

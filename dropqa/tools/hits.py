@@ -27,6 +27,11 @@ class Hit(BaseModel):
     matched_terms: list[str] = Field(default_factory=list)
     metadata: dict[str, Any] = Field(default_factory=dict)
 
+    def names(self) -> str:
+        """What names the passage's document — its file name and root title, lower-cased: a question
+        term found here says which document is meant, not what is asked of it."""
+        return f"{self.document_name} {self.breadcrumb.split(' > ')[0]}".lower()
+
     def snippet(self, limit: int = 240) -> str:
         return truncate(self.content, limit)
 
