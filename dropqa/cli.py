@@ -24,8 +24,16 @@ err = Console(stderr=True)
 
 
 def _settings() -> Settings:
+    from pydantic import ValidationError
+
+    from dropqa.config import explain
+
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    return get_settings()
+    try:
+        return get_settings()
+    except ValidationError as exc:
+        err.print(f"[red]configuration error:[/red]\n{explain(exc)}", highlight=False)
+        raise typer.Exit(2) from exc
 
 
 def _services(settings: Settings):

@@ -11,10 +11,10 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 import platformdirs
-from pydantic import AliasChoices, BaseModel, Field, SecretStr, field_validator
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -23,7 +23,14 @@ from pydantic_settings import (
 )
 
 
-class DatabaseSettings(BaseModel):
+class Section(BaseModel):
+    """A settings group: an unknown key (``retrival:`` in the YAML file, ``DROPQA_RETRIEVAL__TOPK``) is an error
+    that names the key, never silently ignored."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class DatabaseSettings(Section):
     pool_min: int = 1
     pool_max: int = 8
     statement_timeout_ms: int = 30_000
@@ -31,7 +38,7 @@ class DatabaseSettings(BaseModel):
     startup_timeout_s: float = 60.0
 
 
-class ChatModelSettings(BaseModel):
+class ChatModelSettings(Section):
     """One OpenAI-compatible chat endpoint. ``model`` empty = not configured."""
 
     model: str = ""
@@ -42,7 +49,7 @@ class ChatModelSettings(BaseModel):
     max_retries: int = 1
 
 
-class EmbeddingSettings(BaseModel):
+class EmbeddingSettings(Section):
     provider: Literal["local", "openai"] = "local"
     model: str = "multilingual-e5-small"
     dimensions: int = 384
@@ -54,13 +61,13 @@ class EmbeddingSettings(BaseModel):
                              "once though several steps search with it); 0 = none")
 
 
-class ModelSettings(BaseModel):
+class ModelSettings(Section):
     chat: ChatModelSettings = ChatModelSettings()
     fallbacks: list[ChatModelSettings] = Field(default_factory=list)
     embeddings: EmbeddingSettings = EmbeddingSettings()
 
 
-class IngestionSettings(BaseModel):
+class IngestionSettings(Section):
     max_file_bytes: int = 100 * 1024 * 1024  # larger files fail with a clear error before being read
     max_chars: int = 20_000_000
     max_paragraph_chars: int = 800
@@ -101,7 +108,7 @@ class IngestionSettings(BaseModel):
     )
 
 
-class RetrievalSettings(BaseModel):
+class RetrievalSettings(Section):
     top_k: int = Field(10, ge=1, le=50, description="passages the answer may list as sources")
     pool_k: int = Field(20, ge=1, le=200, description="passages the first retrieval keeps in the evidence pool")
     candidate_k: int = 30
@@ -128,14 +135,14 @@ class RetrievalSettings(BaseModel):
     fuzzy_min_score: float = 80.0
 
 
-class AgentSettings(BaseModel):
+class AgentSettings(Section):
     max_iterations: int = 4
     max_tool_calls: int = 12
     max_tokens: int = 60_000
     max_seconds: float = 120.0
 
 
-class ApiSettings(BaseModel):
+class ApiSettings(Section):
     host: str = "127.0.0.1"
     port: int = 8000
     token: SecretStr | None = Field(default=None)
@@ -157,7 +164,7 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(
         env_prefix="DROPQA_",
         env_nested_delimiter="__",
-        extra="ignore",
+        extra="forbid",
     )
 
     data_dir: Path = Field(default_factory=default_data_dir)
@@ -207,6 +214,13 @@ def get_settings() -> Settings:
     return Settings()
 
 
-def settings_with(**overrides: Any) -> Settings:
-    """A fresh Settings object with overrides (tests, CLI flags)."""
-    return Settings(**overrides)
+def explain(error: ValidationError) -> str:
+    """One line per wrong setting, named the way the user wrote it (YAML path and ``DROPQA_`` variable)."""
+    lines = []
+    for e in error.errors():
+        path = ".".join(str(p) for p in e["loc"])
+        env = "DROPQA_" + "__".join(str(p) for p in e["loc"]).upper()
+        what = "unknown setting" if e["type"] == "extra_forbidden" else e["msg"]
+        source = f" (file {os.environ['DROPQA_CONFIG']})" if os.environ.get("DROPQA_CONFIG") else ""
+        lines.append(f"{path} / {env}: {what}{source}")
+    return "\n".join(lines)

@@ -24,6 +24,22 @@ def test_yaml_config_file(monkeypatch, tmp_path):
     assert s.retrieval.top_k == 3 and not s.offline
 
 
+def test_a_misspelt_setting_stops_with_its_name(monkeypatch, tmp_path):
+    from dropqa.config import explain
+
+    cfg = tmp_path / "dropqa.yaml"
+    cfg.write_text("retrival:\n  top_k: 3\n", encoding="utf-8")
+    monkeypatch.setenv("DROPQA_CONFIG", str(cfg))
+    with pytest.raises(ValidationError) as caught:
+        Settings()
+    assert "retrival / DROPQA_RETRIVAL: unknown setting" in explain(caught.value)
+    monkeypatch.delenv("DROPQA_CONFIG")
+    monkeypatch.setenv("DROPQA_RETRIEVAL__TOPK", "3")
+    with pytest.raises(ValidationError) as caught:
+        Settings()
+    assert "retrieval.topk / DROPQA_RETRIEVAL__TOPK: unknown setting" in explain(caught.value)
+
+
 def test_messages_exist_in_both_languages_with_same_keys():
     assert set(messages("zh")) == set(messages("en"))
     assert render("zh", "answer_item", text="甲", n=2) == "甲 [2]"
