@@ -106,11 +106,19 @@ def ask(
     show_reasoning: Annotated[bool, typer.Option("--show-reasoning", help="print the reasoning trace")] = False,
 ) -> None:
     """Ask a question; the answer cites the documents' sections."""
+    from pydantic import ValidationError
+
+    from dropqa.api.limits import QuestionInput, validation_message
     from dropqa.graph.run import ask as run_ask
 
+    try:  # the limits every entry point shares, checked before the database is opened
+        req = QuestionInput(question=question, version=version)
+    except ValidationError as exc:
+        err.print(f"[red]error:[/red] {validation_message(exc)}", markup=True, highlight=False)
+        raise typer.Exit(2) from None
     svc = _services(_settings())
     try:
-        result = run_ask(svc, question, version=version, show_reasoning=True)
+        result = run_ask(svc, req.question, version=req.version, show_reasoning=True)
     except ValueError as exc:
         err.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2) from exc
@@ -169,7 +177,13 @@ def _serve(settings: Settings, host: str, port: int) -> None:
         err.print(f"[red]refusing to listen on {host} without a token[/red]: set DROPQA_API_TOKEN "
                   "(clients then send 'Authorization: Bearer <token>'), or listen on 127.0.0.1.")
         raise typer.Exit(2)
-    settings.api.host = host  # the MCP endpoint's host checks follow the real bind address
+    settings.api.host = host  # the Host allow-list and the MCP endpoint's checks follow the real bind address
+    from dropqa.api.hosts import WILDCARD_BINDS
+
+    if host.strip() in WILDCARD_BINDS and "*" not in settings.api.allowed_hosts:
+        err.print(f"listening on every address: only requests for {', '.join(settings.api.allowed_hosts)} are "
+                  "answered (others get 421); list the names clients use in DROPQA_API__ALLOWED_HOSTS "
+                  "(JSON list, or '[\"*\"]' for any)", markup=False, highlight=False)
     svc = _services(settings)
     base = f"http://{host}:{port}"
     for line in (f"DropQA listening on {base}  (web page: {base}/ · API docs: {base}/docs · MCP: {base}/mcp)",

@@ -36,6 +36,11 @@ class DatabaseSettings(Section):
     statement_timeout_ms: int = 30_000
     regex_timeout_ms: int = 2_000
     startup_timeout_s: float = 60.0
+    connect_timeout_s: float = Field(3.0, gt=0, description="a new connection that takes longer has failed")
+    acquire_timeout_s: float = Field(5.0, gt=0, description="longest wait for a pooled connection before the "
+                                     "request gets 503 database_unavailable (not a 30 s hang)")
+    watchdog_s: float = Field(2.0, ge=0, description="how often a process that runs the embedded PostgreSQL "
+                              "checks it is alive and restarts it when it is not; 0 = never")
 
 
 class ChatModelSettings(Section):
@@ -59,6 +64,10 @@ class EmbeddingSettings(Section):
     num_threads: int | None = None
     query_cache: int = Field(256, ge=0, description="question vectors kept in memory (a run embeds its question "
                              "once though several steps search with it); 0 = none")
+    max_query_chars: int = Field(2000, ge=1, description="a query text is cut here before it is embedded (the "
+                                 "model reads 512 tokens at most): no request holds the model for long")
+    lock_timeout_s: float = Field(30.0, gt=0, description="longest wait for the local model (shared by every "
+                                  "request and the embedded workers) before the request fails as busy")
 
 
 class ModelSettings(Section):
@@ -99,8 +108,11 @@ class IngestionSettings(Section):
     parse_memory_limit_mb: int = 4096      # RLIMIT_AS of the parse child; 0 = no limit
     job_max_attempts: int = 3
     job_retry_base_s: float = 5.0          # retry after base * 2^attempts seconds
-    job_heartbeat_s: float = 5.0
-    job_stale_s: float = 120.0             # an active job without a heartbeat this long is reclaimed
+    job_heartbeat_s: float = 2.0
+    job_stale_s: float = 15.0              # an active job without a heartbeat this long is reclaimed
+    job_failed_retry_s: float = Field(600.0, ge=0, description="a job failed for a passing reason (its worker "
+                                      "died, the store was down) is queued again after this, doubling each round")
+    job_failed_rounds: int = Field(3, ge=0, description="how many such later rounds a failed job gets; 0 = none")
     worker_poll_s: float = 1.0
     watch_debounce_s: float = 2.0
     ignore_patterns: list[str] = Field(
@@ -153,6 +165,16 @@ class ApiSettings(Section):
                                   "each file is also held to ingestion.max_file_bytes)")
     max_request_bytes: int = Field(2 * 1024 * 1024, description="body limit of every non-upload request")
     job_stream_poll_s: float = 0.5   # how often GET /api/jobs/stream looks for job changes
+    allowed_hosts: list[str] = Field(
+        default_factory=lambda: ["localhost", "127.0.0.1", "::1"],
+        description="Host header names the server answers (any port); others get 421, so a web page cannot "
+                    "reach the server through DNS rebinding. The address it listens on is added unless it is a "
+                    "wildcard; '*' allows any name (behind a proxy that checks it)")
+    max_concurrent_runs: int = Field(4, ge=1, description="questions answered at the same time (REST, /v1, MCP)")
+    max_waiting_runs: int = Field(16, ge=0, description="questions waiting for a run slot; beyond: 429")
+    queue_wait_s: float = Field(15.0, gt=0, description="longest wait for a run slot before 429 (Retry-After)")
+    thread_pool_size: int = Field(40, ge=4, description="threads for blocking work (database, runs) in the server")
+    max_queued_jobs: int = Field(1000, ge=1, description="unfinished ingestion jobs beyond which uploads get 429")
     mcp_enabled: bool = True         # streamable-HTTP MCP server at /mcp
 
 

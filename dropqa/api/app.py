@@ -7,14 +7,18 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 
+import anyio
 from fastapi import FastAPI
 from fastapi.concurrency import run_in_threadpool
 from fastapi.middleware.cors import CORSMiddleware
 from starlette.routing import Route
 
 from dropqa import __version__
+from dropqa.api.auth import TokenFirst
 from dropqa.api.errors import install_error_handlers
+from dropqa.api.hosts import HostGuard, allowed_names
 from dropqa.api.limits import DeclaredSizeLimit
+from dropqa.api.load import RunLimiter
 from dropqa.api.routers import documents, health, images, jobs, nodes, openai_compat, qa, topics
 from dropqa.api.workers import EmbeddedWorkers
 from dropqa.config import Settings
@@ -34,15 +38,18 @@ def create_app(settings: Settings, services: Services | None = None) -> FastAPI:
     the app then leaves closing it to the caller."""
     token = settings.api_token or settings.api.token
     api_token = token.get_secret_value() if token else None
+    limiter = RunLimiter(settings.api.max_concurrent_runs, settings.api.max_waiting_runs, settings.api.queue_wait_s)
     mcp = None
     if settings.api.mcp_enabled:
         from dropqa.api.mcp_server import build_mcp
 
-        mcp = build_mcp(lambda: app.state.services)
+        mcp = build_mcp(lambda: app.state.services, limiter)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         owned = services is None
+        # blocking work (database calls, runs) shares one bounded thread pool, sized from Settings
+        anyio.to_thread.current_default_thread_limiter().total_tokens = settings.api.thread_pool_size
         app.state.services = services or await run_in_threadpool(Services.open, settings)
         workers = EmbeddedWorkers(app.state.services, settings.api.embedded_workers)
         app.state.workers = workers
@@ -62,14 +69,17 @@ def create_app(settings: Settings, services: Services | None = None) -> FastAPI:
 
     app = FastAPI(title="DropQA", version=__version__, lifespan=lifespan, description=DESCRIPTION)
     app.state.api_token = api_token
+    app.state.limiter = limiter
     # Body limits: a declared Content-Length over the limit is refused up front (JSON 413); bodies
     # without one are counted by the routers' max_body_size. (Not FastAPI(max_body_size=…): that
     # one sits outside the error handlers and answers in plain text.)
     app.add_middleware(DeclaredSizeLimit, default_limit=settings.api.max_request_bytes,
                        limits={documents.UPLOAD_PATH: settings.api.max_upload_bytes})
+    app.add_middleware(TokenFirst, expected=api_token)  # the token before any body is read or parsed
     if settings.api.cors_origins:  # off unless configured
         app.add_middleware(CORSMiddleware, allow_origins=settings.api.cors_origins, allow_methods=["*"],
                            allow_headers=["*"])
+    app.add_middleware(HostGuard, allowed=allowed_names(settings.api.allowed_hosts, settings.api.host))
     install_error_handlers(app)
     app.include_router(health.router)
     # the file count is checked by the route (413 with a clear message); the form parser's own
@@ -81,7 +91,7 @@ def create_app(settings: Settings, services: Services | None = None) -> FastAPI:
     if mcp is not None:
         from dropqa.api.mcp_server import http_endpoint
 
-        app.router.routes.append(Route("/mcp", http_endpoint(mcp, settings.api.host, api_token),
+        app.router.routes.append(Route("/mcp", http_endpoint(mcp, settings, api_token),
                                        methods=["GET", "POST", "DELETE"]))
     _mount_web(app)
     return app

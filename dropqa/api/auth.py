@@ -1,9 +1,11 @@
 """Bearer-token auth.
 
-Listening on loopback needs no token; listening anywhere else refuses to start without
-one (``dropqa serve``). When a token is configured, every route but ``/api/health``
-(and the web page's static files, which hold no document data) requires
-``Authorization: Bearer <token>`` — the API, ``/v1`` and ``/mcp`` alike.
+Listening on loopback needs no token; listening anywhere else — a wildcard or empty address
+included, which listens on every interface — refuses to start without one (``dropqa serve``).
+When a token is configured, every route but ``/api/health`` (and the web page's static files,
+which hold no document data) requires ``Authorization: Bearer <token>`` — the API, ``/v1`` and
+``/mcp`` alike. :class:`TokenFirst` checks it before anything reads the request body, so a
+client without the token learns nothing from validation errors.
 """
 
 from __future__ import annotations
@@ -12,10 +14,21 @@ import ipaddress
 import secrets
 
 from fastapi import HTTPException, Request
+from starlette.datastructures import Headers
+from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from dropqa.api.errors import error_body
+
+PROTECTED_PREFIXES = ("/api/", "/v1/", "/v1", "/mcp")
+OPEN_PATHS = frozenset({"/api/health"})
 
 
 def is_loopback(host: str) -> bool:
-    if host in ("localhost", ""):
+    """``True`` only for an address that listens on loopback alone. An empty host, ``0.0.0.0`` or
+    ``::`` listens on every interface: not loopback."""
+    host = host.strip()
+    if host.lower() == "localhost":
         return True
     try:
         return ipaddress.ip_address(host.strip("[]")).is_loopback
@@ -33,3 +46,24 @@ def check_token(request: Request) -> None:
     if expected and not bearer_matches(request.headers.get("authorization"), expected):
         raise HTTPException(status_code=401, detail="missing or wrong bearer token",
                             headers={"WWW-Authenticate": "Bearer"})
+
+
+def needs_token(path: str) -> bool:
+    return path not in OPEN_PATHS and path.startswith(PROTECTED_PREFIXES)
+
+
+class TokenFirst:
+    """Refuses a protected route without the bearer token before the body is read or parsed."""
+
+    def __init__(self, app: ASGIApp, expected: str | None):
+        self.app = app
+        self.expected = expected
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (scope["type"] == "http" and self.expected and needs_token(scope["path"])
+                and not bearer_matches(Headers(scope=scope).get("authorization"), self.expected)):
+            response = JSONResponse(error_body("unauthorized", "missing or wrong bearer token"),
+                                    status_code=401, headers={"WWW-Authenticate": "Bearer"})
+            await response(scope, receive, send)
+            return
+        await self.app(scope, receive, send)

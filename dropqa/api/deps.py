@@ -7,6 +7,7 @@ from typing import Annotated
 from fastapi import Depends, Request
 
 from dropqa.api.auth import check_token
+from dropqa.api.load import RunLimiter
 from dropqa.config import Settings
 from dropqa.store.db import Database
 from dropqa.tools.services import Services
@@ -24,7 +25,12 @@ def get_settings_dep(request: Request) -> Settings:
     return request.app.state.services.settings
 
 
+def get_limiter(request: Request) -> RunLimiter:
+    return request.app.state.limiter
+
+
 ServicesDep = Annotated[Services, Depends(get_services)]
 DbDep = Annotated[Database, Depends(get_db)]
 SettingsDep = Annotated[Settings, Depends(get_settings_dep)]
+LimiterDep = Annotated[RunLimiter, Depends(get_limiter)]
 Authorized = Depends(check_token)

@@ -12,6 +12,9 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from dropqa.api.load import Overloaded
+from dropqa.models.embeddings import EmbedderBusy
+from dropqa.store.db import is_connection_error
 from dropqa.store.server import DatabaseUnavailable
 
 log = logging.getLogger(__name__)
@@ -39,8 +42,10 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     404: _error("no such resource"),
     409: _error("the resource is not in a state that allows this"),
     413: _error("the body, a file or the number of files is over the limit"),
+    421: _error("the Host header names a host this server does not answer for (api.allowed_hosts)"),
     422: _error("the request does not match the schema"),
-    503: _error("the database is unavailable"),
+    429: _error("too many questions in flight, or the ingestion queue is full; see Retry-After"),
+    503: _error("the database is unavailable, or the embedding model stayed busy"),
 }
 
 
@@ -76,7 +81,24 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(DatabaseUnavailable)
     async def db_error(_: Request, exc: DatabaseUnavailable) -> JSONResponse:
-        return JSONResponse(error_body("database_unavailable", str(exc)), status_code=503)
+        return JSONResponse(error_body("database_unavailable", str(exc)), status_code=503,
+                            headers={"Retry-After": "5"})
+
+    @app.exception_handler(psycopg.OperationalError)
+    async def db_lost(request: Request, exc: psycopg.OperationalError) -> JSONResponse:
+        if is_connection_error(exc):  # the connection broke mid-query (the server died or restarted)
+            return JSONResponse(error_body("database_unavailable", "the database connection was lost; try again"),
+                                status_code=503, headers={"Retry-After": "5"})
+        return await unexpected(request, exc)
+
+    @app.exception_handler(Overloaded)
+    async def overloaded(_: Request, exc: Overloaded) -> JSONResponse:
+        return JSONResponse(error_body("too_many_requests", str(exc), retry_after=exc.retry_after), status_code=429,
+                            headers={"Retry-After": str(exc.retry_after)})
+
+    @app.exception_handler(EmbedderBusy)
+    async def busy(_: Request, exc: EmbedderBusy) -> JSONResponse:
+        return JSONResponse(error_body("busy", str(exc)), status_code=503, headers={"Retry-After": "5"})
 
     @app.exception_handler(Exception)
     async def unexpected(_: Request, exc: Exception) -> JSONResponse:

@@ -1,14 +1,63 @@
-"""A request whose declared ``Content-Length`` is over its limit is refused before anything reads
-it, with the API's JSON error. (FastAPI's own ``max_body_size`` still counts the bytes of bodies
-without a length, and answers those with the same JSON through the error handlers.)"""
+"""The limits every entry point shares.
+
+:class:`QuestionInput` is THE validated shape of a question — REST (``/api/qa/ask``, ``/stream``), the
+OpenAI-compatible ``/v1``, the MCP ``ask`` tool and ``dropqa ask`` all build it, so a 1 MB question,
+``version=-1`` or a 10,000-character ``thread_id`` is refused the same way everywhere, before any work.
+
+:class:`DeclaredSizeLimit`: a request whose declared ``Content-Length`` is over its limit is refused
+before anything reads it, with the API's JSON error. (FastAPI's own ``max_body_size`` still counts the
+bytes of bodies without a length, and answers those with the same JSON through the error handlers.)"""
 
 from __future__ import annotations
 
+from typing import Annotated
+
+from pydantic import AfterValidator, BaseModel, Field, ValidationError
 from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from dropqa.api.errors import error_body
+from dropqa.store.scope import MAX_VERSION
+
+MAX_QUESTION_CHARS = 4000
+MAX_THREAD_ID_CHARS = 200
+MAX_TOPIC_CHARS = 200
+MAX_TOPICS = 50
+
+
+def _no_nul(value: str) -> str:
+    if "\x00" in value:
+        raise ValueError("NUL characters are not allowed")
+    return value
+
+
+Text = Annotated[str, AfterValidator(_no_nul)]
+# (a blank question passes the schema and is refused by the run itself: "the question is empty")
+Question = Annotated[str, Field(min_length=1, max_length=MAX_QUESTION_CHARS), AfterValidator(_no_nul)]
+Version = Annotated[int, Field(ge=1, le=MAX_VERSION, description="answer from version N of each document")]
+ThreadId = Annotated[str, Field(min_length=1, max_length=MAX_THREAD_ID_CHARS), AfterValidator(_no_nul)]
+TopicName = Annotated[str, Field(min_length=1, max_length=MAX_TOPIC_CHARS), AfterValidator(_no_nul)]
+
+
+class QuestionInput(BaseModel):
+    """A question and what narrows it, with the limits every entry point shares."""
+
+    question: Question
+    version: Version | None = None
+    topic_filter: list[TopicName] = Field(default_factory=list, max_length=MAX_TOPICS,
+                                          description="only documents carrying these topics (ids or names)")
+    thread_id: ThreadId | None = Field(default=None,
+                                       description="conversation id: follow-up questions see the earlier turns")
+
+
+def validation_message(exc: ValidationError) -> str:
+    """One line for a CLI or an MCP tool error: ``question: String should have at most 4000 characters``."""
+    parts = []
+    for e in exc.errors():
+        where = ".".join(str(x) for x in e.get("loc", ()))
+        parts.append(f"{where}: {e.get('msg', '')}" if where else str(e.get("msg", "")))
+    return "; ".join(parts) or "invalid input"
 
 
 class DeclaredSizeLimit:

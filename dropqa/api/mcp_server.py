@@ -11,11 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Literal
 
+import anyio
+import psycopg
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.streamable_http_manager import StreamableHTTPASGIApp
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp_types import ToolAnnotations
+from pydantic import ValidationError
 from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -23,9 +26,15 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from dropqa import __version__
 from dropqa.api.auth import bearer_matches, is_loopback
 from dropqa.api.errors import error_body
+from dropqa.api.hosts import allowed_names
+from dropqa.api.limits import QuestionInput, validation_message
+from dropqa.api.load import Overloaded, RunLimiter
+from dropqa.config import Settings
 from dropqa.graph.run import ask as run_ask
+from dropqa.models.embeddings import EmbedderBusy
 from dropqa.store import qa as qa_store
 from dropqa.store.scope import Scope as SearchScope
+from dropqa.store.server import DatabaseUnavailable
 from dropqa.tools.browse_tools import StructureArgs, get_document_structure_impl, get_node_content_impl
 from dropqa.tools.results import ToolResult
 from dropqa.tools.search_tools import (
@@ -45,35 +54,59 @@ INSTRUCTIONS = (
 )
 
 
+def _tool_error(exc: Exception) -> ToolError:
+    """What the calling agent reads instead of a crash: bad arguments, "not found", a busy or
+    unreachable store — one line, never a traceback."""
+    if isinstance(exc, ValidationError):
+        return ToolError(f"invalid arguments: {validation_message(exc)}")
+    if isinstance(exc, Overloaded):
+        return ToolError(f"{exc} (retry after {exc.retry_after} s)")
+    if isinstance(exc, psycopg.DataError):
+        return ToolError(f"the database cannot use this input: {str(exc).splitlines()[0]}")
+    return ToolError(str(exc))
+
+
+EXPECTED = (ValueError, psycopg.DataError, DatabaseUnavailable, EmbedderBusy, Overloaded)
+
+
 def _result(make: Callable[[], ToolResult]) -> dict[str, Any]:
     """Run a tool implementation; bad arguments and "not found" reach the calling agent as a readable
     tool error (anything else is a crash the SDK reports without details)."""
     try:
         res = make()
-    except ValueError as exc:  # includes pydantic's ValidationError of the argument models
-        raise ToolError(str(exc)) from exc
+    except EXPECTED as exc:  # ValueError includes pydantic's ValidationError of the argument models
+        raise _tool_error(exc) from None
     if res.error:
         raise ToolError(res.error)
     return res.model_dump(mode="json")
 
 
-def build_mcp(get_services: Callable[[], Services]) -> MCPServer:
+def build_mcp(get_services: Callable[[], Services], limiter: RunLimiter | None = None) -> MCPServer:
+    """The tools. ``limiter`` (the HTTP server's) makes ``ask`` share the API's bounded run slots."""
     server = MCPServer(name="dropqa", version=__version__, instructions=INSTRUCTIONS)
 
+    def answer(req: QuestionInput) -> dict[str, Any]:
+        svc = get_services()
+        result = run_ask(svc, req.question, version=req.version, show_reasoning=True,
+                         topic_filter=req.topic_filter, thread_id=req.thread_id)
+        data = result.model_dump(mode="json")
+        data["answer_id"] = str(qa_store.record_answer(svc.db, result.question, data, req.thread_id))
+        return data
+
     @server.tool(annotations=READ_ONLY)
-    def ask(question: str, version: int | None = None, topic_filter: list[str] | None = None,
-            thread_id: str | None = None) -> dict[str, Any]:
+    async def ask(question: str, version: int | None = None, topic_filter: list[str] | None = None,
+                  thread_id: str | None = None) -> dict[str, Any]:
         """Answer a question from the indexed documents. Returns the answer, its confidence, and the
         sources (document, section path, snippet, node id); `[n]` in the answer cites sources[n-1]."""
-        svc = get_services()
-        try:
-            answer = run_ask(svc, question, version=version, show_reasoning=True, topic_filter=topic_filter or [],
-                             thread_id=thread_id)
-        except ValueError as exc:
-            raise ToolError(str(exc)) from exc
-        data = answer.model_dump(mode="json")
-        data["answer_id"] = str(qa_store.record_answer(svc.db, answer.question, data, thread_id))
-        return data
+        try:  # the limits REST and /v1 apply, checked before any work
+            req = QuestionInput(question=question, version=version, topic_filter=topic_filter or [],
+                                thread_id=thread_id)
+            if limiter is None:
+                return await anyio.to_thread.run_sync(answer, req)
+            async with limiter.slot():
+                return await anyio.to_thread.run_sync(answer, req)
+        except EXPECTED as exc:
+            raise _tool_error(exc) from None
 
     @server.tool(annotations=READ_ONLY)
     def keyword_search(pattern: str, mode: Literal["exact", "regex", "fuzzy"] = "exact",
@@ -129,14 +162,18 @@ class TokenGate:
         await self.app(scope, receive, send)
 
 
-def http_endpoint(server: MCPServer, host: str, token: str | None) -> ASGIApp:
+def http_endpoint(server: MCPServer, settings: Settings, token: str | None) -> ASGIApp:
     """The streamable-HTTP endpoint (stateless, JSON responses: any API replica can answer).
-    Run ``server.session_manager.run()`` in the app's lifespan."""
-    if is_loopback(host):
+    Run ``server.session_manager.run()`` in the app's lifespan. The app's HostGuard already holds
+    every route to ``api.allowed_hosts``; on loopback the SDK also checks Host and Origin itself."""
+    host = settings.api.host
+    names = allowed_names(settings.api.allowed_hosts, host)
+    if is_loopback(host) and names is not None:
+        hosts = [f"[{n}]" if ":" in n else n for n in sorted(names)]
         security = TransportSecuritySettings(
             enable_dns_rebinding_protection=True,
-            allowed_hosts=["127.0.0.1:*", "localhost:*", "[::1]:*", "127.0.0.1", "localhost", "[::1]"],
-            allowed_origins=["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"],
+            allowed_hosts=[*hosts, *(f"{h}:*" for h in hosts)],
+            allowed_origins=[f"http://{h}:*" for h in hosts] + [f"http://{h}" for h in hosts],
         )
     else:  # reachable from other machines: the bearer token is the protection
         security = TransportSecuritySettings(enable_dns_rebinding_protection=False)

@@ -19,6 +19,9 @@ from typing import Any
 import anyio
 import psycopg
 
+from dropqa.api.load import Overloaded, RunLimiter
+from dropqa.models.embeddings import EmbedderBusy
+from dropqa.store.db import is_connection_error
 from dropqa.store.server import DatabaseUnavailable
 
 log = logging.getLogger(__name__)
@@ -36,9 +39,11 @@ class ShuttingDown(Exception):
 
 
 async def from_thread(factory: Callable[[], Iterator[Any]], shutdown: anyio.Event | None = None,
-                      poll_s: float = 0.25) -> AsyncIterator[Any]:
+                      poll_s: float = 0.25, on_exit: Callable[[], None] | None = None) -> AsyncIterator[Any]:
     """Iterate ``factory()`` in its own thread. Raises what the generator raised, or
-    :class:`ShuttingDown` when ``shutdown`` is set first."""
+    :class:`ShuttingDown` when ``shutdown`` is set first. When the consumer stops (the client left),
+    the generator is closed at its next event, which ends the run; ``on_exit`` is called from the
+    thread once the run has really ended (a run slot is given back then, not before)."""
     loop = asyncio.get_running_loop()
     queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
     stop = threading.Event()
@@ -64,6 +69,8 @@ async def from_thread(factory: Callable[[], Iterator[Any]], shutdown: anyio.Even
         except Exception as exc:
             put("error", exc)
         finally:
+            if on_exit is not None:
+                on_exit()
             put("end", None)
 
     threading.Thread(target=pump, name="sse-stream", daemon=True).start()
@@ -85,12 +92,17 @@ async def from_thread(factory: Callable[[], Iterator[Any]], shutdown: anyio.Even
         stop.set()
 
 
-def error_payload(exc: BaseException) -> dict[str, str]:
+def error_payload(exc: BaseException) -> dict[str, Any]:
     """Code and message for an error event; never a stack trace."""
     if isinstance(exc, ShuttingDown):
         return {"code": "shutting_down", "message": str(exc)}
-    if isinstance(exc, DatabaseUnavailable):
-        return {"code": "database_unavailable", "message": str(exc)}
+    if isinstance(exc, DatabaseUnavailable) or (isinstance(exc, psycopg.OperationalError)
+                                                and is_connection_error(exc)):
+        return {"code": "database_unavailable", "message": str(exc).split("\n")[0]}
+    if isinstance(exc, Overloaded):
+        return {"code": "too_many_requests", "message": str(exc), "retry_after": exc.retry_after}
+    if isinstance(exc, EmbedderBusy):
+        return {"code": "busy", "message": str(exc)}
     if isinstance(exc, ValueError | psycopg.DataError):
         return {"code": "bad_request", "message": str(exc).split("\n")[0]}
     log.error("stream failed", exc_info=exc)
@@ -106,12 +118,17 @@ def sse(event: str, data: Any, seq: int | None = None) -> dict[str, Any]:
 
 async def event_stream(factory: Callable[[], Iterator[Event]], *, terminal: frozenset[str] = frozenset({"done"}),
                        on_terminal: Callable[[dict[str, Any]], Awaitable[dict[str, Any]]] | None = None,
-                       shutdown: anyio.Event | None = None) -> AsyncIterator[dict[str, Any]]:
+                       shutdown: anyio.Event | None = None,
+                       limiter: RunLimiter | None = None) -> AsyncIterator[dict[str, Any]]:
     """``(event, data)`` pairs → SSE dicts. Ends with exactly one terminal event: the generator's
-    own (``done``, passed through ``on_terminal`` first) or ``error`` — whatever went wrong."""
+    own (``done``, passed through ``on_terminal`` first) or ``error`` — whatever went wrong.
+    With ``limiter``, the run starts once it has a run slot (an ``error`` event ``too_many_requests``
+    when none comes in time) and gives it back when the run's thread ends."""
     seq = 0
     try:
-        async with aclosing(from_thread(factory, shutdown)) as events:
+        if limiter is not None:
+            await limiter.acquire()
+        async with aclosing(from_thread(factory, shutdown, on_exit=limiter.release if limiter else None)) as events:
             async for name, data in events:
                 if name in terminal and on_terminal is not None:
                     data = await on_terminal(data)

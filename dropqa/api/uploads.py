@@ -2,9 +2,12 @@
 
 A file is stored as ``<data_dir>/uploads/<sha256[:16]>/<safe name>``: identical bytes
 land in the same place, and a new version of a file never overwrites the bytes an
-older job (or an older version's history) points at. The document key of an upload
-is its safe file name, so uploading ``pricing.md`` again with new content makes a
-new version of ``pricing.md``.
+older job (or an older version's history) points at.
+
+Uploads live in their own namespace: the document key of an upload is ``upload:<safe name>``,
+so uploading ``pricing.md`` again with new content makes a new version of the uploaded
+``pricing.md`` — and never of a folder-indexed ``pricing.md`` (whose key is its path). Only a
+request that names a document to ``replace`` (by id) makes a new version of that document.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from dropqa.store import documents as doc_store
 from dropqa.store import jobs
 from dropqa.tools.services import Services
 
+UPLOAD_PREFIX = "upload:"
 _FORBIDDEN = re.compile(r'[<>:"/\\|?*]')
 _MAX_NAME_BYTES = 200
 
@@ -81,8 +85,15 @@ def store_bytes(upload_dir: Path, name: str, data: bytes, digest: str) -> Path:
     return target
 
 
-def accept(svc: Services, original: str | None, data: bytes) -> UploadItem:
-    """Check one uploaded file, store it and queue its ingestion job."""
+def upload_key(name: str) -> str:
+    """The document key of an uploaded file (its own namespace; no folder path starts so)."""
+    return UPLOAD_PREFIX + name
+
+
+def accept(svc: Services, original: str | None, data: bytes, replace: dict | None = None) -> UploadItem:
+    """Check one uploaded file, store it and queue its ingestion job. With ``replace`` (a document
+    row) the file becomes that document's next version; otherwise a version of the upload of the
+    same name, if any."""
     name = safe_filename(original)
     result = UploadItem(filename=name, original_filename=original or "", status="rejected", size=len(data))
     limit = svc.settings.ingestion.max_file_bytes
@@ -100,13 +111,17 @@ def accept(svc: Services, original: str | None, data: bytes) -> UploadItem:
         result.error = str(exc)
         return result
     digest = hashlib.sha256(data).hexdigest()
-    same = doc_store.find_by_hash(svc.db, digest)
+    if replace is not None:  # only the named document's own bytes make it "unchanged"
+        same = replace if replace["file_hash"] == digest and replace["deleted_at"] is None else None
+    else:
+        same = doc_store.find_by_hash(svc.db, digest)
     if same is not None:
         result.status, result.document_id = "unchanged", str(same["id"])
         return result
     path = store_bytes(svc.settings.data_dir / "uploads", name, data, digest)
-    job = jobs.enqueue(svc.db, name, str(path))
-    existing = doc_store.find_by_key(svc.db, name)
+    key = replace["source_key"] if replace is not None else upload_key(name)
+    job = jobs.enqueue(svc.db, key, str(path))
+    existing = doc_store.find_by_key(svc.db, key)
     result.status, result.job_id, result.job_state = "queued", str(job["id"]), job["state"]
     result.document_id = str(existing["id"]) if existing and existing["current_version"] > 0 else None
     return result

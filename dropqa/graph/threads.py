@@ -27,8 +27,12 @@ def threaded_graph(services: Services) -> Any:
     url = services.db.url
     with _lock:
         if url not in _compiled:
-            pool = ConnectionPool(url, min_size=1, max_size=4, open=True,
-                                  kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row})
+            db = services.settings.database  # same loss rules as the main pool: fail fast, reconnect
+            pool = ConnectionPool(url, min_size=1, max_size=db.pool_max, open=True,
+                                  check=ConnectionPool.check_connection, timeout=db.acquire_timeout_s,
+                                  reconnect_timeout=max(5.0, db.acquire_timeout_s),
+                                  kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row,
+                                          "connect_timeout": max(1, round(db.connect_timeout_s))})
             saver = PostgresSaver(pool)  # type: ignore[arg-type]
             saver.setup()
             _compiled[url] = (pool, build_graph().compile(checkpointer=saver, name="dropqa"))

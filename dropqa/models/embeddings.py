@@ -12,11 +12,17 @@ from __future__ import annotations
 import os
 import threading
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Protocol
 
 import numpy as np
 
 from dropqa.config import EmbeddingSettings
+
+
+class EmbedderBusy(RuntimeError):
+    """The local model stayed busy longer than ``lock_timeout_s``; the request fails instead of hanging."""
 
 
 class Embedder(Protocol):
@@ -43,11 +49,26 @@ class LocalE5Embedder:
         self.dimensions = int(self._model.dim)
         self.name = f"e5-small:{self.dimensions}"
         self.batch_size = settings.batch_size
+        self.max_query_chars = settings.max_query_chars
+        self.lock_timeout_s = settings.lock_timeout_s
+
+    @contextmanager
+    def _model_lock(self) -> Iterator[None]:
+        """The model is shared by every request and the embedded workers: wait for it at most
+        ``lock_timeout_s``, never forever."""
+        if not self._lock.acquire(timeout=self.lock_timeout_s):
+            raise EmbedderBusy(f"the embedding model stayed busy for {self.lock_timeout_s:.0f} s; try again")
+        try:
+            yield
+        finally:
+            self._lock.release()
 
     def embed_query(self, text: str) -> np.ndarray:
         """A question is embedded once per run though retrieval, window scoring and the agent loop
-        each ask for it: the last ``query_cache`` query vectors are kept."""
-        with self._lock:
+        each ask for it: the last ``query_cache`` query vectors are kept. The text is cut at
+        ``max_query_chars`` (the model reads 512 tokens at most), so no query holds the model long."""
+        text = text[: self.max_query_chars]
+        with self._model_lock():
             cached = self._queries.get(text)
             if cached is None:
                 cached = np.asarray(self._model.query(text), dtype=np.float32)
@@ -64,7 +85,7 @@ class LocalE5Embedder:
             return np.zeros((0, self.dimensions), dtype=np.float32)
         chunks = []
         for i in range(0, len(texts), self.batch_size):
-            with self._lock:
+            with self._model_lock():
                 chunks.append(np.asarray(self._model.passage(texts[i : i + self.batch_size]), dtype=np.float32))
         return np.vstack(chunks)
 
@@ -85,9 +106,10 @@ class OpenAIEmbedder:
         )
         self.dimensions = settings.dimensions
         self.name = f"{settings.model}:{settings.dimensions}"
+        self.max_query_chars = settings.max_query_chars
 
     def embed_query(self, text: str) -> np.ndarray:
-        return np.asarray(self._client.embed_query(text), dtype=np.float32)
+        return np.asarray(self._client.embed_query(text[: self.max_query_chars]), dtype=np.float32)
 
     def embed_passages(self, texts: list[str]) -> np.ndarray:
         if not texts:
@@ -102,7 +124,7 @@ _cache_lock = threading.Lock()
 def get_embedder(settings: EmbeddingSettings) -> Embedder:
     """One embedder per configuration per process (the local model loads once)."""
     key = (settings.provider, settings.model, settings.dimensions, settings.base_url, settings.num_threads,
-           settings.query_cache)
+           settings.query_cache, settings.max_query_chars, settings.lock_timeout_s)
     with _cache_lock:
         if key not in _cache:
             _cache[key] = LocalE5Embedder(settings) if settings.provider == "local" else OpenAIEmbedder(settings)

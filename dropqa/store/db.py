@@ -1,4 +1,12 @@
-"""The connection pool and the one object the rest of DropQA holds to reach the store."""
+"""The connection pool and the one object the rest of DropQA holds to reach the store.
+
+Losing the database is an answer, not a hang: a new connection gives up after
+``database.connect_timeout_s``, a pooled one is waited for ``database.acquire_timeout_s``, and a
+connection that broke mid-query (the server died) surfaces as :class:`DatabaseUnavailable`
+(the API's 503 ``database_unavailable``). Connections are checked on check-out, so after the
+server is back the pool replaces dead ones by itself. A process that runs the embedded server
+also runs its :class:`~dropqa.store.watchdog.EmbeddedWatchdog`, which starts it again.
+"""
 
 from __future__ import annotations
 
@@ -9,13 +17,25 @@ from contextlib import contextmanager
 import psycopg
 from pgvector.psycopg import register_vector
 from psycopg.rows import dict_row
-from psycopg_pool import ConnectionPool
+from psycopg_pool import ConnectionPool, PoolTimeout
 
 from dropqa.config import Settings
 from dropqa.store.migrate import check_vector_extension, migrate
 from dropqa.store.server import DatabaseUnavailable, resolve_database_url
+from dropqa.store.watchdog import EmbeddedWatchdog
 
 log = logging.getLogger(__name__)
+_CONNECTION_STATES = ("57P01", "57P02", "57P03")  # admin / crash shutdown, cannot connect now
+
+
+def is_connection_error(exc: BaseException) -> bool:
+    """The connection is gone or cannot be made (not: a query was cancelled by its timeout)."""
+    if isinstance(exc, PoolTimeout):
+        return True
+    if not isinstance(exc, psycopg.OperationalError):
+        return False
+    state = getattr(exc, "sqlstate", None)
+    return state is None or state.startswith("08") or state in _CONNECTION_STATES
 
 
 class Database:
@@ -26,12 +46,24 @@ class Database:
         self.pool = pool
         self.embedded = embedded
         self.settings = settings
+        self.acquire_timeout_s = settings.database.acquire_timeout_s
+        self.watchdog: EmbeddedWatchdog | None = None
+        if embedded and settings.database.watchdog_s > 0:
+            self.watchdog = EmbeddedWatchdog(settings.data_dir, settings.database.watchdog_s,
+                                             on_recovered=self._recovered).start()
+
+    def _recovered(self) -> None:
+        try:
+            self.pool.check()  # drop the idle connections to the dead server now
+        except Exception:
+            log.debug("pool check after recovery failed", exc_info=True)
 
     @classmethod
     def open(cls, settings: Settings) -> Database:
         url, embedded = resolve_database_url(settings.database_url, settings.data_dir)
+        connect_timeout = max(1, round(settings.database.connect_timeout_s))
         try:
-            with psycopg.connect(url, autocommit=True, connect_timeout=10) as conn:
+            with psycopg.connect(url, autocommit=True, connect_timeout=max(10, connect_timeout)) as conn:
                 check_vector_extension(conn)
                 conn.autocommit = False
                 migrate(conn)
@@ -48,8 +80,11 @@ class Database:
             url,
             min_size=settings.database.pool_min,
             max_size=settings.database.pool_max,
-            kwargs={"row_factory": dict_row},
+            kwargs={"row_factory": dict_row, "connect_timeout": connect_timeout},
             configure=configure,
+            check=ConnectionPool.check_connection,  # a connection to a server that died is replaced
+            timeout=settings.database.acquire_timeout_s,
+            reconnect_timeout=max(5.0, settings.database.acquire_timeout_s),  # no minutes-long back-off
             open=True,
             name="dropqa",
         )
@@ -57,17 +92,28 @@ class Database:
         return cls(url, pool, embedded=embedded, settings=settings)
 
     @contextmanager
-    def connection(self) -> Iterator[psycopg.Connection]:
-        with self.pool.connection() as conn:
-            yield conn
-
-    def ping(self) -> bool:
+    def connection(self, timeout: float | None = None) -> Iterator[psycopg.Connection]:
+        """A pooled connection; :class:`DatabaseUnavailable` at once when the embedded server is known
+        to be down, after ``acquire_timeout_s`` when none can be had, or when it breaks mid-use."""
+        if self.watchdog is not None and not self.watchdog.alive:
+            raise DatabaseUnavailable("the embedded PostgreSQL is not running; it is being restarted")
         try:
-            with self.connection() as conn:
+            with self.pool.connection(timeout=timeout or self.acquire_timeout_s) as conn:
+                yield conn
+        except psycopg.OperationalError as exc:
+            if is_connection_error(exc):
+                raise DatabaseUnavailable(f"the database is unavailable: {str(exc).splitlines()[0]}") from exc
+            raise
+
+    def ping(self, timeout: float = 2.0) -> bool:
+        try:
+            with self.connection(timeout=min(timeout, self.acquire_timeout_s)) as conn:
                 conn.execute("SELECT 1")
             return True
-        except psycopg.Error:
+        except (psycopg.Error, DatabaseUnavailable):
             return False
 
     def close(self) -> None:
+        if self.watchdog is not None:
+            self.watchdog.stop()
         self.pool.close()

@@ -201,7 +201,7 @@ def similar_topics(db: Database, model_name: str, vectors: list[list[float]], mi
 
 def live_keys_under(db: Database, prefix: str) -> list[str]:
     """Source keys of live documents inside the folder ``prefix`` (``"a/b"`` → ``a/b/…``)."""
-    like = prefix.rstrip("/").replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "/%"
+    like = like_escape(prefix.rstrip("/")) + "/%"
     with db.connection() as conn:
         rows = conn.execute(
             "SELECT source_key FROM documents WHERE source_key LIKE %s AND deleted_at IS NULL "
@@ -221,16 +221,22 @@ def mark_deleted(db: Database, source_key: str) -> bool:
         return cur.rowcount > 0
 
 
+def like_escape(text: str) -> str:
+    """``text`` matched literally inside a LIKE pattern (``%`` and ``_`` are not wildcards)."""
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
 def _list_filter(include_deleted: bool, query: str | None, file_type: str | None,
                  topic_id: uuid.UUID | None) -> tuple[str, dict[str, Any]]:
     sql = (
         "(%(all)s OR d.deleted_at IS NULL) AND d.current_version > 0 "
-        "AND (%(q)s::text IS NULL OR d.filename ILIKE '%%' || %(q)s || '%%') "
+        "AND (%(q)s::text IS NULL OR d.filename ILIKE '%%' || %(q)s || '%%' ESCAPE '\\') "
         "AND (%(type)s::text IS NULL OR d.file_type = %(type)s) "
         "AND (%(topic)s::uuid IS NULL OR EXISTS (SELECT 1 FROM document_topics dt WHERE dt.document_id = d.id "
         "     AND dt.version = d.current_version AND dt.topic_id = %(topic)s))"
     )
-    return sql, {"all": include_deleted, "q": query, "type": file_type, "topic": topic_id}
+    return sql, {"all": include_deleted, "q": like_escape(query) if query is not None else None,
+                 "type": file_type, "topic": topic_id}
 
 
 def list_documents(db: Database, *, include_deleted: bool = False, limit: int = 1000, offset: int = 0,

@@ -4,8 +4,15 @@ Workers claim with ``FOR UPDATE SKIP LOCKED`` so any number of them (threads or
 processes, on one machine or several) drain the same queue without taking a job
 twice. A claimed job carries a heartbeat; a job in an active state whose
 heartbeat is older than ``ingestion.job_stale_s`` belonged to a worker that died
-(``kill -9``, power loss) and is claimed again. Because the indexer writes a
-version in one transaction at the very end, re-running such a job is safe.
+(``kill -9``, power loss) and is claimed again — with the default heartbeat of 2 s and
+``job_stale_s`` of 15 s, within seconds. Because the indexer writes a version in one
+transaction at the very end, and only while its worker still holds the job, re-running such
+a job is safe.
+
+A job that fails for a passing reason (its worker died on every attempt, the store was down)
+is not lost: it is queued again after ``job_failed_retry_s`` (doubling each round) for up to
+``job_failed_rounds`` rounds — unless a newer job for the same file came meanwhile. A job that
+fails for its input (a corrupt file) is failed for good.
 """
 
 from __future__ import annotations
@@ -22,6 +29,9 @@ Action = Literal["index", "delete"]
 ACTIVE_STATES = ("parsing", "enriching", "embedding")
 TERMINAL_STATES = ("done", "failed", "cancelled")
 _LOCK_CLASS = 0x4A4F42  # "JOB": advisory-lock key space for per-source_key enqueue serialisation
+# SET clause of a job failed for a passing reason: a later round after the back-off, while rounds are left
+_LATER_ROUND = ("retry_failed = failed_rounds < %(rounds)s, "
+                "run_after = now() + make_interval(secs => %(round_s)s * power(2, failed_rounds))")
 
 Job = dict[str, Any]
 
@@ -61,15 +71,24 @@ def claim(db: Database, worker_id: str, stale_s: float | None = None) -> Job | N
     actively on that key. A stale job that has used up its attempts is failed
     here instead of being retried forever (a file that kills its worker every time).
     """
-    stale = stale_s if stale_s is not None else db.settings.ingestion.job_stale_s
+    ing = db.settings.ingestion
+    stale = stale_s if stale_s is not None else ing.job_stale_s
     active = list(ACTIVE_STATES)
     with db.connection() as conn, conn.transaction():
         conn.execute(
             "UPDATE ingestion_jobs SET state = 'failed', locked_by = NULL, updated_at = now(), "
-            "error = 'the worker processing this job stopped responding ' || attempts || ' time(s)' "
-            "WHERE state = ANY(%s) AND heartbeat_at < now() - make_interval(secs => %s) "
+            "error = 'the worker processing this job stopped responding ' || attempts || ' time(s)', "
+            f"{_LATER_ROUND} "
+            "WHERE state = ANY(%(active)s) AND heartbeat_at < now() - make_interval(secs => %(stale)s) "
             "AND attempts >= max_attempts",
-            (active, stale),
+            {"active": active, "stale": stale, "rounds": ing.job_failed_rounds, "round_s": ing.job_failed_retry_s},
+        )
+        conn.execute(  # a failed job's later round is due (and no newer job for its file came meanwhile)
+            "UPDATE ingestion_jobs j SET state = 'queued', attempts = 0, failed_rounds = j.failed_rounds + 1, "
+            "retry_failed = false, locked_by = NULL, updated_at = now() "
+            "WHERE j.state = 'failed' AND j.retry_failed AND j.run_after <= now() "
+            "AND NOT EXISTS (SELECT 1 FROM ingestion_jobs o WHERE o.source_key = j.source_key "
+            "                AND o.created_at > j.created_at)"
         )
         row = conn.execute(
             "WITH c AS ("
@@ -133,15 +152,21 @@ def fail(db: Database, job_id: uuid.UUID, error: str, *, retry: bool = True, bas
     """Record a failure: back to ``queued`` after ``base * 2^attempts`` s, or ``failed`` once
     ``max_attempts`` is used up (or ``retry`` is False). Returns the new state, ``None`` if
     the job was no longer ours."""
-    base = base_s if base_s is not None else db.settings.ingestion.job_retry_base_s
+    ing = db.settings.ingestion
+    base = base_s if base_s is not None else ing.job_retry_base_s
     with db.connection() as conn:
         row = conn.execute(
-            "UPDATE ingestion_jobs SET error = %s, locked_by = NULL, updated_at = now(), "
-            "state = CASE WHEN %s AND attempts < max_attempts THEN 'queued' ELSE 'failed' END, "
-            "run_after = CASE WHEN %s AND attempts < max_attempts "
-            "  THEN now() + make_interval(secs => %s * power(2, attempts)) ELSE run_after END "
-            "WHERE id = %s AND state <> ALL(%s) AND (%s::text IS NULL OR locked_by = %s) RETURNING state",
-            (error, retry, retry, base, job_id, list(TERMINAL_STATES), worker_id, worker_id),
+            "UPDATE ingestion_jobs SET error = %(error)s, locked_by = NULL, updated_at = now(), "
+            "state = CASE WHEN %(retry)s AND attempts < max_attempts THEN 'queued' ELSE 'failed' END, "
+            "run_after = CASE WHEN %(retry)s AND attempts < max_attempts "
+            "  THEN now() + make_interval(secs => %(base)s * power(2, attempts)) "
+            "  WHEN %(retry)s THEN now() + make_interval(secs => %(round_s)s * power(2, failed_rounds)) "
+            "  ELSE run_after END, "
+            "retry_failed = %(retry)s AND attempts >= max_attempts AND failed_rounds < %(rounds)s "
+            "WHERE id = %(id)s AND state <> ALL(%(terminal)s) AND (%(worker)s::text IS NULL OR locked_by = %(worker)s) "
+            "RETURNING state",
+            {"error": error, "retry": retry, "base": base, "round_s": ing.job_failed_retry_s,
+             "rounds": ing.job_failed_rounds, "id": job_id, "terminal": list(TERMINAL_STATES), "worker": worker_id},
         ).fetchone()
         return row["state"] if row else None
 

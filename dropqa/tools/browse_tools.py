@@ -9,6 +9,7 @@ from langgraph.prebuilt import ToolRuntime
 from pydantic import BaseModel, Field
 
 from dropqa.store import nodes as node_store
+from dropqa.store.scope import MAX_VERSION
 from dropqa.tools.hits import Hit
 from dropqa.tools.results import ToolResult, failed, found
 from dropqa.tools.search_tools import services_of
@@ -65,7 +66,7 @@ def get_section_children(node_id: str, runtime: ToolRuntime) -> tuple[str, dict]
 
 class StructureArgs(BaseModel):
     document: str = Field(description="document id, or (part of) its file name")
-    version: int | None = Field(None, ge=1)
+    version: int | None = Field(None, ge=1, le=MAX_VERSION)
     max_depth: int = Field(3, ge=1, le=10)
 
 

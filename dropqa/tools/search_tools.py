@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 from rapidfuzz import fuzz
 
 from dropqa.store import search
-from dropqa.store.scope import Scope
+from dropqa.store.scope import MAX_VERSION, Scope
 from dropqa.text.segment import query_terms
 from dropqa.tools.hits import Hit
 from dropqa.tools.results import ToolResult, failed, found
@@ -37,7 +37,8 @@ class KeywordArgs(BaseModel):
     pattern: str = Field(min_length=1, max_length=500, description="text, regex or approximate phrase to find")
     mode: Literal["exact", "regex", "fuzzy"] = Field("exact", description="exact substring, POSIX regex, or fuzzy")
     case_sensitive: bool = False
-    version: int | None = Field(None, ge=1, description="search version N of each document (default: latest)")
+    version: int | None = Field(None, ge=1, le=MAX_VERSION,
+                                description="search version N of each document (default: latest)")
     limit: int = Field(10, ge=1, le=50)
 
 
@@ -77,7 +78,8 @@ def keyword_search(pattern: str, runtime: ToolRuntime, mode: str = "exact", case
 
 class TextQueryArgs(BaseModel):
     query: str = Field(min_length=1, max_length=1000, description="what to look for, in words")
-    version: int | None = Field(None, ge=1, description="search version N of each document (default: latest)")
+    version: int | None = Field(None, ge=1, le=MAX_VERSION,
+                                description="search version N of each document (default: latest)")
     limit: int = Field(8, ge=1, le=50)
 
 

@@ -7,12 +7,13 @@ from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import APIRouter, File, HTTPException, Query, UploadFile
+from fastapi import APIRouter, File, Form, HTTPException, Query, UploadFile
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, Field
 
 from dropqa.api.deps import Authorized, DbDep, ServicesDep
 from dropqa.api.errors import ERROR_RESPONSES
+from dropqa.api.load import Overloaded
 from dropqa.api.uploads import UploadItem, accept
 from dropqa.store import documents as doc_store
 from dropqa.store import jobs
@@ -116,17 +117,32 @@ async def upload_documents(
     svc: ServicesDep,
     files: Annotated[list[UploadFile], File(description="one or more files (Markdown, text, CSV, Word, "
                                                         "PowerPoint, Excel, PDF, images)")],
+    replace: Annotated[uuid.UUID | None, Form(description="a document id: the (single) file becomes that "
+                                                          "document's next version. Without it an upload is "
+                                                          "its own document and never a version of a "
+                                                          "folder-indexed one")] = None,
 ) -> UploadResponse:
     """Store the files and queue one ingestion job each; returns at once. Follow the jobs with
-    ``GET /api/jobs/{id}`` or ``GET /api/jobs/stream?ids=…``."""
+    ``GET /api/jobs/{id}`` or ``GET /api/jobs/stream?ids=…``. More unfinished jobs than
+    ``api.max_queued_jobs`` would make: 429 with Retry-After, nothing stored."""
     limit = svc.settings.api.max_upload_files
     if len(files) > limit:
         raise HTTPException(413, f"{len(files)} files in one upload; the limit is {limit}")
+    target = None
+    if replace is not None:
+        if len(files) != 1:
+            raise HTTPException(400, "replace takes exactly one file")
+        target = await _document(svc.db, replace)
+    depth_limit = svc.settings.api.max_queued_jobs
+    depth = await run_in_threadpool(jobs.queue_depth, svc.db)
+    if depth + len(files) > depth_limit:
+        raise Overloaded(30, f"the ingestion queue is full ({depth} unfinished jobs, at most {depth_limit}); "
+                             "try again later")
     max_bytes = svc.settings.ingestion.max_file_bytes
     items = []
     for f in files:
         data = await f.read(max_bytes + 1)
-        result = await run_in_threadpool(accept, svc, f.filename, data)
+        result = await run_in_threadpool(accept, svc, f.filename, data, target)
         items.append(result)
         await f.close()
     return UploadResponse(success=all(i.status != "rejected" for i in items), documents=items)

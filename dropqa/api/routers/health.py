@@ -5,10 +5,11 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from dropqa import __version__
 from dropqa.store import jobs
+from dropqa.store.server import DatabaseUnavailable
 
 router = APIRouter(tags=["health"])
 
@@ -16,6 +17,7 @@ router = APIRouter(tags=["health"])
 class DatabaseHealth(BaseModel):
     ok: bool
     embedded: bool
+    restarts: int = Field(0, description="times this process restarted the embedded PostgreSQL after it died")
 
 
 class ModelHealth(BaseModel):
@@ -29,27 +31,44 @@ class QueueHealth(BaseModel):
     embedded_workers: int
 
 
+class LoadHealth(BaseModel):
+    running: int = Field(description="questions being answered now")
+    waiting: int = Field(description="questions waiting for a run slot")
+    max_running: int
+    max_waiting: int
+    refused: int = Field(description="questions answered 429 since the server started")
+
+
 class Health(BaseModel):
     status: str
     version: str
     database: DatabaseHealth
     models: ModelHealth
     queue: QueueHealth
+    load: LoadHealth | None = None
 
 
 @router.get("/api/health", response_model=Health, responses={503: {"model": Health}})
 async def health(request: Request) -> Health | JSONResponse:
     svc = request.app.state.services
-    db_ok = await run_in_threadpool(svc.db.ping)
-    depth = await run_in_threadpool(jobs.queue_depth, svc.db) if db_ok else None
+    db_ok = await run_in_threadpool(svc.db.ping)  # a couple of seconds at most when the database is gone
+    depth = None
+    if db_ok:
+        try:
+            depth = await run_in_threadpool(jobs.queue_depth, svc.db)
+        except DatabaseUnavailable:  # lost between the two calls
+            db_ok = False
     workers = getattr(request.app.state, "workers", None)
+    limiter = getattr(request.app.state, "limiter", None)
+    watchdog = getattr(svc.db, "watchdog", None)
     body = Health(
         status="ok" if db_ok else "degraded",
         version=__version__,
-        database=DatabaseHealth(ok=db_ok, embedded=svc.db.embedded),
+        database=DatabaseHealth(ok=db_ok, embedded=svc.db.embedded, restarts=watchdog.restarts if watchdog else 0),
         models=ModelHealth(chat=svc.settings.models.chat.model or None, offline=svc.settings.offline,
                            embeddings=svc.embedder.name),
         queue=QueueHealth(depth=depth, embedded_workers=workers.alive if workers else 0),
+        load=LoadHealth(**vars(limiter.snapshot())) if limiter else None,
     )
     if not db_ok:
         return JSONResponse(body.model_dump(mode="json"), status_code=503)

@@ -15,17 +15,20 @@ import time
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import aclosing
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 import anyio
 from fastapi import APIRouter
 from fastapi.concurrency import run_in_threadpool
-from pydantic import BaseModel, ConfigDict, Field
+from fastapi.exceptions import RequestValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sse_starlette import EventSourceResponse
 
-from dropqa.api.deps import Authorized, ServicesDep
+from dropqa.api.deps import Authorized, LimiterDep, ServicesDep
 from dropqa.api.errors import ERROR_RESPONSES
-from dropqa.api.routers.qa import Text, record
+from dropqa.api.limits import QuestionInput, ThreadId, TopicName, Version
+from dropqa.api.load import RunLimiter
+from dropqa.api.routers.qa import record
 from dropqa.api.sse import EVENT_SCHEMA, error_payload, from_thread
 from dropqa.graph.run import Answer, Source, ask, stream
 from dropqa.tools.services import Services
@@ -63,15 +66,21 @@ class ChatRequest(BaseModel):
     model: str = Field(MODEL_ID, max_length=200, description="any value; the answer always comes from DropQA")
     messages: list[ChatMessage] = Field(min_length=1, max_length=500)
     stream: bool = False
-    thread_id: Text | None = Field(None, min_length=1, max_length=200, description="DropQA conversation id")
-    version: int | None = Field(None, ge=1, le=1_000_000, description="answer from version N of each document")
-    topic_filter: list[Annotated[Text, Field(min_length=1, max_length=200)]] = Field(default_factory=list,
-                                                                                    max_length=50)
+    thread_id: ThreadId | None = Field(None, description="DropQA conversation id")
+    version: Version | None = None
+    topic_filter: list[TopicName] = Field(default_factory=list, max_length=50)
 
-    def question(self) -> str:
+    def question_input(self) -> QuestionInput:
+        """The last user message as the question, held to the limits every entry point shares (a message
+        over them is refused with 422, not cut)."""
         for message in reversed(self.messages):
             if message.role == "user" and message.text().strip():
-                return message.text().strip().replace("\x00", "")[:4000]
+                try:
+                    return QuestionInput(question=message.text().strip(), version=self.version,
+                                         topic_filter=self.topic_filter, thread_id=self.thread_id)
+                except ValidationError as exc:
+                    raise RequestValidationError([{**e, "loc": ("body", "messages", *e["loc"])}
+                                                  for e in exc.errors()]) from None
         raise ValueError("no user message with text: the last user message is the question")
 
 
@@ -125,14 +134,17 @@ async def list_models() -> ModelList:
     "description": "a chat.completion, or with `stream: true` server-sent `chat.completion.chunk` events "
                    "ending with `data: [DONE]`",
     "content": {"text/event-stream": {"schema": EVENT_SCHEMA}}}})
-async def chat_completions(req: ChatRequest, svc: ServicesDep) -> ChatCompletion | EventSourceResponse:
-    question = req.question()
+async def chat_completions(req: ChatRequest, svc: ServicesDep,
+                           limiter: LimiterDep) -> ChatCompletion | EventSourceResponse:
+    question = req.question_input().question
     if req.stream:
+        limiter.check()
         shutdown = anyio.Event()
-        return EventSourceResponse(_chunks(svc, req, question, shutdown), shutdown_event=shutdown,
+        return EventSourceResponse(_chunks(svc, req, question, shutdown, limiter), shutdown_event=shutdown,
                                    shutdown_grace_period=2.0, ping=10, sep="\n")
-    answer = await run_in_threadpool(lambda: ask(svc, question, version=req.version, show_reasoning=True,
-                                                 topic_filter=req.topic_filter, thread_id=req.thread_id))
+    async with limiter.slot():
+        answer = await run_in_threadpool(lambda: ask(svc, question, version=req.version, show_reasoning=True,
+                                                     topic_filter=req.topic_filter, thread_id=req.thread_id))
     answer_id = await record(svc, answer.question, answer.model_dump(mode="json"), req.thread_id)
     return ChatCompletion(
         id=f"chatcmpl-{uuid.uuid4().hex}", created=int(time.time()), model=MODEL_ID,
@@ -142,8 +154,8 @@ async def chat_completions(req: ChatRequest, svc: ServicesDep) -> ChatCompletion
     )
 
 
-async def _chunks(svc: Services, req: ChatRequest, question: str,
-                  shutdown: anyio.Event) -> AsyncIterator[dict[str, Any]]:
+async def _chunks(svc: Services, req: ChatRequest, question: str, shutdown: anyio.Event,
+                  limiter: RunLimiter) -> AsyncIterator[dict[str, Any]]:
     cid, created = f"chatcmpl-{uuid.uuid4().hex}", int(time.time())
 
     def chunk(delta: dict[str, Any], finish: str | None = None, **extra: Any) -> dict[str, Any]:
@@ -157,7 +169,8 @@ async def _chunks(svc: Services, req: ChatRequest, question: str,
 
     yield chunk({"role": "assistant", "content": ""})
     try:
-        async with aclosing(from_thread(run, shutdown)) as events:
+        await limiter.acquire()
+        async with aclosing(from_thread(run, shutdown, on_exit=limiter.release)) as events:
             async for name, data in events:
                 if name == "token":
                     yield chunk({"content": data["text"]})

@@ -9,11 +9,12 @@ from typing import Annotated, Any, Literal
 import anyio
 from fastapi import APIRouter, HTTPException, Query
 from fastapi.concurrency import run_in_threadpool
-from pydantic import AfterValidator, BaseModel, Field, model_validator
+from pydantic import BaseModel, Field, model_validator
 from sse_starlette import EventSourceResponse
 
-from dropqa.api.deps import Authorized, ServicesDep
+from dropqa.api.deps import Authorized, LimiterDep, ServicesDep
 from dropqa.api.errors import ERROR_RESPONSES
+from dropqa.api.limits import QuestionInput, Text, Version
 from dropqa.api.sse import EVENT_SCHEMA, event_stream
 from dropqa.graph import summarize as summaries
 from dropqa.graph.run import Answer, ask, stream
@@ -25,29 +26,14 @@ router = APIRouter(prefix="/api/qa", tags=["qa"], dependencies=[Authorized], res
 STREAM_EVENTS = ("status", "retrieval", "reasoning", "token", "citation", "done", "error")
 
 
-def _no_nul(value: str) -> str:
-    if "\x00" in value:
-        raise ValueError("NUL characters are not allowed")
-    return value
-
-
-Text = Annotated[str, AfterValidator(_no_nul)]
-
-
-class AskRequest(BaseModel):
-    question: Text = Field(min_length=1, max_length=4000)
-    version: int | None = Field(default=None, ge=1, le=1_000_000, description="answer from version N of each document")
+class AskRequest(QuestionInput):
     show_reasoning: bool = True
-    topic_filter: list[Annotated[Text, Field(min_length=1, max_length=200)]] = Field(
-        default_factory=list, max_length=50, description="only documents carrying these topics (ids or names)")
-    thread_id: Text | None = Field(default=None, min_length=1, max_length=200,
-                                   description="conversation id: follow-up questions see the earlier turns")
 
 
 class SummarizeRequest(BaseModel):
     document_id: uuid.UUID | None = None
     topic_id: uuid.UUID | None = None
-    version: int | None = Field(default=None, ge=1, le=1_000_000, description="document version (default: latest)")
+    version: Version | None = Field(default=None, description="document version (default: latest)")
     max_sections: int = Field(default=12, ge=1, le=100)
 
     @model_validator(mode="after")
@@ -84,12 +70,11 @@ async def record(svc: Services, question: str, data: dict[str, Any], thread_id: 
 
 
 @router.post("/ask", response_model=Answer)
-async def ask_question(req: AskRequest, svc: ServicesDep) -> Answer:
-    if not req.question.strip():
-        raise ValueError("the question is empty")
-    result = await run_in_threadpool(lambda: ask(svc, req.question, version=req.version,
-                                                 show_reasoning=req.show_reasoning, topic_filter=req.topic_filter,
-                                                 thread_id=req.thread_id))
+async def ask_question(req: AskRequest, svc: ServicesDep, limiter: LimiterDep) -> Answer:
+    async with limiter.slot():  # 429 with Retry-After when too many questions are in flight
+        result = await run_in_threadpool(lambda: ask(svc, req.question, version=req.version,
+                                                     show_reasoning=req.show_reasoning,
+                                                     topic_filter=req.topic_filter, thread_id=req.thread_id))
     result.answer_id = await record(svc, result.question, result.model_dump(mode="json"), req.thread_id)
     return result
 
@@ -99,9 +84,12 @@ async def ask_question(req: AskRequest, svc: ServicesDep) -> Answer:
                    "exactly one terminal event: `done` (the full Answer, with `answer_id`) or `error` "
                    "(`{code, message}`)",
     "content": {"text/event-stream": {"schema": EVENT_SCHEMA}}}})
-async def stream_answer(req: AskRequest, svc: ServicesDep) -> EventSourceResponse:
+async def stream_answer(req: AskRequest, svc: ServicesDep, limiter: LimiterDep) -> EventSourceResponse:
     """The answer as it is produced. The terminal event is always sent, also when the run fails
-    or the server shuts down."""
+    or the server shuts down. Too many questions in flight: 429 before the stream starts, or an
+    ``error`` event ``too_many_requests`` when the wait for a run slot runs out inside it. A client
+    that leaves ends its run at the run's next step."""
+    limiter.check()
 
     def run():  # type: ignore[no-untyped-def]
         return stream(svc, req.question, version=req.version, show_reasoning=req.show_reasoning,
@@ -112,7 +100,8 @@ async def stream_answer(req: AskRequest, svc: ServicesDep) -> EventSourceRespons
         return data
 
     shutdown = anyio.Event()
-    return EventSourceResponse(event_stream(run, on_terminal=done, shutdown=shutdown), shutdown_event=shutdown,
+    return EventSourceResponse(event_stream(run, on_terminal=done, shutdown=shutdown, limiter=limiter),
+                               shutdown_event=shutdown,
                                shutdown_grace_period=2.0, ping=10, sep="\n")
 
 
