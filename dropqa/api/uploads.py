@@ -26,7 +26,6 @@ from dropqa.store import documents as doc_store
 from dropqa.store import jobs
 from dropqa.tools.services import Services
 
-UPLOAD_PREFIX = "upload:"
 _FORBIDDEN = re.compile(r'[<>:"/\\|?*]')
 _MAX_NAME_BYTES = 200
 
@@ -87,7 +86,7 @@ def store_bytes(upload_dir: Path, name: str, data: bytes, digest: str) -> Path:
 
 def upload_key(name: str) -> str:
     """The document key of an uploaded file (its own namespace; no folder path starts so)."""
-    return UPLOAD_PREFIX + name
+    return doc_store.UPLOAD_PREFIX + name
 
 
 def accept(svc: Services, original: str | None, data: bytes, replace: dict | None = None) -> UploadItem:

@@ -151,7 +151,7 @@ class Indexer:
         ing = self.settings.ingestion
         normalize(parsed, NormalizeLimits(ing.max_paragraph_chars, ing.paragraph_target_chars,
                                           ing.max_section_chars, ing.merge_paragraph_chars))
-        filename = Path(source_key).name
+        filename = doc_store.file_name(source_key)
         rows = flatten(parsed, filename)
         if len(rows) <= 1:
             raise ParseError("no text could be extracted from the file" +

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from pathlib import PurePosixPath
 from typing import Any
 
 import psycopg
@@ -11,6 +12,15 @@ from psycopg.types.json import Jsonb
 from dropqa.store import jobs
 from dropqa.store.db import Database
 from dropqa.store.records import NewVersion, WriteResult
+
+# Uploaded files are documents of their own namespace: ``upload:<name>`` (a folder-indexed file's key is its
+# relative path, which never starts so), so an upload never becomes a version of a folder document by name.
+UPLOAD_PREFIX = "upload:"
+
+
+def file_name(source_key: str) -> str:
+    """The file name a document is shown and cited by: the key's last part, without the upload namespace."""
+    return PurePosixPath(source_key.removeprefix(UPLOAD_PREFIX)).name
 
 
 def _vec(values: list[float]) -> str:
