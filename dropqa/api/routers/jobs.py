@@ -9,7 +9,6 @@ from __future__ import annotations
 import uuid
 from collections.abc import AsyncIterator
 from datetime import datetime, timedelta
-from pathlib import PurePosixPath
 from typing import Annotated, Any, Literal
 
 import anyio
@@ -21,6 +20,7 @@ from sse_starlette import EventSourceResponse
 from dropqa.api.deps import Authorized, DbDep, SettingsDep
 from dropqa.api.errors import ERROR_RESPONSES
 from dropqa.api.sse import EVENT_SCHEMA, sse
+from dropqa.store import documents as doc_store
 from dropqa.store import jobs
 from dropqa.store.db import Database
 
@@ -56,7 +56,7 @@ class JobPage(BaseModel):
 
 def job_info(j: dict[str, Any]) -> JobInfo:
     return JobInfo(
-        id=str(j["id"]), source_key=j["source_key"], filename=PurePosixPath(j["source_key"]).name,
+        id=str(j["id"]), source_key=j["source_key"], filename=doc_store.file_name(j["source_key"]),
         action=j["action"], state=j["state"], outcome=j["outcome"], error=j["error"], progress=j["progress"] or {},
         attempts=j["attempts"], max_attempts=j["max_attempts"],
         document_id=str(j["document_id"]) if j["document_id"] else None, version=j["version"],

