@@ -49,9 +49,9 @@ def collect(args: argparse.Namespace) -> int:
     from dropqa.evals.suite import load_suite
     from dropqa.graph.context import Context
     from dropqa.graph.graph import graph
+    from dropqa.graph.state import Quality
     from dropqa.ingestion.pipeline import Indexer
     from dropqa.tools.answerability import source_features
-    from dropqa.tools.hits import Hit
     from dropqa.tools.services import Services
 
     items = load_suite(args.golden)
@@ -82,10 +82,10 @@ def collect(args: argparse.Namespace) -> int:
                         if isinstance(values, dict):
                             state.setdefault("nodes", []).append(node)
                             state.update({k: v for k, v in values.items() if k != "reasoning_trace"})
-                quality = state.get("quality") or {}
-                hits = [Hit.model_validate(h) for h in state.get("hits") or []][:30]
+                quality = state.get("quality") or Quality()
+                hits = list(state.get("hits") or [])[:30]
                 terms = list(state.get("terms") or [])
-                weights = quality.get("weights") or {}
+                weights = quality.weights
                 language = state.get("language", "en")
                 passages = []
                 for i, h in enumerate(hits):
@@ -97,7 +97,7 @@ def collect(args: argparse.Namespace) -> int:
                                                   if evidence_found(ev, src, versioned)]})
                 row = {"suite": args.name, "id": item.id, "type": item.type, "language": item.language,
                        "answerable_label": not item.no_answer, "n_evidence": len(item.evidence),
-                       "decision": quality.get("decision") or {}, "answerable": bool(state.get("answerable")),
+                       "decision": quality.decision, "answerable": bool(state.get("answerable")),
                        "mode": state.get("mode"), "passages": passages}
                 out.write(json.dumps(row, ensure_ascii=False) + "\n")
                 print(f"{n + 1}/{len(items)} {item.id}", file=sys.stderr)

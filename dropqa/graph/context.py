@@ -1,18 +1,10 @@
-"""Run-time context passed to every node (``context_schema``): services and per-run knobs."""
+"""Run-time context passed to every node (``context_schema``): the tools' context — services and
+per-run knobs. Defined in ``tools/`` so the tools can type it without importing the graph."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dropqa.tools.context import ToolContext
 
-from dropqa.tools.services import Services, default_services
+Context = ToolContext
 
-
-@dataclass
-class Context:
-    """``services`` is None under LangGraph Studio; nodes then open the process default."""
-
-    services: Services | None = None
-    top_k: int | None = None
-
-    def svc(self) -> Services:
-        return self.services or default_services()
+__all__ = ["Context"]

@@ -33,8 +33,9 @@ from dropqa.graph.state import InputState, OutputState, State
 from dropqa.tools.registry import agent_tools
 
 
-def build_graph() -> StateGraph:
-    builder = StateGraph(State, context_schema=Context, input_schema=InputState, output_schema=OutputState)
+def build_graph(context_schema: type[Context] = Context) -> StateGraph:
+    """The graph's wiring; ``context_schema`` is the run-time context's type (Studio's opens its own services)."""
+    builder = StateGraph(State, context_schema=context_schema, input_schema=InputState, output_schema=OutputState)
     builder.add_node("retrieve", retrieve)
     builder.add_node("quality_check", quality_check)
     builder.add_node("think", think)

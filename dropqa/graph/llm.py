@@ -24,8 +24,9 @@ class ChatUnavailable(RuntimeError):
     """Every configured chat provider failed (or none is configured)."""
 
 
-def has_model(svc: Services, state: dict[str, Any]) -> bool:
-    return bool(svc.chat_models) and not state.get("degraded")
+def has_model(svc: Services, degraded: bool) -> bool:
+    """A chat model is configured and has not failed earlier in this run."""
+    return bool(svc.chat_models) and not degraded
 
 
 def provider_name(model: Any) -> str:

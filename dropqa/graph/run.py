@@ -120,8 +120,7 @@ def stream(services: Services, question: str, *, version: int | None = None, sho
             yield "status", {"node": node}
             if "hits" in update and node != "finalize":
                 hits = update.get("hits") or []
-                yield "retrieval", {"hits": len(hits),
-                                    "top_relevance": round(float(hits[0]["relevance"]), 3) if hits else 0.0}
+                yield "retrieval", {"hits": len(hits), "top_relevance": round(hits[0].relevance, 3) if hits else 0.0}
             steps = [s for s in update.get("reasoning_trace") or [] if s != RESET]
             trace.extend(steps)
             if show_reasoning:

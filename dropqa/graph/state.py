@@ -1,13 +1,25 @@
-"""The graph's typed state. Everything in it is JSON-serialisable (checkpoints, Studio)."""
+"""The graph's typed state.
+
+``State`` is a dataclass: a node reads ``state.hits`` (typed, with a default when no node
+has written it yet) and returns a dict of the fields it changes. Its values are plain
+data or pydantic models/dataclasses (``Hit``, ``Intent``, ``Quality``, ``Evaluation``):
+LangGraph's checkpoint serializer (JsonPlus/msgpack) round-trips them and allow-lists
+every type it finds in this schema when the graph is compiled; Studio shows them as JSON.
+"""
 
 from __future__ import annotations
 
 import operator
+from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal, NotRequired
 
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
+from pydantic import BaseModel, Field
 from typing_extensions import TypedDict
+
+from dropqa.graph.intent import Intent
+from dropqa.tools.hits import Hit
 
 RESET = {"type": "__reset__"}
 
@@ -48,42 +60,75 @@ class TraceStep(TypedDict):
     result_summary: NotRequired[str]
 
 
+class Quality(BaseModel):
+    """What retrieval learnt about the question (idf weights, unseen terms, translations) and
+    ``quality_check``'s verdict on the first evidence."""
+
+    weights: dict[str, float] = Field(default_factory=dict)
+    unseen: list[str] = Field(default_factory=list)
+    translations: dict[str, list[str]] = Field(default_factory=dict)
+    sufficient: bool = False
+    top_relevance: float = 0.0
+    decision: dict[str, Any] = Field(default_factory=dict, description="tools.answerability.Decision.as_dict()")
+
+
+class Evaluation(BaseModel):
+    """The last ``evaluate`` step's verdict on what the tool calls brought."""
+
+    verdict: Literal["empty", "contradiction", "low", "good"] = "good"
+    new: int = 0
+    top: float = 0.0
+    density: float = 0.0
+    contradictions: int = 0
+    threshold: float = 0.0
+    probability: float = 0.0
+
+
 class InputState(TypedDict):
     question: str
     version: NotRequired[int | None]
     topic_filter: NotRequired[list[str]]
 
 
-class State(InputState, total=False):
-    language: Literal["zh", "en"]
-    query: str  # the question as searched (a follow-up is completed from the thread's last question)
-    intent: dict[str, Any]  # graph.intent.Intent as a dict
-    messages: Annotated[list[AnyMessage], add_messages]
-    hits: list[dict[str, Any]]  # the evidence pool: serialised tools.hits.Hit, best first
-    terms: list[str]
-    quality: dict[str, Any]
-    outline: dict[str, Any]  # a document's structure when the question is about it
-    bridge: list[str]  # entities found on the way (multi-hop)
-    evaluation: dict[str, Any]  # the last evaluate step's verdict
-    strategy: str  # what adapt decided: refine | deeper | broaden | bridge | verify | finalize
-    strategies_done: list[str]
-    tried: list[str]  # tool calls already made (name + arguments), so the planner does not repeat itself
-    tool_calls: int
-    started_at: float  # wall-clock start of the run (budget)
-    conflicts: list[dict[str, Any]]
-    findings: Annotated[list[dict[str, Any]], extend_or_reset]  # one per document read (Send fan-out)
-    answer: str
-    answerable: bool
-    confidence: Literal["high", "medium", "low"]
-    citations: list[int]  # indexes into hits that the answer cites
-    mode: Literal["direct", "agent"]
-    iterations: int
-    degraded: bool
-    usage: Annotated[dict[str, Any], merge_usage]
-    history: Annotated[list[dict[str, Any]], operator.add]  # earlier turns of the thread: question, answer
-    reasoning_trace: Annotated[list[TraceStep], extend_or_reset]
-    identified_topics: list[str]
-    sources: list[dict[str, Any]]
+@dataclass
+class State:
+    question: str
+    version: int | None = None
+    topic_filter: list[str] = field(default_factory=list)
+    language: Literal["zh", "en"] = "en"
+    query: str = ""  # the question as searched (a follow-up is completed from the thread's last question)
+    intent: Intent = field(default_factory=Intent)
+    messages: Annotated[list[AnyMessage], add_messages] = field(default_factory=list)
+    hits: list[Hit] = field(default_factory=list)  # the evidence pool, best first
+    terms: list[str] = field(default_factory=list)
+    quality: Quality = field(default_factory=Quality)
+    outline: dict[str, Any] = field(default_factory=dict)  # get_document_structure's data, when asked for
+    bridge: list[str] = field(default_factory=list)  # entities found on the way (multi-hop)
+    evaluation: Evaluation | None = None  # the last evaluate step's verdict (None before the loop)
+    strategy: str = "start"  # what adapt decided: refine | deeper | broaden | bridge | verify | finalize
+    strategies_done: list[str] = field(default_factory=list)
+    tried: list[str] = field(default_factory=list)  # tool calls already made (name + arguments)
+    tool_calls: int = 0
+    started_at: float = 0.0  # wall-clock start of the run (budget)
+    conflicts: list[dict[str, Any]] = field(default_factory=list)
+    findings: Annotated[list[dict[str, Any]], extend_or_reset] = field(default_factory=list)  # one per reader
+    answer: str = ""
+    answerable: bool = False
+    confidence: Literal["high", "medium", "low"] | None = None
+    citations: list[int] = field(default_factory=list)  # indexes into hits that the answer cites
+    mode: Literal["direct", "agent"] = "direct"
+    iterations: int = 0
+    degraded: bool = False
+    usage: Annotated[dict[str, Any], merge_usage] = field(default_factory=dict)
+    history: Annotated[list[dict[str, Any]], operator.add] = field(default_factory=list)  # earlier turns
+    reasoning_trace: Annotated[list[TraceStep], extend_or_reset] = field(default_factory=list)
+    identified_topics: list[str] = field(default_factory=list)
+    sources: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def search_text(self) -> str:
+        """The question as searched (the completed follow-up), else as asked."""
+        return self.query or self.question
 
 
 class ReaderState(TypedDict):
@@ -94,7 +139,7 @@ class ReaderState(TypedDict):
     terms: list[str]
     bridge: list[str]
     document: str
-    hits: list[dict[str, Any]]
+    hits: list[Hit]
     degraded: bool
 
 

@@ -7,7 +7,8 @@ CLI, the evals and LangGraph Studio.
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Mapping
+from typing import Any, Literal
 
 from langchain_core.tools import tool
 from langgraph.prebuilt import ToolRuntime
@@ -17,20 +18,23 @@ from rapidfuzz import fuzz
 from dropqa.store import search
 from dropqa.store.scope import MAX_VERSION, Scope
 from dropqa.text.segment import query_terms
+from dropqa.tools.context import ToolContext
 from dropqa.tools.hits import Hit
 from dropqa.tools.results import ToolResult, failed, found
 from dropqa.tools.retrieval import score_hits, term_weights
 from dropqa.tools.services import Services
 
 
-def services_of(runtime: ToolRuntime) -> Services:
-    ctx = runtime.context
-    return ctx.svc() if hasattr(ctx, "svc") else ctx  # Context dataclass, or Services directly
+def services_of(runtime: ToolRuntime[ToolContext, Any]) -> Services:
+    return runtime.context.services
 
 
-def scope_of(runtime: ToolRuntime, version: int | None) -> Scope:
-    state = runtime.state or {}
-    return Scope(version=version if version is not None else state.get("version"))
+def scope_of(runtime: ToolRuntime[ToolContext, Any], version: int | None) -> Scope:
+    """The version asked for, else the run's (the graph's ``State.version``; a plain dict state in tests)."""
+    if version is None:
+        state = runtime.state
+        version = state.get("version") if isinstance(state, Mapping) else getattr(state, "version", None)
+    return Scope(version=version)
 
 
 class KeywordArgs(BaseModel):

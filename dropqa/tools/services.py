@@ -1,18 +1,17 @@
 """The long-lived things tools and graph nodes need: settings, database, embedder.
 
 Built once by whoever runs the graph (API lifespan, CLI, eval runner) and passed
-in the graph's run-time context. LangGraph Studio (``langgraph dev``) cannot pass
-Python objects, so :func:`default_services` opens one from the environment's
-Settings on first use in that process.
+in the graph's run-time context (``tools.context.ToolContext``) — never opened behind
+the caller's back. LangGraph Studio (``langgraph dev``) cannot pass Python objects, so
+its entry point (``dropqa/graph/studio.py``) opens its own from the environment.
 """
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from dropqa.config import Settings, get_settings
+from dropqa.config import Settings
 from dropqa.models.embeddings import Embedder, get_embedder
 from dropqa.store.db import Database
 from dropqa.store.vectors import ensure_vector_index
@@ -47,14 +46,3 @@ class Services:
     def close(self) -> None:
         self.db.close()
 
-
-_default: Services | None = None
-_lock = threading.Lock()
-
-
-def default_services() -> Services:
-    global _default
-    with _lock:
-        if _default is None:
-            _default = Services.open(get_settings())
-        return _default

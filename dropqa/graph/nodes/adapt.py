@@ -26,18 +26,18 @@ _ORDER = {"empty": ["broaden", "deeper"], "low": ["refine", "broaden", "deeper"]
 
 def strategies_done(state: State) -> set[str]:
     """The strategies tried so far this turn, the one just carried out included."""
-    return {*(state.get("strategies_done") or []), state.get("strategy") or "start"}
+    return {*state.strategies_done, state.strategy or "start"}
 
 
 def next_strategy(state: State, intent: Intent, done: set[str]) -> str:
-    verdict = (state.get("evaluation") or {}).get("verdict", "good")
+    verdict = state.evaluation.verdict if state.evaluation else "good"
     if intent.kind in ("structure", "page"):
-        if state.get("outline"):
+        if state.outline:
             return "finalize"
         return "broaden" if "broaden" not in done else "finalize"
     if intent.kind == "compare_versions":
         return "finalize"
-    if intent.kind == "multi_hop" and state.get("bridge") and "bridge" not in done:
+    if intent.kind == "multi_hop" and state.bridge and "bridge" not in done:
         return "bridge"
     if verdict == "contradiction" and "verify" not in done:
         return "verify"
@@ -50,26 +50,26 @@ def next_strategy(state: State, intent: Intent, done: set[str]) -> str:
 
 
 def adapt(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
-    svc = runtime.context.svc()
-    lang = state.get("language", "en")
-    intent = Intent.from_dict(state.get("intent"))
+    svc = runtime.context.services
+    lang = state.language
+    intent = state.intent
     spent = budget_spent(state, svc.settings.agent)
     done = strategies_done(state)
     strategy = "finalize" if spent else next_strategy(state, intent, done)
-    if strategy == "finalize" and not spent and has_model(svc, state):
+    if strategy == "finalize" and not spent and has_model(svc, state.degraded):
         # With a model, the model decides when it is done (final_answer); the rule becomes a hint.
         strategy = "answer_now"
     if spent:
         text = render(lang, "adapt_budget", why=spent)
     else:
         key = "finalize" if strategy == "answer_now" else strategy
-        text = render(lang, f"adapt_{key}", bridge=", ".join(state.get("bridge") or []))
+        text = render(lang, f"adapt_{key}", bridge=", ".join(state.bridge))
     return {"strategy": strategy, "strategies_done": sorted(done),
             "reasoning_trace": [step(state, "adaptation", text)]}
 
 
 def route_adapt(state: State) -> str | list[Send]:
-    if state.get("strategy") != "finalize":
+    if state.strategy != "finalize":
         return "think"
     readers = readers_for(state)
     if readers:

@@ -9,6 +9,7 @@ The model's answer cites passages as ``[n]`` (the numbered passages it was shown
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from langchain_core.messages import HumanMessage
@@ -16,9 +17,8 @@ from langgraph.runtime import Runtime
 
 from dropqa.graph import compose
 from dropqa.graph.context import Context
-from dropqa.graph.intent import Intent
 from dropqa.graph.llm import ChatUnavailable, has_model, invoke_chat, text_of
-from dropqa.graph.nodes.common import decide_answerable, dump_hits, hits_of, last_ai, step
+from dropqa.graph.nodes.common import decide_answerable, last_ai, step
 from dropqa.graph.prompts import fill, render
 from dropqa.graph.state import State
 from dropqa.tools.hits import Hit
@@ -43,23 +43,25 @@ def cited_indexes(text: str, pool: list[Hit]) -> tuple[str, list[int]]:
     return text, cites
 
 
-def abstain(state: State, runtime: Runtime[Context] | None = None) -> dict[str, Any]:
-    lang = state.get("language", "en")
-    hits = hits_of(state)
+def abstain(state: State, decision: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The "not in the documents" answer, naming the closest passages; ``decision`` is the answerability
+    decision that withheld the answer (default: quality_check's)."""
+    lang = state.language
+    hits = state.hits
     if hits:
         closest = "、".join(f"「{h.document_name} > {h.section}」" for h in hits[:2]) if lang == "zh" else \
             ", ".join(f"'{h.document_name} > {h.section}'" for h in hits[:2])
         text = render(lang, "no_answer", closest=closest)
     else:
         text = render(lang, "no_answer_empty")
-    p = float(((state.get("quality") or {}).get("decision") or {}).get("probability", 0.0))
+    p = float((state.quality.decision if decision is None else decision).get("probability", 0.0))
     return {"answer": text, "answerable": False, "citations": [],
             "reasoning_trace": [step(state, "answer", render(lang, "insufficient", relevance=f"{p:.2f}"))]}
 
 
 def _model_answer(svc: Any, state: State, pool: list[Hit]) -> dict[str, Any] | None:
     """The model's answer (from its final_answer call, else from the answer prompt); None offline."""
-    lang = state.get("language", "en")
+    lang = state.language
     message = last_ai(state)
     proposed = next((c for c in (message.tool_calls if message else []) if c["name"] == "final_answer"), None)
     usage: dict[str, Any] = {}
@@ -69,7 +71,7 @@ def _model_answer(svc: Any, state: State, pool: list[Hit]) -> dict[str, Any] | N
             return {**abstain(state), "confidence": args.get("confidence") or "medium"}  # type: ignore[arg-type]
         text = str(args.get("answer") or "")
     else:
-        prompt = fill("answer", lang, question=state["question"], passages=passages_block(pool))
+        prompt = fill("answer", lang, question=state.question, passages=passages_block(pool))
         reply, usage = invoke_chat(svc, [HumanMessage(prompt)])
         text = text_of(reply)
     text, cites = cited_indexes(text, pool)
@@ -83,11 +85,11 @@ def _model_answer(svc: Any, state: State, pool: list[Hit]) -> dict[str, Any] | N
 
 
 def answer(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
-    svc = runtime.context.svc()
+    svc = runtime.context.services
     cfg = svc.settings.retrieval
-    lang = state.get("language", "en")
-    pool = hits_of(state)
-    if has_model(svc, state) and pool:
+    lang = state.language
+    pool = state.hits
+    if has_model(svc, state.degraded) and pool:
         try:
             result = _model_answer(svc, state, pool)
             if result is not None:
@@ -95,40 +97,39 @@ def answer(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         except ChatUnavailable as exc:
             degraded = {"degraded": True,
                         "reasoning_trace": [step(state, "thought", render(lang, "degraded", error=str(exc)[:300]))]}
-            offline = answer({**state, "degraded": True}, runtime)  # type: ignore[typeddict-item]
+            offline = answer(replace(state, degraded=True), runtime)
             return {**offline, **degraded, "reasoning_trace": degraded["reasoning_trace"] + offline["reasoning_trace"]}
-    intent = Intent.from_dict(state.get("intent"))
-    question = state.get("query") or state["question"]
-    terms = list(state.get("terms") or [])
-    weights = (state.get("quality") or {}).get("weights") or {}
+    intent = state.intent
+    question = state.search_text
+    terms = list(state.terms)
+    weights = state.quality.weights
     composed = None
     if intent.kind == "structure":
-        composed = compose.structure(lang, intent, state.get("outline") or {}, pool)
+        composed = compose.structure(lang, intent, state.outline, pool)
     elif intent.kind == "page":
-        composed = compose.page(lang, intent, question, state.get("outline") or {}, pool)
+        composed = compose.page(lang, intent, question, state.outline, pool)
     elif intent.kind == "compare_versions":
         composed = compose.versions(lang, intent, question, terms, weights, pool)
     elif intent.kind == "multi_hop":
-        composed = compose.multi_hop(lang, intent, question, list(state.get("bridge") or []), pool)
+        composed = compose.multi_hop(lang, intent, question, list(state.bridge), pool)
     if composed is None:
         decision = decide_answerable(state, pool, svc.settings)
         if not decision.answerable:
-            return abstain({**state, "quality": {**(state.get("quality") or {}),  # type: ignore[typeddict-item]
-                                                 "decision": decision.as_dict()}}, runtime)
-        translations = (state.get("quality") or {}).get("translations") or {}
+            return abstain(state, decision.as_dict())
+        translations = state.quality.translations
         if intent.kind == "locate":
             composed = compose.locate(lang, question, terms, weights, pool, translations)
         else:
             composed = compose.extractive(lang, question, terms, weights, pool, cfg.answer_sentences, translations)
     if composed is None:
-        return abstain(state, runtime)
+        return abstain(state)
     update: dict[str, Any] = {
         "answer": composed.text, "answerable": True, "citations": composed.citations,
         "reasoning_trace": [step(state, "answer", render(lang, "answer_summary", n=len(pool),
                                                          k=len(composed.citations)))],
     }
-    if composed.relevance:
-        for i, rel in composed.relevance.items():
-            pool[i].relevance = max(pool[i].relevance, rel)
-        update["hits"] = dump_hits(pool)
+    if composed.relevance:  # new Hit objects: the state's own are not changed in place
+        pool = [h.model_copy(update={"relevance": max(h.relevance, composed.relevance[i])})
+                if i in composed.relevance else h for i, h in enumerate(pool)]
+        update["hits"] = pool
     return update

@@ -1,4 +1,4 @@
-"""Small helpers the nodes share (hit (de)serialisation, evidence pool, trace steps, budget)."""
+"""Small helpers the nodes share (evidence pool, trace steps, budget, answerability)."""
 
 from __future__ import annotations
 
@@ -7,18 +7,10 @@ from typing import Any
 
 from langchain_core.messages import AIMessage
 
-from dropqa.config import AgentSettings
+from dropqa.config import AgentSettings, Settings
 from dropqa.graph.state import State, TraceStep
 from dropqa.tools.answerability import Decision, decide
 from dropqa.tools.hits import Hit
-
-
-def hits_of(state: State | dict[str, Any]) -> list[Hit]:
-    return [Hit.model_validate(h) for h in state.get("hits") or []]
-
-
-def dump_hits(hits: list[Hit]) -> list[dict[str, Any]]:
-    return [h.model_dump(mode="json") for h in hits]
 
 
 def merge_hits(pool: list[Hit], new: list[Hit]) -> tuple[list[Hit], int]:
@@ -40,39 +32,38 @@ def merge_hits(pool: list[Hit], new: list[Hit]) -> tuple[list[Hit], int]:
     return merged, added
 
 
-def step(state: State | dict[str, Any], type_: str, content: str, **extra: Any) -> TraceStep:
-    trace = state.get("reasoning_trace") or []
+def step(state: State, type_: str, content: str, **extra: Any) -> TraceStep:
+    trace = state.reasoning_trace
     number = (trace[-1]["step"] + (1 if type_ in ("thought", "retrieval") else 0)) if trace else 0
     return TraceStep(step=number, type=type_, content=content, **extra)  # type: ignore[typeddict-item]
 
 
-def last_ai(state: State | dict[str, Any]) -> AIMessage | None:
-    for message in reversed(state.get("messages") or []):
+def last_ai(state: State) -> AIMessage | None:
+    for message in reversed(state.messages):
         if isinstance(message, AIMessage):
             return message
     return None
 
 
-def budget_spent(state: State | dict[str, Any], cfg: AgentSettings) -> str | None:
+def budget_spent(state: State, cfg: AgentSettings) -> str | None:
     """Why the loop must stop now, or None. The graph enforces this, not the model."""
-    if int(state.get("iterations") or 0) >= cfg.max_iterations:
-        return f"iterations {state.get('iterations')}/{cfg.max_iterations}"
-    if int(state.get("tool_calls") or 0) >= cfg.max_tool_calls:
-        return f"tool calls {state.get('tool_calls')}/{cfg.max_tool_calls}"
-    usage = state.get("usage") or {}
-    tokens = int(usage.get("prompt_tokens", 0)) + int(usage.get("completion_tokens", 0))
+    if state.iterations >= cfg.max_iterations:
+        return f"iterations {state.iterations}/{cfg.max_iterations}"
+    if state.tool_calls >= cfg.max_tool_calls:
+        return f"tool calls {state.tool_calls}/{cfg.max_tool_calls}"
+    tokens = int(state.usage.get("prompt_tokens", 0)) + int(state.usage.get("completion_tokens", 0))
     if tokens >= cfg.max_tokens:
         return f"tokens {tokens}/{cfg.max_tokens}"
-    started = state.get("started_at")
-    if started and time.time() - float(started) >= cfg.max_seconds:
-        return f"time {time.time() - float(started):.0f}s/{cfg.max_seconds:.0f}s"
+    started = state.started_at
+    if started and time.time() - started >= cfg.max_seconds:
+        return f"time {time.time() - started:.0f}s/{cfg.max_seconds:.0f}s"
     return None
 
 
-def decide_answerable(state: State | dict[str, Any], hits: list[Hit], settings: Any = None) -> Decision:
-    """The fitted answerability decision over the evidence pool (``tools.answerability``)."""
-    intent = state.get("intent") or {}
-    quality = state.get("quality") or {}
-    path = settings.retrieval.calibration_file if settings is not None else None
-    return decide(hits, list(state.get("terms") or []), quality.get("weights") or {}, state.get("language", "en"),
-                  intent.get("kind", "fact"), str(path) if path else None, unseen=quality.get("unseen") or ())
+def decide_answerable(state: State, hits: list[Hit], settings: Settings,
+                      weights: dict[str, float] | None = None) -> Decision:
+    """The fitted answerability decision over the evidence pool (``tools.answerability``);
+    ``weights`` replaces the question's term weights (evaluate rescores with the bridge's terms)."""
+    path = settings.retrieval.calibration_file
+    return decide(hits, list(state.terms), state.quality.weights if weights is None else weights, state.language,
+                  state.intent.kind, str(path) if path else None, unseen=state.quality.unseen)

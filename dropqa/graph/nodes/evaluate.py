@@ -17,10 +17,9 @@ from langgraph.runtime import Runtime
 
 from dropqa.graph.bridge import bridge_entities
 from dropqa.graph.context import Context
-from dropqa.graph.intent import Intent
-from dropqa.graph.nodes.common import decide_answerable, dump_hits, hits_of, merge_hits
+from dropqa.graph.nodes.common import decide_answerable, merge_hits
 from dropqa.graph.prompts import render
-from dropqa.graph.state import State
+from dropqa.graph.state import Evaluation, State
 from dropqa.store.scope import Scope
 from dropqa.text.segment import query_terms
 from dropqa.tools.agent_tools import load_hits
@@ -32,7 +31,7 @@ from dropqa.tools.retrieval import score_hits, term_weights
 
 def _turn_tool_messages(state: State) -> list[ToolMessage]:
     out: list[ToolMessage] = []
-    for message in reversed(state.get("messages") or []):
+    for message in reversed(state.messages):
         if not isinstance(message, ToolMessage):
             break
         out.append(message)
@@ -50,14 +49,14 @@ def density(hits: list[Hit], terms: list[str], weights: dict[str, float], top: i
 
 
 def evaluate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
-    svc = runtime.context.svc()
-    lang = state.get("language", "en")
-    intent = Intent.from_dict(state.get("intent"))
-    query = state.get("query") or state["question"]
-    bridge = list(state.get("bridge") or [])
-    terms = list(state.get("terms") or query_terms(query))
+    svc = runtime.context.services
+    lang = state.language
+    intent = state.intent
+    query = state.search_text
+    bridge = list(state.bridge)
+    terms = list(state.terms or query_terms(query))
     scoring_terms = terms + [t for b in bridge for t in query_terms(b) if t not in terms]
-    scope = Scope(version=state.get("version"))
+    scope = Scope(version=state.version)
     weights = term_weights(svc, scoring_terms, scope)
     qvec = svc.embedder.embed_query(" ".join([query, *bridge])).tolist()
     update: dict[str, Any] = {}
@@ -79,40 +78,39 @@ def evaluate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
             for h in hits:
                 h.metadata.pop("semantic", None)  # similarity to the tool's query, not to the question
                 h.metadata.pop("translated_coverage", None)
-            score_hits(svc, hits, scoring_terms, weights, qvec, (state.get("quality") or {}).get("translations"))
+            score_hits(svc, hits, scoring_terms, weights, qvec, state.quality.translations)
         new_hits += hits
         status = str(message.content).split("\n", 1)[0][:300]
-        steps.append({"step": int(state.get("iterations") or 0) + 1, "type": "observation", "content": status,
+        steps.append({"step": state.iterations + 1, "type": "observation", "content": status,
                       "tool": message.name or "", "result_summary": status})
-    pool, added = merge_hits(hits_of(state), new_hits)
+    pool, added = merge_hits(state.hits, new_hits)
     if intent.kind == "multi_hop" and not bridge:
         found = bridge_entities(intent.first_hop or query, pool)
         if found:
             update["bridge"] = found
     top = pool[0].relevance if pool else 0.0
-    decision = decide_answerable({**state, "quality": {**(state.get("quality") or {}), "weights": weights}}, pool,
-                                 svc.settings)
+    decision = decide_answerable(state, pool, svc.settings, weights=weights)
     threshold = decision.threshold
     dens = density(pool, scoring_terms, weights)
     claims = [c for h in pool[:8] for c in claims_in(h, [t for t in terms if not t.isdigit()])]
     contradictions = find_conflicts(claims)
     if not new_hits and not update.get("outline"):
         verdict = "empty"
-    elif contradictions and not state.get("conflicts") and "conflicts" not in update:
+    elif contradictions and not state.conflicts and "conflicts" not in update:
         verdict = "contradiction"
     elif not decision.answerable:
         verdict = "low"
     else:
         verdict = "good"
     tools = ", ".join(sorted({m.name or "" for m in messages})) or "—"
-    steps.append({"step": int(state.get("iterations") or 0) + 1, "type": "evaluation",
+    steps.append({"step": state.iterations + 1, "type": "evaluation",
                   "content": render(lang, "evaluation", tool=tools, new=added, top=f"{top:.2f}",
                                     density=f"{dens:.2f}", verdict=render(lang, f"verdict_{verdict}"))})
     update.update({
-        "hits": dump_hits(pool),
-        "evaluation": {"verdict": verdict, "new": added, "top": top, "density": dens,
-                       "contradictions": len(contradictions), "threshold": threshold,
-                       "probability": decision.probability},
+        "hits": pool,
+        "evaluation": Evaluation(verdict=verdict, new=added, top=top, density=dens,
+                                 contradictions=len(contradictions), threshold=threshold,
+                                 probability=decision.probability),
         "reasoning_trace": steps,
     })
     return update

@@ -8,7 +8,6 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from dropqa.graph.context import Context
-from dropqa.graph.nodes.common import hits_of
 from dropqa.graph.state import State
 from dropqa.store.documents import topics_named
 from dropqa.tools.answerability import listed_sources
@@ -57,20 +56,20 @@ def confidence_of(decision: dict[str, Any], answerable: bool) -> str:
 
 
 def finalize(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
-    svc = runtime.context.svc()
+    svc = runtime.context.services
     cfg = svc.settings.retrieval
-    hits = hits_of(state)
-    cited = set(state.get("citations") or [])
-    answerable = bool(state.get("answerable"))
-    answer = state.get("answer", "")
+    hits = state.hits
+    cited = set(state.citations)
+    answerable = state.answerable
+    answer = state.answer
     # Cited passages first, in the order the answer cites them; then, in rank order, the uncited
     # ones the fitted source model expects to hold evidence, up to top_k in all (cited are never cut).
     order = citation_order(answer, cited)
     room = max(0, cfg.top_k - len(order))
-    weights = (state.get("quality") or {}).get("weights") or {}
+    weights = state.quality.weights
     path = str(cfg.calibration_file) if cfg.calibration_file else None
     if answerable:
-        likely = listed_sources(hits, list(state.get("terms") or []), weights, state.get("language", "en"), path)
+        likely = listed_sources(hits, list(state.terms), weights, state.language, path)
     else:  # a non-answer shows the closest passages it names, so the reader can check for themselves
         likely = list(range(min(2, len(hits))))
     extra = [i for i in likely if i not in cited][:room]
@@ -79,18 +78,17 @@ def finalize(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     renumber = {old: new for new, old in enumerate(keep)}
     if cited:
         answer = renumber_citations(answer, renumber)
-    decision = (state.get("quality") or {}).get("decision") or {}
-    confidence = state.get("confidence") or confidence_of(decision, answerable)
-    if answerable and state.get("conflicts") and confidence == "high":
+    confidence = state.confidence or confidence_of(state.quality.decision, answerable)
+    if answerable and state.conflicts and confidence == "high":
         confidence = "medium"  # the sources disagree: the answer reports both, with less certainty
     return {
         "answer": answer,
         "sources": sources,
         "confidence": confidence,
-        "identified_topics": topics_named(svc.db, state.get("terms") or []),
-        "mode": state.get("mode", "direct"),
-        "iterations": state.get("iterations", 0),
-        "degraded": bool(state.get("degraded")),
-        "history": [{"question": state["question"], "query": state.get("query") or state["question"],
+        "identified_topics": topics_named(svc.db, state.terms),
+        "mode": state.mode,
+        "iterations": state.iterations,
+        "degraded": state.degraded,
+        "history": [{"question": state.question, "query": state.search_text,
                      "answer": answer[:1000]}],
     }

@@ -16,33 +16,33 @@ from langgraph.runtime import Runtime
 from langgraph.types import Send
 
 from dropqa.graph.context import Context
-from dropqa.graph.intent import Intent
-from dropqa.graph.nodes.common import decide_answerable, hits_of, step
+from dropqa.graph.nodes.common import decide_answerable, step
 from dropqa.graph.nodes.readers import readers_for
 from dropqa.graph.prompts import render
 from dropqa.graph.state import State
 
 
 def quality_check(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
-    hits = hits_of(state)
-    intent = Intent.from_dict(state.get("intent"))
-    decision = decide_answerable(state, hits, runtime.context.svc().settings)
+    hits = state.hits
+    intent = state.intent
+    decision = decide_answerable(state, hits, runtime.context.services.settings)
     threshold = decision.threshold
-    lang = state.get("language", "en")
+    lang = state.language
     key = "quality_ok" if decision.answerable else "quality_low"
     steps = [step(state, "quality_check", render(lang, key, p=f"{decision.probability:.2f}",
                                                  threshold=f"{threshold:.2f}"))]
     if intent.needs_loop:
         steps.append(step(state, "quality_check", render(lang, "quality_loop", kind=intent.kind)))
-    quality = {**(state.get("quality") or {}), "sufficient": decision.answerable and not intent.needs_loop,
-               "top_relevance": hits[0].relevance if hits else 0.0, "decision": decision.as_dict()}
+    quality = state.quality.model_copy(update={
+        "sufficient": decision.answerable and not intent.needs_loop,
+        "top_relevance": hits[0].relevance if hits else 0.0, "decision": decision.as_dict()})
     return {"quality": quality, "reasoning_trace": steps}
 
 
 def route_quality(state: State) -> Literal["answer", "think"] | list[Send]:
     """Enough evidence → answer (one reader per document when the question names several, via
     ``Send``); else the agent loop."""
-    if not (state.get("quality") or {}).get("sufficient"):
+    if not state.quality.sufficient:
         return "think"
     readers = readers_for(state)
     return [Send("read_document", r) for r in readers] if readers else "answer"

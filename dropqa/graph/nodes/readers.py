@@ -5,16 +5,16 @@ document through ``Send`` and extracts what that document says; ``synthesize`` m
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 
 from dropqa.graph.context import Context
-from dropqa.graph.intent import Intent
 from dropqa.graph.llm import ChatUnavailable, invoke_chat, text_of
 from dropqa.graph.nodes.answer import answer, passages_block
-from dropqa.graph.nodes.common import hits_of, step
+from dropqa.graph.nodes.common import step
 from dropqa.graph.prompts import fill, render
 from dropqa.graph.state import ReaderState, State
 from dropqa.text.sentences import clean_markup
@@ -41,11 +41,11 @@ def _offline_statements(reader: ReaderState, hits: list[Hit]) -> list[dict[str, 
 
 
 def read_document(reader: ReaderState, runtime: Runtime[Context]) -> dict[str, Any]:
-    svc = runtime.context.svc()
-    hits = [Hit.model_validate(h) for h in reader["hits"]]
+    svc = runtime.context.services
+    hits = reader["hits"]
     statements: list[dict[str, Any]] = []
     usage: dict[str, Any] = {}
-    degraded = reader.get("degraded", False)
+    degraded = reader["degraded"]
     if svc.chat_models and not degraded:
         prompt = fill("reader", reader["language"], question=reader["question"], document=reader["document"],
                       passages=passages_block(hits))
@@ -75,11 +75,11 @@ def read_document(reader: ReaderState, runtime: Runtime[Context]) -> dict[str, A
 
 def synthesize(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     """Merge the readers' findings into one cited answer (documents in evidence order)."""
-    lang = state.get("language", "en")
-    pool = hits_of(state)
+    lang = state.language
+    pool = state.hits
     index = {h.node_id: i for i, h in enumerate(pool)}
-    degraded = any(f.get("degraded") for f in state.get("findings") or [])
-    findings = [f for f in state.get("findings") or [] if f.get("statements")]
+    degraded = any(f.get("degraded") for f in state.findings)
+    findings = [f for f in state.findings if f.get("statements")]
     order = {h.document_name: i for i, h in reversed(list(enumerate(pool)))}
     findings.sort(key=lambda f: order.get(f["document"], len(pool)))
     lines, cites = [render(lang, "findings_lead")], []
@@ -92,7 +92,7 @@ def synthesize(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
             where = f"{finding['document']} > {s['where']}" if s.get("where") else finding["document"]
             lines.append(render(lang, "multi_item", where=where, text=s["text"], n=i + 1))
     if not cites:
-        update = answer({**state, "degraded": bool(state.get("degraded")) or degraded}, runtime)  # type: ignore[typeddict-item]
+        update = answer(replace(state, degraded=state.degraded or degraded), runtime)
     else:
         update = {"answer": "\n".join(lines), "answerable": True, "citations": sorted(set(cites)),
                   "reasoning_trace": [step(state, "answer", render(lang, "synthesis_summary", n=len(findings)))]}
@@ -101,11 +101,11 @@ def synthesize(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
 
 def readers_for(state: State, max_documents: int = 6) -> list[ReaderState]:
     """One reader per document among the best passages (only when the question gathers documents)."""
-    intent = Intent.from_dict(state.get("intent"))
+    intent = state.intent
     if not intent.aggregate:
         return []
-    hits = hits_of(state)
-    bridge = list(state.get("bridge") or [])
+    hits = state.hits
+    bridge = state.bridge
     part_docs = {p["document_id"] for p in intent.parts if p.get("document_id")}
     if len(part_docs) >= 2:  # the documents the question names, one reader each
         candidates = [h for h in hits if h.document_id in part_docs][:24]
@@ -114,12 +114,11 @@ def readers_for(state: State, max_documents: int = 6) -> list[ReaderState]:
     else:
         floor = 0.5 * (hits[0].relevance if hits else 0.0)  # passages at least half as relevant as the best
         candidates = [h for h in hits[:12] if h.relevance >= floor]
-    by_doc: dict[str, list[dict]] = {}
+    by_doc: dict[str, list[Hit]] = {}
     for h in candidates:
-        by_doc.setdefault(h.document_name, []).append(h.model_dump(mode="json"))
+        by_doc.setdefault(h.document_name, []).append(h)
     if len(by_doc) < 2:
         return []
-    return [ReaderState(question=state.get("query") or state["question"], language=state.get("language", "en"),
-                        terms=list(state.get("terms") or []), bridge=list(state.get("bridge") or []),
-                        document=doc, hits=doc_hits, degraded=bool(state.get("degraded")))
+    return [ReaderState(question=state.search_text, language=state.language, terms=list(state.terms),
+                        bridge=list(bridge), document=doc, hits=doc_hits, degraded=state.degraded)
             for doc, doc_hits in list(by_doc.items())[:max_documents]]

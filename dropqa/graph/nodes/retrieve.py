@@ -22,10 +22,10 @@ from dropqa.graph.context import Context
 from dropqa.graph.hops import linked_documents, needs_second_hop, second_hop_queries
 from dropqa.graph.intent import classify
 from dropqa.graph.llm import ChatUnavailable, has_model, invoke_chat, text_of
-from dropqa.graph.nodes.common import dump_hits, merge_hits
+from dropqa.graph.nodes.common import merge_hits
 from dropqa.graph.parts import Part, decompose
 from dropqa.graph.prompts import fill, render
-from dropqa.graph.state import RESET, State
+from dropqa.graph.state import RESET, Quality, State
 from dropqa.store import nodes as node_store
 from dropqa.store import recall
 from dropqa.store.scope import Scope
@@ -122,19 +122,19 @@ def rewritten_queries(svc: Services, question: str, language: str) -> tuple[list
 
 
 def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
-    svc = runtime.context.svc()
-    question = state["question"].strip()
+    svc = runtime.context.services
+    question = state.question.strip()
     language = svc.settings.language if svc.settings.language != "auto" else detect_language(question)
-    query = followup.complete(question, state.get("history") or [])
+    query = followup.complete(question, state.history)
     # A follow-up's kind comes from its own wording ("那它的预算呢？" is a fact question even when
     # the question it continues asked for a person); its search text carries the previous subject.
-    intent = classify(question if query != question else query, state.get("version"))
-    scope = Scope(version=intent.version, topics=tuple(state.get("topic_filter") or ()))
+    intent = classify(question if query != question else query, state.version)
+    scope = Scope(version=intent.version, topics=tuple(state.topic_filter))
     k = runtime.context.top_k or svc.settings.retrieval.pool_k
     result = hybrid_search(svc, query, scope, k=k)
     usage: dict[str, Any] = {}
     rewrites: list[str] = []
-    if has_model(svc, state):
+    if has_model(svc, state.degraded):
         rewrites, usage = rewritten_queries(svc, query, language)
         if rewrites:
             extra = [hybrid_search(svc, q, scope, k=k) for q in rewrites]
@@ -172,10 +172,10 @@ def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     return {
         "language": language,
         "query": query,
-        "intent": intent.as_dict(),
+        "intent": intent,
         "version": intent.version,
         "terms": result.terms,
-        "hits": dump_hits(pool),
+        "hits": pool,
         "mode": "direct",
         "iterations": 0,
         "tool_calls": 0,
@@ -185,14 +185,14 @@ def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         "bridge": [],
         "outline": {},
         "conflicts": [],
-        "evaluation": {},
+        "evaluation": None,
         "strategy": "start",
         "citations": [],
         "degraded": False,
         "usage": {"__reset__": True, **usage} if usage else {"__reset__": True},
         "messages": [RemoveMessage(id=REMOVE_ALL_MESSAGES)],
         "findings": [RESET],
-        "quality": {"weights": result.weights, "unseen": result.unseen, "translations": result.translations},
+        "quality": Quality(weights=result.weights, unseen=result.unseen, translations=result.translations),
         "reasoning_trace": [
             RESET,
             {"step": 0, "type": "initial_assessment", "content": render(language, key, kind=intent.kind)},

@@ -11,9 +11,8 @@ from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, Tool
 from langgraph.runtime import Runtime
 
 from dropqa.graph.context import Context
-from dropqa.graph.intent import Intent
 from dropqa.graph.llm import ChatUnavailable, has_model, invoke_chat, text_of
-from dropqa.graph.nodes.common import budget_spent, hits_of, last_ai, step
+from dropqa.graph.nodes.common import budget_spent, last_ai, step
 from dropqa.graph.policy import call_key, plan
 from dropqa.graph.prompts import fill, render
 from dropqa.graph.state import State
@@ -21,26 +20,26 @@ from dropqa.tools.registry import agent_tools
 
 
 def _evidence_note(state: State, limit: int = 6) -> str:
-    lines = [h.line(200) for h in hits_of(state)[:limit]]
+    lines = [h.line(200) for h in state.hits[:limit]]
     return "\n".join(lines) or "—"
 
 
 def _model_step(svc: Any, state: State) -> tuple[AIMessage, dict[str, Any]]:
-    lang = state.get("language", "en")
-    system = fill("agent", lang, question=state["question"], version=state.get("version") or "latest")
-    evaluation = state.get("evaluation") or {}
-    hint = (f"\n\n[last evaluation] {evaluation.get('verdict')}, best relevance {evaluation.get('top', 0):.2f}; "
-            f"suggested next: {state.get('strategy')}") if evaluation else ""
-    opening = HumanMessage(f"{state['question']}\n\n[retrieved so far]\n{_evidence_note(state)}{hint}")
-    turn = [m for m in state.get("messages") or [] if isinstance(m, AIMessage | ToolMessage)]
+    lang = state.language
+    system = fill("agent", lang, question=state.question, version=state.version or "latest")
+    evaluation = state.evaluation
+    hint = (f"\n\n[last evaluation] {evaluation.verdict}, best relevance {evaluation.top:.2f}; "
+            f"suggested next: {state.strategy}") if evaluation else ""
+    opening = HumanMessage(f"{state.question}\n\n[retrieved so far]\n{_evidence_note(state)}{hint}")
+    turn = [m for m in state.messages if isinstance(m, AIMessage | ToolMessage)]
     return invoke_chat(svc, [SystemMessage(system), opening, *turn], agent_tools())
 
 
 def think(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
-    svc = runtime.context.svc()
+    svc = runtime.context.services
     cfg = svc.settings.agent
-    lang = state.get("language", "en")
-    iteration = int(state.get("iterations") or 0) + 1
+    lang = state.language
+    iteration = state.iterations + 1
     update: dict[str, Any] = {"mode": "agent", "iterations": iteration}
     steps = []
     spent = budget_spent(state, cfg)
@@ -48,9 +47,9 @@ def think(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         update["messages"] = [AIMessage(content=render(lang, "adapt_budget", why=spent))]
         update["reasoning_trace"] = [step(state, "thought", render(lang, "adapt_budget", why=spent))]
         return update
-    remaining = max(0, cfg.max_tool_calls - int(state.get("tool_calls") or 0))
+    remaining = max(0, cfg.max_tool_calls - state.tool_calls)
     message: AIMessage | None = None
-    if has_model(svc, state):
+    if has_model(svc, state.degraded):
         try:
             message, usage = _model_step(svc, state)
             update["usage"] = usage
@@ -59,12 +58,11 @@ def think(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
             update["degraded"] = True
             steps.append(step(state, "thought", render(lang, "degraded", error=str(exc)[:300])))
     if message is None:
-        intent = Intent.from_dict(state.get("intent"))
-        planned = plan(state.get("query") or state["question"], intent, state.get("strategy") or "start",
-                       hits_of(state), list(state.get("bridge") or []), set(state.get("tried") or []),
-                       state.get("version"))
+        intent = state.intent
+        planned = plan(state.search_text, intent, state.strategy or "start", state.hits, list(state.bridge),
+                       set(state.tried), state.version)
         thought = render(lang, planned.thought if planned.calls else "thought_none",
-                         bridge=", ".join(state.get("bridge") or []), hop=intent.first_hop)
+                         bridge=", ".join(state.bridge), hop=intent.first_hop)
         calls = [{"name": c["name"], "args": c["args"], "id": f"call_{uuid.uuid4().hex[:12]}", "type": "tool_call"}
                  for c in planned.calls]
         message = AIMessage(content=thought, tool_calls=calls)
@@ -78,8 +76,8 @@ def think(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
                       "arguments": dict(call["args"])})
     update.update({
         "messages": [message],
-        "tool_calls": int(state.get("tool_calls") or 0) + len([c for c in calls if c["name"] != "final_answer"]),
-        "tried": [*(state.get("tried") or []), *(call_key(c["name"], c["args"]) for c in calls)],
+        "tool_calls": state.tool_calls + len([c for c in calls if c["name"] != "final_answer"]),
+        "tried": [*state.tried, *(call_key(c["name"], c["args"]) for c in calls)],
         "reasoning_trace": steps,
     })
     return update

@@ -16,7 +16,7 @@ from langgraph.runtime import Runtime
 
 from dropqa.graph.context import Context
 from dropqa.graph.nodes.answer import abstain
-from dropqa.graph.nodes.common import hits_of, step
+from dropqa.graph.nodes.common import step
 from dropqa.graph.prompts import render
 from dropqa.graph.state import State
 from dropqa.tools.consistency import Conflict, claims_in, find_conflicts
@@ -114,20 +114,20 @@ def conflict_note(lang: str, conflict: Conflict, pool: list[Hit]) -> tuple[str, 
 
 
 def verify(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
-    lang = state.get("language", "en")
-    pool = hits_of(state)
-    text = state.get("answer", "")
-    if not state.get("answerable"):
+    lang = state.language
+    pool = state.hits
+    text = state.answer
+    if not state.answerable:
         return {"conflicts": [], "reasoning_trace": [step(state, "verification", render(
             lang, "verify_summary", checked=0, dropped=0, repaired=0, conflicts=0))]}
     text, cited, checked, dropped, repaired = check_citations(text, pool)
-    terms = [t for t in state.get("terms") or [] if not t.isdigit()]
+    terms = [t for t in state.terms if not t.isdigit()]
     # Compare what the cited passages and the best other passages say about what the question asks.
     considered = sorted(set(cited) | set(range(min(6, len(pool)))))
     claims = [c for i in considered if pool[i].relevance >= 0.5 * (pool[0].relevance if pool else 0)
               for c in claims_in(pool[i], terms)]
     conflicts = find_conflicts(claims)
-    version_asked = state.get("version") is not None
+    version_asked = state.version is not None
     notes = []
     for conflict in conflicts[:3]:
         if conflict.across_versions and version_asked:
