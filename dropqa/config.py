@@ -152,6 +152,42 @@ class AgentSettings(Section):
     max_tool_calls: int = 12
     max_tokens: int = 60_000
     max_seconds: float = 120.0
+    max_nodes: int = Field(40, ge=1, le=200, description="node ids one tool call (get passages, verify, summarize, "
+                           "final_answer) takes; more are an argument error the model sees")
+
+
+def _share(default: float, description: str) -> float:
+    return Field(default, ge=0.0, le=1.0, description=description)  # type: ignore[no-any-return]
+
+
+class AnswerSettings(Section):
+    """How the graph finds more evidence and turns it into a checked answer (shares are 0-1).
+
+    Defaults are the values the dev suites were tuned on; change them with ``make eval-dev``."""
+
+    window_parent_share: float = _share(0.9, "a passage next to a cut-off best passage (its table, caption, the rest "
+                                        "of the sentence) is at least this share of that passage's relevance")
+    second_hop_coverage: float = _share(0.6, "the best passage holding this share of what the question asks (beyond "
+                                        "its own subject) needs no second hop")
+    part_name_share: float = _share(0.5, "share of a document name's idf mass a question must hold to name it")
+    max_parts: int = Field(4, ge=2, le=10, description="most documents / alternatives a question is split into")
+    sentence_coverage_weight: float = _share(0.65, "offline answers: weight of the sentence's question-term coverage")
+    sentence_relevance_weight: float = _share(0.35, "offline answers: weight of the sentence's passage relevance")
+    number_bonus: float = _share(0.05, "offline answers: added to a sentence with a digit when the question asks "
+                                 "how many / when")
+    subject_weight: float = _share(0.25, "offline answers: weight of a question term that only names the "
+                                   "passage's document")
+    sentence_keep_share: float = _share(0.6, "offline answers: a sentence scoring below this share of the best is "
+                                        "not quoted")
+    support_share: float = _share(0.35, "verify: share of a cited sentence's words (Chinese bigrams, English "
+                                  "words) the cited passage must hold")
+    support_share_numbers: float = _share(0.2, "verify: the same share when the sentence's numbers are all in the "
+                                          "passage")
+    label_share: float = _share(0.8, "verify: a leading 'section: ' label whose words are this share of the "
+                                "passage's path is where it is, not a claim")
+    claim_relevance_share: float = _share(0.5, "verify: passages compared for conflicting numbers are at least this "
+                                          "share of the best passage's relevance")
+    closest_sources: int = Field(2, ge=0, le=10, description="a non-answer lists this many closest passages")
 
 
 class ApiSettings(Section):
@@ -202,6 +238,7 @@ class Settings(BaseSettings):
     ingestion: IngestionSettings = IngestionSettings()
     retrieval: RetrievalSettings = RetrievalSettings()
     agent: AgentSettings = AgentSettings()
+    answer: AnswerSettings = AnswerSettings()
     api: ApiSettings = ApiSettings()
 
     @field_validator("data_dir", mode="after")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from dropqa.config import AnswerSettings
 from dropqa.graph.intent import Intent
 from dropqa.graph.prompts import render
 from dropqa.text.segment import query_terms
@@ -106,12 +107,12 @@ def page(lang: str, intent: Intent, question: str, outline: dict, pool: list[Hit
 
 
 def versions(lang: str, intent: Intent, question: str, terms: list[str], weights: dict[str, float],
-             pool: list[Hit]) -> Composed | None:
+             pool: list[Hit], cfg: AnswerSettings) -> Composed | None:
     lines, cites = [render(lang, "versions_lead")], []
     best_doc = pool[0].document_id if pool else None
     for v in intent.versions:
         idx = [i for i, h in enumerate(pool) if h.version == v and h.document_id == best_doc]
-        picked = pick_sentences(question, terms, weights, [pool[i] for i in idx], 1)
+        picked = pick_sentences(question, terms, weights, [pool[i] for i in idx], 1, cfg=cfg)
         for p in picked:
             i = idx[p.hit_index]
             cites.append(i)
@@ -166,10 +167,11 @@ def multi_hop(lang: str, intent: Intent, question: str, bridge: list[str], pool:
 
 
 def locate(lang: str, question: str, terms: list[str], weights: dict[str, float],
-           pool: list[Hit], translations: dict[str, list[str]] | None = None) -> Composed | None:
+           pool: list[Hit], translations: dict[str, list[str]] | None = None, *, cfg: AnswerSettings,
+           ) -> Composed | None:
     """"Which section says …?": the section path of the best passage, cited, with the sentence that
     says it."""
-    picked = pick_sentences(question, terms, weights, pool, 1, translations=translations)
+    picked = pick_sentences(question, terms, weights, pool, 1, translations=translations, cfg=cfg)
     if not picked:
         return None
     i = picked[0].hit_index
@@ -193,8 +195,9 @@ def _continuation(pool: list[Hit], i: int) -> tuple[int, str] | None:
 
 
 def extractive(lang: str, question: str, terms: list[str], weights: dict[str, float], pool: list[Hit],
-               max_sentences: int, translations: dict[str, list[str]] | None = None) -> Composed | None:
-    picked = pick_sentences(question, terms, weights, pool, max_sentences, translations=translations)
+               max_sentences: int, translations: dict[str, list[str]] | None = None, *, cfg: AnswerSettings,
+               ) -> Composed | None:
+    picked = pick_sentences(question, terms, weights, pool, max_sentences, translations=translations, cfg=cfg)
     if not picked:
         return None
     lines = [render(lang, "answer_lead")]

@@ -30,7 +30,6 @@ _COMMON = frozenset({
     "And", "Or", "If", "However", "Also", "There", "Here", "One", "Two", "Some", "Many", "Most", "All", "Both",
 })
 _PROPER = frozenset({"ns", "nr", "nt", "nz", "nrt", "nrfg"})
-COVERED_ENOUGH = 0.6  # the best passage already holds this share of what the question asks: no second hop
 
 
 def _subject_free(weights: dict[str, float], hit: Hit) -> dict[str, float]:
@@ -38,11 +37,12 @@ def _subject_free(weights: dict[str, float], hit: Hit) -> dict[str, float]:
     return {t: w for t, w in weights.items() if t not in root} or weights
 
 
-def needs_second_hop(hit: Hit, weights: dict[str, float]) -> bool:
-    """The best passage says little of what the question asks beyond naming its own subject."""
+def needs_second_hop(hit: Hit, weights: dict[str, float], covered_enough: float) -> bool:
+    """The best passage says little of what the question asks beyond naming its own subject: it holds
+    less than ``covered_enough`` of it (``Settings.answer.second_hop_coverage``)."""
     ask = _subject_free(weights, hit)
     low = hit.content.lower()
-    return coverage([t for t in ask if t in low], ask) < COVERED_ENOUGH
+    return coverage([t for t in ask if t in low], ask) < covered_enough
 
 
 def _english_entities(text: str) -> list[str]:
@@ -85,20 +85,22 @@ def bridge_candidates(question: str, hit: Hit, limit: int = 2) -> list[str]:
     return found
 
 
-def second_hop_queries(question: str, hit: Hit, weights: dict[str, float], limit: int = 2) -> list[str]:
+def second_hop_queries(question: str, hit: Hit, weights: dict[str, float], covered_enough: float,
+                       limit: int = 2) -> list[str]:
     """Searches for the second hop: the question with each bridge entity added ([] when the best
     passage already answers what is asked)."""
-    if not needs_second_hop(hit, weights):
+    if not needs_second_hop(hit, weights, covered_enough):
         return []
     return [f"{question} {name}" for name in bridge_candidates(question, hit, limit)]
 
 
-def linked_documents(question: str, hit: Hit, titles: Sequence[dict[str, Any]], limit: int = 2) -> list[Part]:
+def linked_documents(question: str, hit: Hit, titles: Sequence[dict[str, Any]], min_share: float,
+                     limit: int = 2) -> list[Part]:
     """Documents the best passage names (by their titles, as a question would) other than its own
     and those the question names itself: the question is searched again inside each."""
-    asked = {str(row["document_id"]) for row, _ in named_documents(question, titles)}
+    asked = {str(row["document_id"]) for row, _ in named_documents(question, titles, min_share)}
     out = []
-    for row, _ in named_documents(hit.content, titles):
+    for row, _ in named_documents(hit.content, titles, min_share):
         doc = str(row["document_id"])
         if doc != hit.document_id and doc not in asked:
             out.append(Part(label=str(row["filename"]), query=question, document_id=doc))

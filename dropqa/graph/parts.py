@@ -39,8 +39,6 @@ _NAMES = re.compile(
 _LEADING_NUMBER = re.compile(r"^\d+[_\-\s.]*")
 _QUESTION_WORD = re.compile(r"^(?:Compare|Comparing|Between|What|Which|Who|Whose|How|Did|Does|Do|Is|Are|Was|Were|When|"
                             r"Where|Why|Both|Either|According to|In|For)\s+")
-MIN_NAMED_SHARE = 0.5  # share of a name's idf mass the question must hold
-MAX_PARTS = 4
 
 
 @dataclass(frozen=True)
@@ -63,8 +61,10 @@ def _terms_of_name(filename: str, title: str, heading: str) -> frozenset[str]:
     return frozenset(t for t in query_terms(" ".join([stem, title, heading])) if not t.isdigit())
 
 
-def named_documents(question: str, titles: Sequence[dict[str, Any]]) -> list[tuple[dict[str, Any], float]]:
-    """Documents the question names, best first, with the share of their name's idf mass it holds."""
+def named_documents(question: str, titles: Sequence[dict[str, Any]], min_share: float,
+                    ) -> list[tuple[dict[str, Any], float]]:
+    """Documents the question names (it holds at least ``min_share`` of their name's idf mass,
+    ``Settings.answer.part_name_share``), best first, with that share."""
     asked = set(query_terms(question))
     if not asked or not titles:
         return []
@@ -80,7 +80,7 @@ def named_documents(question: str, titles: Sequence[dict[str, Any]]) -> list[tup
             continue
         share = sum(idf[t] for t in hit) / total
         distinctive = any(df[t] <= max(1, n // 20) for t in hit)
-        if share >= MIN_NAMED_SHARE and distinctive:
+        if share >= min_share and distinctive:
             scored.append((row, share))
     scored.sort(key=lambda x: -x[1])
     if scored:  # names as well matched as the best one (not a near-namesake that shares a word)
@@ -113,14 +113,14 @@ def alternatives(question: str) -> list[str]:
     return []
 
 
-def decompose(question: str, titles: Sequence[dict[str, Any]]) -> list[Part]:
-    """The parts of ``question`` (at most MAX_PARTS), or [] when it is one question."""
-    named = named_documents(question, titles)
-    if 2 <= len(named) <= MAX_PARTS:
+def decompose(question: str, titles: Sequence[dict[str, Any]], min_share: float, max_parts: int) -> list[Part]:
+    """The parts of ``question`` (at most ``max_parts``), or [] when it is one question."""
+    named = named_documents(question, titles, min_share)
+    if 2 <= len(named) <= max_parts:
         return [Part(label=PurePath(str(row["filename"])).stem, query=question, document_id=str(row["document_id"]))
                 for row, _ in named]
     alts = alternatives(question)
-    if 2 <= len(alts) <= MAX_PARTS:
+    if 2 <= len(alts) <= max_parts:
         doc = str(named[0][0]["document_id"]) if len(named) == 1 else None
         return [Part(label=a, query=_without(question, a, alts), document_id=doc) for a in alts]
     return []

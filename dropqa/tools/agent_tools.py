@@ -28,12 +28,12 @@ from dropqa.tools.retrieval import term_weights
 from dropqa.tools.search_tools import services_of
 from dropqa.tools.services import Services
 
-MAX_NODES = 40
+NODES_CAP = 200  # the argument schemas' hard limit; Settings.agent.max_nodes is the one that applies
 
 
 def _uuids(values: list[str]) -> list[uuid.UUID]:
     out = []
-    for v in values[:MAX_NODES]:
+    for v in values:
         try:
             out.append(uuid.UUID(str(v)))
         except ValueError:
@@ -42,6 +42,10 @@ def _uuids(values: list[str]) -> list[uuid.UUID]:
 
 
 def load_hits(svc: Services, node_ids: list[str]) -> list[Hit]:
+    """The passages with these ids, in that order; more ids than ``agent.max_nodes`` is an error."""
+    limit = svc.settings.agent.max_nodes
+    if len(node_ids) > limit:
+        raise ValueError(f"at most {limit} node ids per call, got {len(node_ids)}")
     rows = node_store.get_nodes(svc.db, _uuids(node_ids))
     order = {nid: i for i, nid in enumerate(node_ids)}
     hits = [Hit.from_row(r, "browse") for r in rows]
@@ -92,7 +96,8 @@ def get_related_documents(document: str, runtime: ToolRuntime, limit: int = 8) -
 
 
 class FindingsArgs(BaseModel):
-    node_ids: list[str] = Field(min_length=1, max_length=MAX_NODES, description="node ids of gathered passages")
+    node_ids: list[str] = Field(min_length=1, max_length=NODES_CAP,
+                               description="node ids of gathered passages")
     question: str = Field(min_length=1, max_length=1000, description="the question the statements bear on")
 
 
@@ -129,7 +134,8 @@ def summarize_findings_impl(svc: Services, args: FindingsArgs, max_sentences: in
         return failed("summarize_findings", "none of the node ids exist")
     terms = query_terms(args.question)
     weights = term_weights(svc, terms, Scope())
-    picked = pick_sentences(args.question, terms, weights, hits, max_sentences, max_passages=len(hits))
+    picked = pick_sentences(args.question, terms, weights, hits, max_sentences, max_passages=len(hits),
+                            cfg=svc.settings.answer)
     lines = [{"text": p.text, "node_id": hits[p.hit_index].node_id, "where": hits[p.hit_index].breadcrumb}
              for p in picked]
     return ToolResult(tool="summarize_findings", status=f"{len(lines)} key statement(s) from {len(hits)} passages",
@@ -148,7 +154,7 @@ class FinalAnswerArgs(BaseModel):
     answer: str = Field(description="the answer in the question's language; cite passages as [node_id]")
     answerable: bool = Field(True, description="false when the documents do not hold the answer")
     confidence: Literal["high", "medium", "low"] = "medium"
-    node_ids: list[str] = Field(default_factory=list, max_length=MAX_NODES,
+    node_ids: list[str] = Field(default_factory=list, max_length=NODES_CAP,
                                 description="node ids of the passages the answer relies on")
 
 

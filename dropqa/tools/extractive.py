@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from dropqa.config import AnswerSettings
 from dropqa.text.sentences import split_sentences
 from dropqa.tools.fusion import coverage
 from dropqa.tools.hits import Hit
@@ -72,21 +73,20 @@ def _with_continuation(units: list[str], i: int, terms: list[str] | None = None,
     return f"{text} {following[best]}"[: limit * 2]
 
 
-SUBJECT_WEIGHT = 0.25  # a term that names the passage's document counts this much in sentence choice
-
-
-def asked_terms(hit: Hit, weights: dict[str, float]) -> dict[str, float]:
+def asked_terms(hit: Hit, weights: dict[str, float], subject_weight: float) -> dict[str, float]:
     """The question's term weights with the terms that name ``hit``'s document (its file name or
-    root title) discounted: they hold for every sentence of it, so the rest of the question picks."""
+    root title) discounted to ``subject_weight``: they hold for every sentence of it, so the rest of
+    the question picks."""
     root = hit.names()
-    return {t: w * SUBJECT_WEIGHT if t in root else w for t, w in weights.items()}
+    return {t: w * subject_weight if t in root else w for t, w in weights.items()}
 
 
 def pick_sentences(question: str, terms: list[str], weights: dict[str, float], hits: list[Hit],
                    max_sentences: int, max_passages: int = 5,
-                   translations: dict[str, list[str]] | None = None) -> list[Extract]:
+                   translations: dict[str, list[str]] | None = None, *, cfg: AnswerSettings) -> list[Extract]:
     """The best sentences of the best passages. ``translations`` (term → its words in the other
-    language) let a sentence in the other language than the question match its terms."""
+    language) let a sentence in the other language than the question match its terms; ``cfg`` holds
+    the score's weights (``Settings.answer``)."""
     translations = translations or {}
     wants_number = bool(_QUANTITY.search(question.lower()))
     candidates: list[Extract] = []
@@ -94,15 +94,15 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
         units = sentence_units(hit)
         # Terms that name the passage's document ("Parker City Hospital", "星图计划") hold for every
         # sentence in it: what picks the sentence is the rest of the question.
-        ask = asked_terms(hit, weights)
+        ask = asked_terms(hit, weights, cfg.subject_weight)
         for i in range(len(units)):
             sent = _with_continuation(units, i, terms)
             low = sent.lower()
             matched = [t for t in terms if t in low or any(x in low for x in translations.get(t, ()))]
             cov = coverage(matched, ask) if terms else 0.0
-            score = 0.65 * cov + 0.35 * hit.relevance
+            score = cfg.sentence_coverage_weight * cov + cfg.sentence_relevance_weight * hit.relevance
             if wants_number and _DIGIT.search(sent):
-                score += 0.05
+                score += cfg.number_bonus
             if len(sent) < 4:
                 score *= 0.5
             candidates.append(Extract(sent, idx, round(score, 4)))
@@ -115,7 +115,7 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
     for c in candidates:
         flat = re.sub(r"\s+", "", c.text)
         key = hits[c.hit_index].breadcrumb + "|" + flat
-        if key in seen or c.score < best * 0.6:
+        if key in seen or c.score < best * cfg.sentence_keep_share:
             continue
         if any(x.hit_index == c.hit_index and (flat in re.sub(r"\s+", "", x.text) or re.sub(r"\s+", "", x.text) in flat)
                for x in chosen):

@@ -41,8 +41,9 @@ def coverage(matched: Sequence[str], weights: dict[str, float]) -> float:
     return sum(weights.get(t, 0.0) for t in set(matched)) / total
 
 
-def calibrate_similarity(sim: float, floor: float, ceiling: float = 0.95) -> float:
-    """Map a cosine similarity onto 0–1 between a model-specific floor and ceiling."""
+def calibrate_similarity(sim: float, floor: float, ceiling: float) -> float:
+    """Map a cosine similarity onto 0–1 between a model-specific floor and ceiling
+    (``Settings.retrieval.similarity_floor`` / ``similarity_ceiling``; no default: the caller passes both)."""
     if ceiling <= floor:
         return 0.0
     return min(1.0, max(0.0, (sim - floor) / (ceiling - floor)))

@@ -3,6 +3,7 @@ support, state reducers and follow-up completion."""
 
 from __future__ import annotations
 
+from dropqa.config import AnswerSettings
 from dropqa.graph.bridge import bridge_entities
 from dropqa.graph.followup import complete
 from dropqa.graph.intent import classify
@@ -12,6 +13,8 @@ from dropqa.graph.state import RESET, extend_or_reset, merge_usage
 from dropqa.tools.consistency import claims_in, find_conflicts
 from dropqa.tools.extractive import sentence_units
 from dropqa.tools.hits import Hit
+
+CFG = AnswerSettings()
 
 
 def hit(content: str, doc: str = "a.md", section: str = "s", node_type: str = "paragraph", version: int = 1,
@@ -81,9 +84,9 @@ def test_years_and_dates_are_not_quantities():
 
 def test_citation_support_is_checked_and_repaired():
     pool = [hit("全年营业收入8.6亿元。", node_id="n1"), hit("新增授权发明专利37项。", node_id="n2")]
-    assert supports("新增授权发明专利37项 [2]", pool[1])
-    assert not supports("新增授权发明专利38项 [2]", pool[1])  # a number the passage does not state
-    text, cited, checked, dropped, repaired = check_citations("新增授权发明专利37项。[1]\n营收9亿元 [1]", pool)
+    assert supports("新增授权发明专利37项 [2]", pool[1], CFG)
+    assert not supports("新增授权发明专利38项 [2]", pool[1], CFG)  # a number the passage does not state
+    text, cited, checked, dropped, repaired = check_citations("新增授权发明专利37项。[1]\n营收9亿元 [1]", pool, CFG)
     assert text.splitlines()[0].endswith("[2]") and repaired == 1
     assert "[" not in text.splitlines()[1] and dropped == 1 and cited == [1] and checked == 2
 

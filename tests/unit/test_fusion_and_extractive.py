@@ -1,8 +1,11 @@
 import pytest
 
+from dropqa.config import AnswerSettings
 from dropqa.tools.extractive import pick_sentences
 from dropqa.tools.fusion import calibrate_similarity, coverage, idf_weights, rrf
 from dropqa.tools.hits import Hit
+
+CFG = AnswerSettings()
 
 
 def hit(node_id: str, content: str = "", relevance: float = 0.0, channel: str = "fulltext",
@@ -41,7 +44,7 @@ def test_extractive_answer_picks_the_sentence_with_the_fact():
         hit("n2", "专利工作由法务部负责。", 0.5),
     ]
     w = {"发明专利": 2.0, "新增": 1.0, "2024": 1.0}
-    picked = pick_sentences("2024年新增授权发明专利多少项？", list(w), w, hits, max_sentences=2)
+    picked = pick_sentences("2024年新增授权发明专利多少项？", list(w), w, hits, max_sentences=2, cfg=CFG)
     assert picked[0].text == "2024年新增授权发明专利37项，累计达到215项。"
     assert picked[0].hit_index == 0
 
@@ -49,7 +52,7 @@ def test_extractive_answer_picks_the_sentence_with_the_fact():
 def test_colon_sentence_keeps_what_follows():
     hits = [hit("n1", "值班安排如下：\n4月5日：王磊\n4月6日：赵宏", 0.9, node_type="paragraph")]
     w = {"值班": 1.0, "安排": 1.0}
-    picked = pick_sentences("值班安排是什么？", list(w), w, hits, max_sentences=1)
+    picked = pick_sentences("值班安排是什么？", list(w), w, hits, max_sentences=1, cfg=CFG)
     assert picked[0].text.startswith("值班安排如下：") and "4月5日：王磊" in picked[0].text
 
 

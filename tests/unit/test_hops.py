@@ -1,9 +1,12 @@
 """graph.hops: the offline second hop (bridge entities named by the best passage)."""
 
 
+from dropqa.config import AnswerSettings
 from dropqa.graph.hops import bridge_candidates, linked_documents, needs_second_hop, second_hop_queries
 from dropqa.text.segment import query_terms
 from dropqa.tools.hits import Hit
+
+CFG = AnswerSettings()
 
 QUESTION = "What currency predated the Euro in the country Signmark is from?"
 SIGNMARK = ("Signmark was one of the artists competing in Finland's national qualifications to represent it "
@@ -22,30 +25,30 @@ def _weights(question: str) -> dict[str, float]:
 
 def test_passage_about_the_subject_only_needs_a_second_hop():
     hit = _hit(SIGNMARK)
-    assert needs_second_hop(hit, _weights(QUESTION))
+    assert needs_second_hop(hit, _weights(QUESTION), CFG.second_hop_coverage)
 
 
 def test_passage_that_holds_what_is_asked_needs_no_second_hop():
     hit = _hit("Before the euro, the currency of Finland, the country Signmark is from, was the markka, "
                "which predated the euro.")
     w = _weights(QUESTION)
-    assert not needs_second_hop(hit, w)
-    assert second_hop_queries(QUESTION, hit, w) == []
+    assert not needs_second_hop(hit, w, CFG.second_hop_coverage)
+    assert second_hop_queries(QUESTION, hit, w, CFG.second_hop_coverage) == []
 
 
 def test_terms_naming_the_passage_document_do_not_count_as_answered():
     # currency + euro of {currency, predated, euro, country}: 2/4 of what is asked beyond the subject.
     # Counting "signmark" (the document's own name) would make it 3/5 and skip the hop.
     hit = _hit("Signmark once sang about the currency and the euro.")
-    assert needs_second_hop(hit, _weights(QUESTION))
+    assert needs_second_hop(hit, _weights(QUESTION), CFG.second_hop_coverage)
 
 
 def test_weights_matter_for_the_second_hop_decision():
     hit = _hit("Signmark was paid in a currency.")
     w = _weights(QUESTION)
-    assert needs_second_hop(hit, w)
+    assert needs_second_hop(hit, w, CFG.second_hop_coverage)
     heavy = {t: (100.0 if t == "currency" else 1.0) for t in w}
-    assert not needs_second_hop(hit, heavy)
+    assert not needs_second_hop(hit, heavy, CFG.second_hop_coverage)
 
 
 def test_bridge_candidates_are_names_the_question_does_not_use():
@@ -80,7 +83,7 @@ def test_bridge_candidates_respect_limit_and_skip_common_words():
 
 
 def test_second_hop_queries_add_each_bridge_to_the_question():
-    queries = second_hop_queries(QUESTION, _hit(SIGNMARK), _weights(QUESTION))
+    queries = second_hop_queries(QUESTION, _hit(SIGNMARK), _weights(QUESTION), CFG.second_hop_coverage)
     assert len(queries) == 2
     assert all(q.startswith(QUESTION + " ") for q in queries)
     assert any("Finland" in q[len(QUESTION):] for q in queries)
@@ -94,7 +97,7 @@ def test_chinese_bridge_candidates_by_part_of_speech():
     found = bridge_candidates(question, hit, limit=3)
     assert "北京" in found
     assert "张伟" not in found  # named by the question (and the document)
-    assert needs_second_hop(hit, _weights(question))
+    assert needs_second_hop(hit, _weights(question), CFG.second_hop_coverage)
 
 
 def _title(doc_id: str, filename: str, title: str) -> dict:
@@ -112,7 +115,7 @@ TITLES = [
 
 
 def test_linked_documents_are_those_the_passage_names_other_than_its_own():
-    parts = linked_documents(QUESTION, _hit(SIGNMARK), TITLES)
+    parts = linked_documents(QUESTION, _hit(SIGNMARK), TITLES, min_share=CFG.part_name_share)
     ids = [p.document_id for p in parts]
     assert "finland" in ids
     assert "signmark" not in ids  # the passage's own document
@@ -123,5 +126,5 @@ def test_linked_documents_are_those_the_passage_names_other_than_its_own():
 
 
 def test_linked_documents_limit():
-    parts = linked_documents(QUESTION, _hit(SIGNMARK), TITLES, limit=1)
+    parts = linked_documents(QUESTION, _hit(SIGNMARK), TITLES, limit=1, min_share=CFG.part_name_share)
     assert len(parts) == 1

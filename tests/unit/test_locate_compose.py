@@ -2,10 +2,13 @@
 
 import pytest
 
+from dropqa.config import AnswerSettings
 from dropqa.graph.compose import locate
 from dropqa.text.segment import query_terms
 from dropqa.tools.extractive import asked_terms, table_cell
 from dropqa.tools.hits import Hit
+
+CFG = AnswerSettings()
 
 ROW = "Department: Marketing | Q1: 120,000 | Q2: 140,000 | Q3: 185,000 | Q4: 160,000"
 
@@ -47,7 +50,7 @@ def test_asked_terms_discount_the_terms_that_name_the_document():
     # "security" names the document (security-policy.md); remote and vpn are what is asked
     hit = _hit("n", "x")
     weights = {"security": 1.0, "remote": 2.0, "vpn": 3.0}
-    ask = asked_terms(hit, weights)
+    ask = asked_terms(hit, weights, CFG.subject_weight)
     assert ask["remote"] == 2.0 and ask["vpn"] == 3.0
     assert ask.get("security", 0.0) < 1.0
     assert weights == {"security": 1.0, "remote": 2.0, "vpn": 3.0}  # the caller's weights are not changed
@@ -55,7 +58,7 @@ def test_asked_terms_discount_the_terms_that_name_the_document():
 
 def test_asked_terms_keep_the_proportions_when_only_the_name_is_asked():
     hit = _hit("n", "x")
-    ask = asked_terms(hit, {"security": 1.0, "policy": 1.5})
+    ask = asked_terms(hit, {"security": 1.0, "policy": 1.5}, CFG.subject_weight)
     assert set(ask) == {"security", "policy"}
     assert ask["policy"] / ask["security"] == pytest.approx(1.5)
     assert all(w > 0 for w in ask.values())
@@ -64,7 +67,7 @@ def test_asked_terms_keep_the_proportions_when_only_the_name_is_asked():
 def test_asked_terms_use_the_root_title_not_the_section():
     # "remote" is in the section path (3.2 Remote Access), not the document's name: asked in full
     hit = _hit("n", "x", name="handbook.md")
-    ask = asked_terms(hit, {"remote": 1.0, "handbook": 1.0})
+    ask = asked_terms(hit, {"remote": 1.0, "handbook": 1.0}, CFG.subject_weight)
     assert ask["remote"] == 1.0
     assert ask.get("handbook", 0.0) < 1.0
 
@@ -89,7 +92,7 @@ def _weights(question: str) -> tuple[list[str], dict[str, float]]:
 
 def test_locate_names_the_section_path_and_quotes_the_sentence():
     terms, weights = _weights(QUESTION)
-    composed = locate("en", QUESTION, terms, weights, _pool())
+    composed = locate("en", QUESTION, terms, weights, _pool(), cfg=CFG)
     assert composed is not None
     assert composed.citations == [1]
     assert len(composed.lines) == 2
@@ -107,7 +110,7 @@ def test_locate_in_chinese():
         _hit("b", "出差期间伙食补助标准为每人每天**100元**。", 0.8, name="差旅费管理办法.docx",
              section="第四章 伙食补助 > 4.1 标准"),
     ]
-    composed = locate("zh", question, terms, weights, pool)
+    composed = locate("zh", question, terms, weights, pool, cfg=CFG)
     assert composed is not None and composed.citations == [1]
     assert composed.lines[0] == "见于「差旅费管理办法.docx > 第四章 伙食补助 > 4.1 标准」[2]。"
     assert composed.lines[1] == "出差期间伙食补助标准为每人每天100元。 [2]"
@@ -116,19 +119,19 @@ def test_locate_in_chinese():
 def test_locate_at_document_top_level_names_just_the_document():
     terms, weights = _weights(QUESTION)
     pool = [_hit("n", "Remote access must go through the company VPN.", 0.9, section="")]
-    composed = locate("en", QUESTION, terms, weights, pool)
+    composed = locate("en", QUESTION, terms, weights, pool, cfg=CFG)
     assert composed is not None
     assert composed.lines[0] == "It is in security-policy.md [1]."
 
 
 def test_locate_with_no_evidence_is_none():
     terms, weights = _weights(QUESTION)
-    assert locate("en", QUESTION, terms, weights, []) is None
+    assert locate("en", QUESTION, terms, weights, [], cfg=CFG) is None
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_locate_text_property_joins_lines(lang):
     terms, weights = _weights(QUESTION)
-    composed = locate(lang, QUESTION, terms, weights, _pool())
+    composed = locate(lang, QUESTION, terms, weights, _pool(), cfg=CFG)
     assert composed is not None and composed.text == "\n".join(composed.lines)
     assert "[2]" in composed.lines[0] and composed.lines[1].endswith("[2]")

@@ -2,7 +2,12 @@
 
 import pytest
 
-from dropqa.graph.parts import MAX_PARTS, Part, alternatives, decompose, named_documents
+from dropqa.config import AnswerSettings
+from dropqa.graph.parts import Part, alternatives, decompose, named_documents
+
+CFG = AnswerSettings()
+SHARE = CFG.part_name_share
+KNOBS = (SHARE, CFG.max_parts)  # decompose(question, titles, *KNOBS)
 
 
 def _row(doc_id: str, filename: str, title: str = "", heading: str = "") -> dict:
@@ -43,7 +48,7 @@ def _ids(named: list[tuple[dict, float]]) -> list[str]:
 def test_two_named_courts_become_two_parts_each_searched_in_its_document():
     q = ("According to the judgments of Riverside, Glenwood, Court and Sterling, Quarryville, Court, "
          "whose sentence is longer?")
-    parts = decompose(q, TITLES)
+    parts = decompose(q, TITLES, *KNOBS)
     assert len(parts) == 2
     assert {p.document_id for p in parts} == {"c131", "c123"}
     by_doc = {p.document_id: p for p in parts}
@@ -56,53 +61,53 @@ def test_two_named_courts_become_two_parts_each_searched_in_its_document():
 
 def test_one_named_court_is_named_but_not_decomposed():
     q = "What was the sentence in the Riverside, Glenwood, Court judgment?"
-    named = named_documents(q, TITLES)
+    named = named_documents(q, TITLES, SHARE)
     assert _ids(named) == ["c131"]
     assert named[0][1] == pytest.approx(1.0)  # the question holds the whole name
-    assert decompose(q, TITLES) == []
+    assert decompose(q, TITLES, *KNOBS) == []
 
 
 def test_word_shared_by_every_name_names_nothing():
-    assert named_documents("What did the Court decide?", TITLES) == []
-    assert named_documents("Which court ruled on the appeal?", TITLES) == []
-    assert decompose("What did the Court decide?", TITLES) == []
-    assert named_documents("Which hospital treated the patient?", TITLES) == []
+    assert named_documents("What did the Court decide?", TITLES, SHARE) == []
+    assert named_documents("Which court ruled on the appeal?", TITLES, SHARE) == []
+    assert decompose("What did the Court decide?", TITLES, *KNOBS) == []
+    assert named_documents("Which hospital treated the patient?", TITLES, SHARE) == []
 
 
 def test_distinctive_word_names_its_document_not_its_near_namesakes():
     # "Riverton" and "Riverside" share nothing but "Court": only the asked one is named
-    named = named_documents("Who was the defendant at Riverton Hamilton Court?", TITLES)
+    named = named_documents("Who was the defendant at Riverton Hamilton Court?", TITLES, SHARE)
     assert _ids(named) == ["c119"]
 
 
 def test_hospital_record_named_by_hospital_and_patient():
-    named = named_documents("What was J. Rodriguez diagnosed with at Granville General Hospital?", TITLES)
+    named = named_documents("What was J. Rodriguez diagnosed with at Granville General Hospital?", TITLES, SHARE)
     assert _ids(named) == ["h182"]
 
 
 def test_two_chinese_hospital_records_become_two_parts():
     q = "银杏市第一人民医院的蓝某某和青龙市人民医院的廉某某分别被诊断为什么病？"
-    parts = decompose(q, TITLES)
+    parts = decompose(q, TITLES, *KNOBS)
     assert {p.document_id for p in parts} == {"h145", "h163"}
     assert len(parts) == 2
 
 
 def test_chinese_shared_words_alone_name_nothing():
-    assert named_documents("人民医院的诊断是什么？", TITLES) == []
+    assert named_documents("人民医院的诊断是什么？", TITLES, SHARE) == []
     # 人民 + 医院 + 某某 are most of 青龙市人民医院_廉某某's name, but every record shares them
-    assert named_documents("人民医院的某某被诊断为什么病？", TITLES) == []
+    assert named_documents("人民医院的某某被诊断为什么病？", TITLES, SHARE) == []
 
 
 def test_wikipedia_title_names_its_article():
-    named = named_documents("What currency did Signmark's country use before the euro?", WIKI + COURTS)
+    named = named_documents("What currency did Signmark's country use before the euro?", WIKI + COURTS, SHARE)
     assert set(_ids(named)) == {"w-signmark", "w-euro"}
-    named = named_documents("When was the Finnish markka replaced?", TITLES)
+    named = named_documents("When was the Finnish markka replaced?", TITLES, SHARE)
     assert _ids(named) == ["w-markka"]
 
 
 def test_named_documents_best_first_with_share():
     q = "Compare Riverside Court and Sterling, Quarryville, Court sentences"
-    named = named_documents(q, TITLES)
+    named = named_documents(q, TITLES, SHARE)
     shares = [s for _, s in named]
     assert shares == sorted(shares, reverse=True)
     assert _ids(named)[0] == "c123"  # all of its name is asked; only part of Riverside, Glenwood, Court
@@ -110,18 +115,18 @@ def test_named_documents_best_first_with_share():
 
 
 def test_no_titles_or_no_terms_name_nothing():
-    assert named_documents("Riverside, Glenwood, Court", []) == []
-    assert named_documents("", TITLES) == []
-    assert decompose("What was the sentence in the Riverside, Glenwood, Court judgment?", []) == []
+    assert named_documents("Riverside, Glenwood, Court", [], SHARE) == []
+    assert named_documents("", TITLES, SHARE) == []
+    assert decompose("What was the sentence in the Riverside, Glenwood, Court judgment?", [], *KNOBS) == []
 
 
 def test_more_named_documents_than_max_parts_are_not_split_by_document():
     names = ["Riverside, Glenwood", "Sterling, Quarryville", "Riverton, Hamilton", "Oakdale, Fairview",
              "Maplewood, Brookfield"]
-    assert len(names) > MAX_PARTS
+    assert len(names) > CFG.max_parts
     q = "Which of " + "; ".join(f"{n}, Court" for n in names) + " gave the longest sentence?"
-    assert len(named_documents(q, TITLES)) == len(names)
-    assert all(p.document_id is None for p in decompose(q, TITLES))
+    assert len(named_documents(q, TITLES, SHARE)) == len(names)
+    assert all(p.document_id is None for p in decompose(q, TITLES, *KNOBS))
 
 
 # --- alternatives ----------------------------------------------------------------------------
@@ -129,7 +134,7 @@ def test_more_named_documents_than_max_parts_are_not_split_by_document():
 def test_years_joined_by_and_are_alternatives_and_each_part_drops_the_other_year():
     q = "What happened to Acme in 2019 and 2021?"
     assert alternatives(q) == ["2019", "2021"]
-    parts = decompose(q, TITLES)
+    parts = decompose(q, TITLES, *KNOBS)
     assert [p.label for p in parts] == ["2019", "2021"]
     assert "2019" in parts[0].query and "2021" not in parts[0].query
     assert "2021" in parts[1].query and "2019" not in parts[1].query
@@ -140,7 +145,7 @@ def test_years_joined_by_and_are_alternatives_and_each_part_drops_the_other_year
 def test_three_years_in_a_list():
     q = "What was Acme's revenue in 2019, 2020 and 2021?"
     assert alternatives(q) == ["2019", "2020", "2021"]
-    parts = decompose(q, [])
+    parts = decompose(q, [], *KNOBS)
     assert len(parts) == 3
     for p in parts:
         others = {"2019", "2020", "2021"} - {p.label}
@@ -150,7 +155,7 @@ def test_three_years_in_a_list():
 def test_names_joined_by_and_drop_the_leading_question_word():
     q = "Compare Acme Corp and Beta Ltd revenue"
     assert alternatives(q) == ["Acme Corp", "Beta Ltd"]
-    parts = decompose(q, [])
+    parts = decompose(q, [], *KNOBS)
     assert [p.label for p in parts] == ["Acme Corp", "Beta Ltd"]
     assert "Beta" not in parts[0].query and "revenue" in parts[0].query
     assert "Acme" not in parts[1].query and "revenue" in parts[1].query
@@ -164,7 +169,7 @@ def test_question_without_alternatives():
     assert alternatives("What is the revenue of Acme?") == []
     assert alternatives("What happened in 2019?") == []
     assert alternatives("What happened in 2019 and 2019?") == []  # one year twice is not two parts
-    assert decompose("What is the revenue of Acme?", TITLES) == []
+    assert decompose("What is the revenue of Acme?", TITLES, *KNOBS) == []
 
 
 def test_chinese_years_are_alternatives():
@@ -172,7 +177,7 @@ def test_chinese_years_are_alternatives():
 
 
 def test_chinese_year_parts_each_drop_the_other_year():
-    parts = decompose("星河公司2019年与2021年的利润是多少？", [])
+    parts = decompose("星河公司2019年与2021年的利润是多少？", [], *KNOBS)
     assert [p.label for p in parts] == ["2019", "2021"]
     assert "2021" not in parts[0].query
     assert "2019" not in parts[1].query
@@ -180,7 +185,7 @@ def test_chinese_year_parts_each_drop_the_other_year():
 
 def test_one_named_document_with_alternatives_searches_each_alternative_in_it():
     q = "What happened at Granville General Hospital to J. Rodriguez in 2019 and 2021?"
-    parts = decompose(q, TITLES)
+    parts = decompose(q, TITLES, *KNOBS)
     assert [p.label for p in parts] == ["2019", "2021"]
     assert all(p.document_id == "h182" for p in parts)
 

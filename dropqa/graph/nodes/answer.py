@@ -109,7 +109,7 @@ def answer(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     elif intent.kind == "page":
         composed = compose.page(lang, intent, question, state.outline, pool)
     elif intent.kind == "compare_versions":
-        composed = compose.versions(lang, intent, question, terms, weights, pool)
+        composed = compose.versions(lang, intent, question, terms, weights, pool, svc.settings.answer)
     elif intent.kind == "multi_hop":
         composed = compose.multi_hop(lang, intent, question, list(state.bridge), pool)
     if composed is None:
@@ -118,9 +118,10 @@ def answer(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
             return abstain(state, decision.as_dict())
         translations = state.quality.translations
         if intent.kind == "locate":
-            composed = compose.locate(lang, question, terms, weights, pool, translations)
+            composed = compose.locate(lang, question, terms, weights, pool, translations, cfg=svc.settings.answer)
         else:
-            composed = compose.extractive(lang, question, terms, weights, pool, cfg.answer_sentences, translations)
+            composed = compose.extractive(lang, question, terms, weights, pool, cfg.answer_sentences, translations,
+                                          cfg=svc.settings.answer)
     if composed is None:
         return abstain(state)
     update: dict[str, Any] = {

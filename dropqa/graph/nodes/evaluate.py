@@ -39,7 +39,7 @@ def _turn_tool_messages(state: State) -> list[ToolMessage]:
 
 
 def _outline_hits(svc: Any, outline: dict[str, Any]) -> list[Hit]:
-    ids = [t["node_id"] for t in outline.get("tree", []) if t["depth"] > 0][:40]
+    ids = [t["node_id"] for t in outline.get("tree", []) if t["depth"] > 0][:svc.settings.agent.max_nodes]
     return load_hits(svc, ids)
 
 

@@ -71,7 +71,7 @@ def finalize(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     if answerable:
         likely = listed_sources(hits, list(state.terms), weights, state.language, path)
     else:  # a non-answer shows the closest passages it names, so the reader can check for themselves
-        likely = list(range(min(2, len(hits))))
+        likely = list(range(min(svc.settings.answer.closest_sources, len(hits))))
     extra = [i for i in likely if i not in cited][:room]
     keep = order + extra
     sources = [source_of(hits[i], cfg.snippet_chars, i in cited) for i in keep]

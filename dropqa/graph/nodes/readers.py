@@ -11,6 +11,7 @@ from typing import Any
 from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 
+from dropqa.config import AnswerSettings
 from dropqa.graph.context import Context
 from dropqa.graph.llm import ChatUnavailable, invoke_chat, text_of
 from dropqa.graph.nodes.answer import answer, passages_block
@@ -26,12 +27,12 @@ _NOTHING = re.compile(r"(?i)^\s*NOTHING\s*$")
 _MARK = re.compile(r"\s*\[\d+\]")
 
 
-def _offline_statements(reader: ReaderState, hits: list[Hit]) -> list[dict[str, Any]]:
+def _offline_statements(reader: ReaderState, hits: list[Hit], cfg: AnswerSettings) -> list[dict[str, Any]]:
     terms = list(reader["terms"]) + [b.lower() for b in reader["bridge"]]
     weights = idf_weights({t: 1 for t in terms}, 10)
     for b in reader["bridge"]:
         weights[b.lower()] = weights.get(b.lower(), 1.0) * 2  # the bridge entity is what the reader looks for
-    picked = pick_sentences(reader["question"], terms, weights, hits, 6, max_passages=len(hits))
+    picked = pick_sentences(reader["question"], terms, weights, hits, 6, max_passages=len(hits), cfg=cfg)
     if reader["bridge"]:  # a statement about this document's part in the chain names the entity
         picked = [p for p in picked if any(b in p.text or b in hits[p.hit_index].breadcrumb
                                            for b in reader["bridge"])]
@@ -61,7 +62,7 @@ def read_document(reader: ReaderState, runtime: Runtime[Context]) -> dict[str, A
         except ChatUnavailable:
             degraded = True
     if not statements and (degraded or not svc.chat_models):
-        statements = _offline_statements(reader, hits)
+        statements = _offline_statements(reader, hits, svc.settings.answer)
     # parallel readers write nothing to one-value keys: a reader that fell back offline says so in its finding
     finding = {"document": reader["document"], "statements": statements, "degraded": bool(degraded)}
     update: dict[str, Any] = {"findings": [finding], "reasoning_trace": [{

@@ -61,7 +61,7 @@ def expand_window(svc: Services, result: RetrievalResult, top: int = 3) -> list[
                    result.translations)
         for n in extra:
             parent = next(h for h in result.hits if h.node_id == n.metadata["window_of"])
-            n.relevance = round(max(n.relevance, parent.relevance * 0.9), 4)
+            n.relevance = round(max(n.relevance, parent.relevance * svc.settings.answer.window_parent_share), 4)
     return extra
 
 
@@ -146,16 +146,18 @@ def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
                 h.relevance = best[h.node_id]
             result.hits = fused[: k]
     titles = recall.document_titles(svc.db, scope)
-    parts = decompose(query, titles)
+    knobs = svc.settings.answer
+    parts = decompose(query, titles, knobs.part_name_share, knobs.max_parts)
     heads: list[Hit] = []
     hops: list[Part] = []
     if parts:
         intent.parts = [p.as_dict() for p in parts]
         intent.aggregate = True
         heads = part_heads(svc, parts, scope, result, k)
-    elif result.hits and needs_second_hop(result.hits[0], result.weights):
-        hops = [Part(label=q, query=q) for q in second_hop_queries(query, result.hits[0], result.weights)]
-        hops += linked_documents(query, result.hits[0], titles)
+    elif result.hits and needs_second_hop(result.hits[0], result.weights, knobs.second_hop_coverage):
+        hops = [Part(label=q, query=q) for q in second_hop_queries(query, result.hits[0], result.weights,
+                                                                   knobs.second_hop_coverage)]
+        hops += linked_documents(query, result.hits[0], titles, knobs.part_name_share)
         heads = result.hits[:2] + hop_heads(svc, hops, scope, result, k)
     pool, _ = merge_hits(result.hits + heads, expand_window(svc, result))
     if heads:  # each part's (or hop's) best passages lead the pool, taking turns, so each is read and cited

@@ -14,6 +14,7 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
+from dropqa.config import AnswerSettings
 from dropqa.graph.context import Context
 from dropqa.graph.nodes.answer import abstain
 from dropqa.graph.nodes.common import step
@@ -37,22 +38,22 @@ def _grams(text: str) -> set[str]:
     return {han[i:i + 2] for i in range(len(han) - 1)} | set(_WORD.findall(low))
 
 
-def _strip_where(body: str, hit: Hit) -> str:
+def _strip_where(body: str, hit: Hit, label_share: float) -> str:
     """Drop a leading "section: " label when it names where the passage sits (not a claim)."""
     for sep in ("：", ": "):
         head, found, tail = body.partition(sep)
         if found and 0 < len(head) <= 80:
             label = _grams(head)
-            if label and len(label & _grams(hit.breadcrumb)) / len(label) >= 0.8:
+            if label and len(label & _grams(hit.breadcrumb)) / len(label) >= label_share:
                 return tail
     return body
 
 
-def supports(sentence: str, hit: Hit) -> bool:
+def supports(sentence: str, hit: Hit, cfg: AnswerSettings) -> bool:
     """Does ``hit`` support ``sentence``? Every number the sentence states must be in the passage,
     and enough of its wording: a paraphrase shares fewer words than a quotation, so when the
     numbers already match less overlap is asked for."""
-    body = _LABEL.sub(" ", _strip_where(_CITE.sub("", sentence), hit))
+    body = _LABEL.sub(" ", _strip_where(_CITE.sub("", sentence), hit, cfg.label_share))
     passage = f"{hit.breadcrumb}\n{hit.content}\np.{hit.page or ''}"
     flat = passage.replace(",", "")
     numbers = _NUMBER.findall(body)
@@ -62,11 +63,11 @@ def supports(sentence: str, hit: Hit) -> bool:
     grams = _grams(body)
     if not grams:
         return True
-    needed = 0.2 if numbers else 0.35
+    needed = cfg.support_share_numbers if numbers else cfg.support_share
     return len(grams & _grams(passage)) / len(grams) >= needed
 
 
-def check_citations(answer: str, pool: list[Hit]) -> tuple[str, list[int], int, int, int]:
+def check_citations(answer: str, pool: list[Hit], cfg: AnswerSettings) -> tuple[str, list[int], int, int, int]:
     """Returns (answer, cited indexes, checked, dropped, repaired). Markers are rewritten in place."""
     counts = {"checked": 0, "dropped": 0, "repaired": 0}
     out_lines = []
@@ -76,10 +77,10 @@ def check_citations(answer: str, pool: list[Hit]) -> tuple[str, list[int], int, 
         def check(m: re.Match[str], line: str = line, used: set[int] = used) -> str:
             i = int(m.group(1)) - 1
             counts["checked"] += 1
-            if 0 <= i < len(pool) and supports(line, pool[i]):
+            if 0 <= i < len(pool) and supports(line, pool[i], cfg):
                 keep = i
             else:
-                keep = next((k for k, h in enumerate(pool[:20]) if k not in used and supports(line, h)), None)
+                keep = next((k for k, h in enumerate(pool[:20]) if k not in used and supports(line, h, cfg)), None)
                 counts["repaired" if keep is not None else "dropped"] += 1
             if keep is None or keep in used:
                 return ""
@@ -120,11 +121,13 @@ def verify(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     if not state.answerable:
         return {"conflicts": [], "reasoning_trace": [step(state, "verification", render(
             lang, "verify_summary", checked=0, dropped=0, repaired=0, conflicts=0))]}
-    text, cited, checked, dropped, repaired = check_citations(text, pool)
+    cfg = runtime.context.services.settings.answer
+    text, cited, checked, dropped, repaired = check_citations(text, pool, cfg)
     terms = [t for t in state.terms if not t.isdigit()]
     # Compare what the cited passages and the best other passages say about what the question asks.
     considered = sorted(set(cited) | set(range(min(6, len(pool)))))
-    claims = [c for i in considered if pool[i].relevance >= 0.5 * (pool[0].relevance if pool else 0)
+    floor = cfg.claim_relevance_share * (pool[0].relevance if pool else 0)
+    claims = [c for i in considered if pool[i].relevance >= floor
               for c in claims_in(pool[i], terms)]
     conflicts = find_conflicts(claims)
     version_asked = state.version is not None
