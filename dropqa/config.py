@@ -44,9 +44,12 @@ class DatabaseSettings(Section):
 
 
 class ChatModelSettings(Section):
-    """One OpenAI-compatible chat endpoint. ``model`` empty = not configured."""
+    """One chat endpoint. ``model`` empty = not configured."""
 
     model: str = ""
+    provider: str = Field("openai", min_length=1, description="a LangChain chat provider (init_chat_model's "
+                          "model_provider: openai — any OpenAI-compatible server —, anthropic, ollama, …); "
+                          "providers other than openai need their langchain-<provider> package installed")
     base_url: str | None = None
     api_key: SecretStr | None = None
     temperature: float = 0.0

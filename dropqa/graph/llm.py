@@ -1,38 +1,36 @@
 """Calling the chat model from graph nodes: providers in order (seed 003), token usage, degradation.
 
-Each configured provider is tried in turn; an error or a timeout moves on to the
-next. When all of them fail, :class:`ChatUnavailable` is raised and the node falls
-back to the offline path for the rest of the run (``degraded: true`` in the answer).
-Usage is counted per provider from each response's ``usage_metadata``.
+The configured providers are one runnable (``dropqa.models.chat.chat_runnable``:
+``with_fallbacks`` over every provider); an error or a timeout moves on to the next. When
+all of them fail, :class:`ChatUnavailable` is raised and the node falls back to the offline
+path for the rest of the run (``degraded: true`` in the answer). Usage is counted per
+provider from the answering reply's ``usage_metadata``.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.tools import BaseTool
+from pydantic import BaseModel
 
+from dropqa.models.chat import PROVIDER_KEY, chat_runnable
 from dropqa.tools.services import Services
 
 log = logging.getLogger(__name__)
+Reply = TypeVar("Reply", bound=BaseModel)
 
 
 class ChatUnavailable(RuntimeError):
-    """Every configured chat provider failed (or none is configured)."""
+    """Every configured chat provider failed (or none is configured, or the reply was unreadable)."""
 
 
 def has_model(svc: Services, degraded: bool) -> bool:
     """A chat model is configured and has not failed earlier in this run."""
-    return bool(svc.chat_models) and not degraded
-
-
-def provider_name(model: Any) -> str:
-    base = str(getattr(model, "openai_api_base", None) or "")
-    return f"{getattr(model, 'model_name', None) or getattr(model, 'model', 'model')}@{base}" if base else \
-        str(getattr(model, "model_name", None) or "model")
+    return bool(svc.chat_providers) and not degraded
 
 
 def usage_of(message: AIMessage, provider: str) -> dict[str, Any]:
@@ -42,23 +40,35 @@ def usage_of(message: AIMessage, provider: str) -> dict[str, Any]:
             "by_provider": {provider: {"prompt_tokens": prompt, "completion_tokens": completion, "calls": 1}}}
 
 
+def _invoke(svc: Services, messages: Sequence[BaseMessage], tools: Sequence[BaseTool] | None,
+            schema: type | None) -> Any:
+    errors: list[str] = []
+    runnable = chat_runnable(svc.chat_providers, tools=tools, schema=schema, errors=errors)
+    if runnable is None:
+        raise ChatUnavailable("no chat model configured")
+    try:
+        return runnable.invoke(list(messages))
+    except Exception as exc:  # with_fallbacks re-raises when the last provider failed too
+        raise ChatUnavailable("; ".join(errors) or f"{type(exc).__name__}: {str(exc)[:200]}") from exc
+
+
 def invoke_chat(svc: Services, messages: Sequence[BaseMessage], tools: Sequence[BaseTool] | None = None,
                 ) -> tuple[AIMessage, dict[str, Any]]:
     """The first provider that answers: ``(message, usage)``. Raises :class:`ChatUnavailable`."""
-    errors = []
-    for model in svc.chat_models:
-        name = provider_name(model)
-        runnable = model.bind_tools(list(tools)) if tools else model
-        try:
-            message = runnable.invoke(list(messages))
-        except Exception as exc:  # any provider failure means: try the next one
-            log.warning("chat provider %s failed: %s", name, exc)
-            errors.append(f"{name}: {type(exc).__name__}: {str(exc)[:200]}")
-            continue
-        if not isinstance(message, AIMessage):
-            message = AIMessage(content=str(getattr(message, "content", message)))
-        return message, usage_of(message, name)
-    raise ChatUnavailable("; ".join(errors) or "no chat model configured")
+    message = _invoke(svc, messages, tools, None)
+    return message, usage_of(message, message.response_metadata.get(PROVIDER_KEY, "model"))
+
+
+def invoke_structured(svc: Services, messages: Sequence[BaseMessage], schema: type[Reply],
+                      ) -> tuple[Reply, dict[str, Any]]:
+    """The first provider's reply as ``schema`` (``with_structured_output``): ``(reply, usage)``.
+    Raises :class:`ChatUnavailable` when every provider fails or the reply does not fit ``schema``."""
+    out = _invoke(svc, messages, None, schema)
+    raw, parsed = out.get("raw"), out.get("parsed")
+    usage = usage_of(raw, out[PROVIDER_KEY]) if isinstance(raw, AIMessage) else {}
+    if parsed is None:
+        raise ChatUnavailable(f"unreadable reply: {out.get('parsing_error')}"[:300])
+    return parsed, usage
 
 
 def text_of(message: AIMessage) -> str:

@@ -22,15 +22,15 @@ class Services:
     settings: Settings
     db: Database
     embedder: Embedder
-    _chat: list[Any] | None = field(default=None, repr=False)
+    _chat: list[tuple[str, Any]] | None = field(default=None, repr=False)
 
     @property
-    def chat_models(self) -> list[Any]:
-        """The chat model and its fallbacks, in the order they are tried; empty in offline mode."""
+    def chat_providers(self) -> list[tuple[str, Any]]:
+        """``(name, chat model)``: the model and its fallbacks, in the order they are tried; empty offline."""
         if self._chat is None:
-            from dropqa.models.chat import chat_models
+            from dropqa.models.chat import chat_providers
 
-            self._chat = chat_models(self.settings.models)
+            self._chat = chat_providers(self.settings.models)
         return self._chat
 
     @classmethod

@@ -9,6 +9,7 @@ offline mode when every provider fails, the budget stops a model that never call
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from pathlib import Path
@@ -77,8 +78,9 @@ def script_following(thinks: list[dict[str, Any]]):
 
     def reply(body: dict[str, Any]) -> dict[str, Any]:
         k = kind(body)
-        if k == "rewrite":
-            return {"content": "极光项目 负责人\n赵敏 绩效考核 得分"}
+        if k == "rewrite":  # with_structured_output: a JSON object for the request's response_format
+            assert body.get("response_format", {}).get("type") == "json_schema"
+            return {"content": json.dumps({"queries": ["极光项目 负责人", "赵敏 绩效考核 得分"]}, ensure_ascii=False)}
         if k in ("answer", "reader"):
             return answer_from_passages(body)
         step = next(steps, None)
@@ -101,6 +103,8 @@ def test_loop_follows_the_models_tool_calls(services, corpus):
         kinds = [kind(b) for b in llm.requests]
         provider = f"scripted@{llm.base_url}"
     assert kinds[0] == "rewrite" and kinds.count("think") == 2
+    retrieval = next(s for s in result.reasoning_trace if s["type"] == "retrieval")
+    assert retrieval["arguments"]["rewrites"] == ["极光项目 负责人", "赵敏 绩效考核 得分"]  # the structured reply
     assert result.mode == "agent" and result.answerable and not result.degraded
     assert "95" in result.answer and "[1]" in result.answer
     assert result.sources[0].cited and "95" in result.sources[0].snippet

@@ -47,7 +47,7 @@ def read_document(reader: ReaderState, runtime: Runtime[Context]) -> dict[str, A
     statements: list[dict[str, Any]] = []
     usage: dict[str, Any] = {}
     degraded = reader["degraded"]
-    if svc.chat_models and not degraded:
+    if svc.chat_providers and not degraded:
         prompt = fill("reader", reader["language"], question=reader["question"], document=reader["document"],
                       passages=passages_block(hits))
         try:
@@ -61,7 +61,7 @@ def read_document(reader: ReaderState, runtime: Runtime[Context]) -> dict[str, A
                                            "where": hits[nums[0]].section.split(" > ")[-1]})
         except ChatUnavailable:
             degraded = True
-    if not statements and (degraded or not svc.chat_models):
+    if not statements and (degraded or not svc.chat_providers):
         statements = _offline_statements(reader, hits, svc.settings.answer)
     # parallel readers write nothing to one-value keys: a reader that fell back offline says so in its finding
     finding = {"document": reader["document"], "statements": statements, "degraded": bool(degraded)}

@@ -16,12 +16,13 @@ from typing import Any
 from langchain_core.messages import HumanMessage, RemoveMessage
 from langgraph.graph.message import REMOVE_ALL_MESSAGES
 from langgraph.runtime import Runtime
+from pydantic import BaseModel, Field
 
 from dropqa.graph import followup
 from dropqa.graph.context import Context
 from dropqa.graph.hops import linked_documents, needs_second_hop, second_hop_queries
 from dropqa.graph.intent import classify
-from dropqa.graph.llm import ChatUnavailable, has_model, invoke_chat, text_of
+from dropqa.graph.llm import ChatUnavailable, has_model, invoke_structured
 from dropqa.graph.nodes.common import merge_hits
 from dropqa.graph.parts import Part, decompose
 from dropqa.graph.prompts import fill, render
@@ -112,13 +113,19 @@ def rescore(svc: Services, hits: list[Hit], result: RetrievalResult) -> None:
                result.translations)
 
 
+class Rewrites(BaseModel):
+    """The model's reply to the rewrite prompt (``with_structured_output``)."""
+
+    queries: list[str] = Field(description="up to three search queries, one of them in the other language")
+
+
 def rewritten_queries(svc: Services, question: str, language: str) -> tuple[list[str], dict]:
     try:
-        message, usage = invoke_chat(svc, [HumanMessage(fill("rewrite", language, question=question))])
+        reply, usage = invoke_structured(svc, [HumanMessage(fill("rewrite", language, question=question))], Rewrites)
     except ChatUnavailable:
         return [], {}
-    lines = [ln.strip(" -•*\t0123456789.、") for ln in text_of(message).splitlines()]
-    return [ln for ln in lines if ln and ln != question][:3], usage
+    queries = [q.strip(" -•*\t0123456789.、") for q in reply.queries]
+    return [q for q in queries if q and q != question][:3], usage
 
 
 def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:

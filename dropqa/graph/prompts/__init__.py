@@ -1,4 +1,8 @@
-"""Prompt and message templates live in files beside this module, one per language."""
+"""Prompt and message templates live in files beside this module, one per language.
+
+Model prompts go through the one loader (``dropqa.models.prompts``: a missing value raises);
+user-facing messages (``messages.<lang>.yaml``) are rendered leniently — a message never
+stops an answer."""
 
 from __future__ import annotations
 
@@ -7,6 +11,8 @@ from importlib import resources
 from string import Template
 
 import yaml
+
+from dropqa.models import prompts
 
 
 @lru_cache(maxsize=8)
@@ -24,11 +30,7 @@ def render(language: str, key: str, **values: object) -> str:
     return Template(messages(language)[key]).safe_substitute(**values)
 
 
-@lru_cache(maxsize=32)
-def prompt(name: str, language: str) -> str:
-    """A model prompt (``<name>.<lang>.md``); ``$name`` placeholders are filled by :func:`fill`."""
-    return resources.files("dropqa.graph.prompts").joinpath(f"{name}.{language}.md").read_text("utf-8").strip()
-
-
 def fill(name: str, language: str, **values: object) -> str:
-    return Template(prompt(name, language)).safe_substitute(**values)
+    """A model prompt (``<name>.<lang>.md``) with its ``$placeholders`` filled; a missing value is an
+    error (``dropqa.models.prompts``), never a ``$name`` sent to the model."""
+    return prompts.fill("dropqa.graph.prompts", f"{name}.{language}.md", values)
