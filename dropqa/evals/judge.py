@@ -14,17 +14,22 @@ the error recorded — it is not counted as wrong, nor as right.
 
 from __future__ import annotations
 
-import json
-import re
 from dataclasses import dataclass
-from importlib import resources
-from string import Template
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
 
 from dropqa.evals.suite import EvalItem
+from dropqa.models import prompts
 
 VERDICTS = {"correct": 1.0, "partial": 0.5, "incorrect": 0.0}
-_JSON = re.compile(r"\{.*\}", re.S)
+
+
+class Verdict(BaseModel):
+    """The judge's reply (``with_structured_output``)."""
+
+    verdict: Literal["correct", "partial", "incorrect"]
+    reason: str = Field(description="one sentence")
 
 
 @dataclass
@@ -38,37 +43,35 @@ class Judgement:
         return {"verdict": self.verdict, "score": self.score, "reason": self.reason, "error": self.error}
 
 
-def prompt_template() -> Template:
-    return Template(resources.files("dropqa.evals.prompts").joinpath("judge.md").read_text("utf-8").strip())
-
-
-def parse_verdict(text: str) -> Judgement:
-    """The judge's reply → a judgement; unreadable replies are an error, not a score."""
-    match = _JSON.search(text or "")
-    try:
-        data = json.loads(match.group(0)) if match else None
-    except json.JSONDecodeError:
-        data = None
-    verdict = str(data.get("verdict", "")).strip().lower() if isinstance(data, dict) else ""
-    if verdict not in VERDICTS:
-        return Judgement(None, error=f"unreadable verdict: {(text or '')[:200]!r}")
-    return Judgement(VERDICTS[verdict], verdict, str(data.get("reason") or "")[:500])
+def judgement_of(reply: Any) -> Judgement:
+    """A structured reply (``{"parsed", "raw", "parsing_error"}`` or a :class:`Verdict`) → a judgement;
+    an unreadable one is an error, not a score."""
+    parsed = reply.get("parsed") if isinstance(reply, dict) else reply
+    if not isinstance(parsed, Verdict):
+        raw = reply.get("raw") if isinstance(reply, dict) else reply
+        text = str(getattr(raw, "content", raw) or "")
+        return Judgement(None, error=f"unreadable verdict: {text[:200]!r}")
+    return Judgement(VERDICTS[parsed.verdict], parsed.verdict, parsed.reason[:500])
 
 
 class AnswerJudge:
-    """Grades answers with a chat model (any LangChain runnable taking messages)."""
+    """Grades answers with a chat model that replies with a :class:`Verdict` (any LangChain runnable
+    taking messages: :meth:`from_settings` or :meth:`for_chat_model` build one)."""
 
     def __init__(self, chat: Any, model: str):
         self.chat = chat
         self.model = model
-        self.template = prompt_template()
+
+    @classmethod
+    def for_chat_model(cls, chat_model: Any, model: str) -> AnswerJudge:
+        return cls(chat_model.with_structured_output(Verdict, include_raw=True), model)
 
     @classmethod
     def from_settings(cls, settings: Any) -> AnswerJudge | None:
         """The configured chat model (with its fallbacks), or None offline."""
         from dropqa.models.chat import chat_with_fallbacks
 
-        chat = chat_with_fallbacks(settings.models)
+        chat = chat_with_fallbacks(settings.models, schema=Verdict)
         return cls(chat, settings.models.chat.model) if chat is not None else None
 
     @staticmethod
@@ -78,12 +81,11 @@ class AnswerJudge:
     def judge(self, item: EvalItem, answer: str) -> Judgement:
         from langchain_core.messages import HumanMessage
 
-        text = self.template.safe_substitute(
-            question=item.question, expected="\n".join(f"- {a}" for a in item.answers),
-            notes=item.notes or "", answer=answer.strip() or "(empty answer)")
+        text = prompts.fill("dropqa.evals.prompts", "judge.md", {
+            "question": item.question, "expected": "\n".join(f"- {a}" for a in item.answers),
+            "notes": item.notes or "", "answer": answer.strip() or "(empty answer)"})
         try:
             reply = self.chat.invoke([HumanMessage(content=text)])
         except Exception as exc:  # the judge is optional: a failed call is recorded, not scored
             return Judgement(None, error=f"{type(exc).__name__}: {exc}"[:300])
-        content = reply.content if isinstance(reply.content, str) else json.dumps(reply.content)
-        return parse_verdict(content)
+        return judgement_of(reply)

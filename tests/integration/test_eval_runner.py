@@ -98,9 +98,10 @@ def test_llm_judge_adds_answer_correctness(services, report, capsys):
     items = [i for i in load_suite(ROOT / "evals" / "golden_en.yaml")
              if i.id in {"en-annual-leave", "en-max-depth", "en-no-ceo"}]
     with ScriptedOpenAI(grade) as llm:
-        judge = AnswerJudge(build_chat_model(ChatModelSettings(**llm.chat_config())), llm.model)
+        judge = AnswerJudge.for_chat_model(build_chat_model(ChatModelSettings(**llm.chat_config())), llm.model)
         judged = run_suite(services, items, ROOT / "evals" / "corpus_en", index=False, judge=judge)
     assert len(llm.requests) == 2  # the no-answer item is not judged
+    assert all(b["response_format"]["type"] == "json_schema" for b in llm.requests)  # with_structured_output
     s = judged["summary"]
     assert s["answer_correctness"] == 0.75 and judged["meta"]["judge"] == llm.model
     assert s["by_type"]["table"]["answer_correctness"] == 0.5

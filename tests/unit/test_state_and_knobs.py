@@ -1,0 +1,76 @@
+"""Typed graph state survives LangGraph's checkpoint serializer; every answer knob is a bounded setting;
+the one prompt loader refuses a prompt with a placeholder nobody filled."""
+
+from __future__ import annotations
+
+import pytest
+from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
+from pydantic import ValidationError
+
+from dropqa.config import AnswerSettings, Settings
+from dropqa.evals.judge import Verdict, judgement_of
+from dropqa.graph.intent import classify
+from dropqa.graph.state import Evaluation, Quality, State
+from dropqa.models import prompts
+from dropqa.tools.hits import Hit
+
+
+def _hit() -> Hit:
+    return Hit(node_id="n1", document_id="d1", document_name="年报.docx", version=2, node_type="paragraph",
+               section="第3章 > 3.2", breadcrumb="年报.docx > 第3章 > 3.2", content="新增授权发明专利37项。",
+               position=4, page=7, relevance=0.81, channels=["fulltext"], metadata={"page": 7, "window_of": "n0"})
+
+
+def test_typed_state_values_round_trip_through_the_checkpoint_serializer():
+    serde = JsonPlusSerializer()
+    values = {
+        "hits": [_hit()],
+        "intent": classify("第3章讲了什么？"),
+        "quality": Quality(weights={"专利": 2.5}, unseen=["x"], translations={"专利": ["patent"]},
+                           decision={"probability": 0.7, "answerable": True}),
+        "evaluation": Evaluation(verdict="low", new=2, top=0.4),
+    }
+    for key, value in values.items():
+        back = serde.loads_typed(serde.dumps_typed(value))
+        assert back == value and type(back) is type(value), key
+    assert values["intent"].kind == "structure" and values["intent"].chapter == 3
+
+
+def test_state_defaults_need_no_get():
+    state = State(question="q")
+    assert state.hits == [] and state.quality.weights == {} and state.evaluation is None
+    assert state.search_text == "q" and State(question="q", query="q2").search_text == "q2"
+
+
+def test_every_answer_knob_has_a_description_and_bounds():
+    for name, info in AnswerSettings.model_fields.items():
+        assert info.description, name
+        bounds = {type(m).__name__ for m in info.metadata}
+        assert {"Ge", "Le"} <= bounds, name
+
+
+def test_answer_knobs_reject_out_of_range_and_unknown_keys():
+    with pytest.raises(ValidationError):
+        AnswerSettings(support_share=1.5)
+    with pytest.raises(ValidationError):
+        Settings(answer={"suport_share": 0.3})  # type: ignore[arg-type]
+    assert Settings(answer={"support_share": 0.3}).answer.support_share == 0.3  # type: ignore[arg-type]
+
+
+def test_prompt_with_an_unfilled_placeholder_is_an_error():
+    with pytest.raises(prompts.PromptError, match=r"\$question"):
+        prompts.fill("dropqa.graph.prompts", "rewrite.en.md", {})
+    text = prompts.fill("dropqa.graph.prompts", "rewrite.en.md", {"question": "What is RTO?"})
+    assert "What is RTO?" in text and "$" not in text
+
+
+def test_ingestion_prompt_must_use_exactly_its_placeholders():
+    with pytest.raises(prompts.PromptError, match="must use exactly"):
+        prompts.fill("dropqa.graph.prompts", "rewrite.en.md", {"question": "q"}, expected={"question", "extra"})
+
+
+def test_judge_reads_a_structured_verdict_and_reports_an_unreadable_one():
+    ok = judgement_of({"parsed": Verdict(verdict="partial", reason="one of two"), "raw": None})
+    assert (ok.score, ok.verdict, ok.reason, ok.error) == (0.5, "partial", "one of two", None)
+    bad = judgement_of({"parsed": None, "raw": "maybe?", "parsing_error": ValueError("no JSON")})
+    assert bad.score is None and "unreadable verdict" in (bad.error or "")
