@@ -77,3 +77,10 @@ def query_terms(text: str) -> list[str]:
 
 def has_han(text: str) -> bool:
     return bool(_HAN.search(text))
+
+
+def han_bigrams(text: str) -> set[str]:
+    """Character bigrams of ``text``'s Han characters, the others dropped ("云平台 建设" → 云平, 平台,
+    台建, 建设): a word-order-free overlap measure for Chinese, where words are not space-separated."""
+    han = "".join(_HAN.findall(text))
+    return {han[i:i + 2] for i in range(len(han) - 1)}

@@ -1,5 +1,5 @@
 from dropqa.text.lang import detect_language
-from dropqa.text.segment import index_text, query_terms, tokens
+from dropqa.text.segment import han_bigrams, index_text, query_terms, tokens
 from dropqa.text.sentences import split_sentences, truncate
 
 
@@ -37,3 +37,8 @@ def test_language_detection():
     assert detect_language("星图计划的预算是多少？") == "zh"
     assert detect_language("What is the RTO of the core database?") == "en"
     assert detect_language("What does 星图计划 cost?") == "en"
+
+
+def test_han_bigrams_skip_everything_but_han():
+    assert han_bigrams("云平台 建设 (cloud) 2024") == {"云平", "平台", "台建", "建设"}
+    assert han_bigrams("cloud platform") == set() and han_bigrams("云") == set()

@@ -20,6 +20,7 @@ from dropqa.graph.nodes.answer import abstain
 from dropqa.graph.nodes.common import step
 from dropqa.graph.prompts import render
 from dropqa.graph.state import State
+from dropqa.text.segment import han_bigrams
 from dropqa.tools.consistency import Conflict, claims_in, find_conflicts
 from dropqa.tools.hits import Hit
 
@@ -34,8 +35,7 @@ def _grams(text: str) -> set[str]:
     """Character bigrams of the Chinese text plus the English words (3+ letters) — comparable
     across passages that mix both."""
     low = text.lower()
-    han = re.sub(r"[^\u4e00-\u9fff]", "", low)
-    return {han[i:i + 2] for i in range(len(han) - 1)} | set(_WORD.findall(low))
+    return han_bigrams(low) | set(_WORD.findall(low))
 
 
 def _strip_where(body: str, hit: Hit, label_share: float) -> str:
