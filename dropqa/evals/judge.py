@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
 from dropqa.evals.suite import EvalItem
 from dropqa.models import prompts
@@ -86,6 +86,8 @@ class AnswerJudge:
             "notes": item.notes or "", "answer": answer.strip() or "(empty answer)"})
         try:
             reply = self.chat.invoke([HumanMessage(content=text)])
+        except ValidationError as exc:  # the reply is not a Verdict (the client validates JSON replies)
+            return Judgement(None, error=f"unreadable verdict: {exc.errors()[0].get('input')!r}"[:300])
         except Exception as exc:  # the judge is optional: a failed call is recorded, not scored
             return Judgement(None, error=f"{type(exc).__name__}: {exc}"[:300])
         return judgement_of(reply)

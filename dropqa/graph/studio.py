@@ -9,7 +9,6 @@ passes the services it opened in ``Context(services=...)``.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, field
 
 from dropqa.config import get_settings
 from dropqa.graph.context import Context
@@ -29,11 +28,17 @@ def studio_services() -> Services:
         return _services
 
 
-@dataclass
 class StudioContext(Context):
-    """Studio sends the context as JSON (``{}`` or ``{"top_k": 5}``); the services come from here."""
+    """Studio sends the context as JSON (``{}`` or ``{"top_k": 5}``); the services come from here,
+    opened on first use inside a node — not while LangGraph's server builds the context on its
+    event loop, where a blocking call (starting PostgreSQL) is refused."""
 
-    services: Services = field(default_factory=studio_services)
+    def __init__(self, top_k: int | None = None):
+        self.top_k = top_k
+
+    @property  # type: ignore[override]
+    def services(self) -> Services:
+        return studio_services()
 
 
 graph = build_graph(StudioContext).compile(name="dropqa")

@@ -230,15 +230,18 @@ def test_the_shipped_suites_are_valid():
 # ---------------------------------------------------------------- the optional LLM judge
 
 
-def test_judge_verdicts_are_parsed_never_guessed():
-    from dropqa.evals.judge import parse_verdict
+def test_judge_verdicts_are_read_never_guessed():
+    from pydantic import ValidationError
 
-    j = parse_verdict('Sure. {"verdict": "Partial", "reason": "only the warranty"}')
+    from dropqa.evals.judge import Verdict, judgement_of
+
+    j = judgement_of({"parsed": Verdict(verdict="partial", reason="only the warranty"), "raw": None})
     assert (j.score, j.verdict, j.reason, j.error) == (0.5, "partial", "only the warranty", None)
-    assert parse_verdict('{"verdict": "correct", "reason": ""}').score == 1.0
-    assert parse_verdict('{"verdict": "incorrect"}').score == 0.0
-    for bad in ("looks right to me", '{"verdict": "maybe"}', "{not json}", ""):
-        j = parse_verdict(bad)
+    assert judgement_of(Verdict(verdict="incorrect", reason="")).score == 0.0
+    with pytest.raises(ValidationError):
+        Verdict(verdict="maybe", reason="")  # type: ignore[arg-type]
+    for raw in ("looks right to me", '{"verdict": "maybe"}', "{not json}", ""):
+        j = judgement_of({"parsed": None, "raw": raw, "parsing_error": ValueError(raw)})
         assert j.score is None and j.verdict is None and j.error.startswith("unreadable verdict")
 
 
@@ -247,7 +250,7 @@ def _judge(llm):
     from dropqa.evals.judge import AnswerJudge
     from dropqa.models.chat import build_chat_model
 
-    return AnswerJudge(build_chat_model(ChatModelSettings(**llm.chat_config())), llm.model)
+    return AnswerJudge.for_chat_model(build_chat_model(ChatModelSettings(**llm.chat_config())), llm.model)
 
 
 def test_judge_grades_through_a_real_openai_client():
