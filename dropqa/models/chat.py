@@ -56,11 +56,6 @@ def chat_providers(settings: ModelSettings) -> list[tuple[str, BaseChatModel]]:
     return [(provider_name(c), build_chat_model(c)) for c in configs]
 
 
-def chat_models(settings: ModelSettings) -> list[BaseChatModel]:
-    """The primary model followed by its fallbacks; empty in offline mode."""
-    return [model for _, model in chat_providers(settings)]
-
-
 def _tagged(name: str, runnable: Runnable, structured: bool, errors: list[str] | None) -> Runnable:
     """``runnable`` whose reply says which provider gave it; a failure is logged (and added to
     ``errors``), then raised (``with_fallbacks`` moves on to the next provider)."""
