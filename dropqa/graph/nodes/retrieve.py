@@ -197,6 +197,8 @@ def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         "evaluation": None,
         "strategy": "start",
         "citations": [],
+        "confidence": None,  # a thread's earlier turn must not lend this one its confidence
+        "answer": "",
         "degraded": False,
         "usage": {"__reset__": True, **usage} if usage else {"__reset__": True},
         "messages": [RemoveMessage(id=REMOVE_ALL_MESSAGES)],
