@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 export OPENBLAS_NUM_THREADS ?= 1
 
-.PHONY: run test lint eval eval-dev bench studio clean-data help browser
+.PHONY: run test lint eval eval-dev bench studio clean-data help browser compose-tool
 
 help:
 	@echo "make run    - install, index ./examples into the embedded database, serve on 127.0.0.1:8000"
@@ -38,6 +38,13 @@ browser:
 		(apt-get update -qq && apt-get install -y -qq chromium fonts-wqy-microhei >/dev/null) || \
 		echo "could not install chromium: the browser tests will be skipped"
 
+# deploy/compose.yaml is checked with the compose tool's own `config` validation; Debian's docker-compose
+# (no Docker daemon needed for that). Without it the check is skipped and says why.
+compose-tool:
+	@command -v docker-compose >/dev/null || \
+		(apt-get update -qq && apt-get install -y -qq --no-install-recommends docker-compose >/dev/null) || \
+		echo "could not install docker-compose: the compose file check will be skipped"
+
 # langgraph-cli[inmem] pins libraries that clash with the test tools: LangGraph Studio gets its own venv.
 STUDIO_VENV := .venv-studio
 $(STUDIO_VENV)/.installed: pyproject.toml
@@ -46,7 +53,7 @@ $(STUDIO_VENV)/.installed: pyproject.toml
 	$(STUDIO_VENV)/bin/pip install -q -e '.[studio]'
 	@touch $@
 
-test: $(VENV)/.test-installed browser $(STUDIO_VENV)/.installed
+test: $(VENV)/.test-installed browser compose-tool $(STUDIO_VENV)/.installed
 	$(BIN)/ruff check dropqa tests benchmarks
 	$(BIN)/pytest -q -p no:cacheprovider tests
 

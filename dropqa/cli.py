@@ -1,4 +1,4 @@
-"""The ``dropqa`` command: index, ask, docs, serve, run, worker, watch, mcp, eval."""
+"""The ``dropqa`` command: index, ask, docs, serve, run, worker, watch, mcp, eval, gc, db."""
 
 from __future__ import annotations
 
@@ -297,6 +297,96 @@ def mcp_stdio() -> None:
         build_mcp(lambda: svc).run("stdio")
     finally:
         svc.close()
+
+
+db_app = typer.Typer(no_args_is_help=True, help="The database: its connection URL, what its tables take.")
+app.add_typer(db_app, name="db")
+
+
+def _database(settings: Settings):
+    """The store without the models (commands that only read or tidy tables)."""
+    from dropqa.store.db import Database
+    from dropqa.store.server import DatabaseUnavailable
+
+    try:
+        return Database.open(settings)
+    except DatabaseUnavailable as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from exc
+
+
+@db_app.command("url")
+def db_url(
+    tcp: Annotated[bool, typer.Option("--tcp", help="make the embedded server listen on 127.0.0.1 with a password "
+                                      "and print that URL (DATABASE_URL for workers started elsewhere)")] = False,
+    port: Annotated[int | None, typer.Option("--port", min=1, max=65535,
+                                             help="the TCP port (default: the one chosen before, else a free one)")
+                    ] = None,
+) -> None:
+    """Print the database's connection URL: DATABASE_URL when set, else the embedded server's. The
+    embedded server runs while a dropqa process of this data dir runs (`dropqa serve`, `watch`, ...)."""
+    from dropqa.store.server import DatabaseUnavailable, embedded_url, enable_tcp
+
+    settings = _settings()
+    if settings.database_url:
+        if tcp or port:
+            err.print("[red]error:[/red] DATABASE_URL is set: DropQA uses that server, not an embedded one")
+            raise typer.Exit(2)
+        print(settings.database_url)
+        return
+    try:
+        url = enable_tcp(settings.data_dir, port) if tcp else embedded_url(settings.data_dir)
+    except DatabaseUnavailable as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from exc
+    print(url)
+    if tcp:
+        err.print(f"the embedded server of {settings.data_dir} listens on 127.0.0.1 from now on, while a dropqa "
+                  "process of this data dir runs (e.g. `dropqa serve`)", highlight=False)
+
+
+@db_app.command("sizes")
+def db_sizes() -> None:
+    """What each table takes on disk (with its indexes and TOAST), and the stored file bytes."""
+    from dropqa.store import blobs
+
+    db = _database(_settings())
+    try:
+        rows = blobs.table_sizes(db)
+        stored = blobs.stats(db)
+    finally:
+        db.close()
+    table = Table(title="tables")
+    for col in ("table", "rows≈", "total", "heap", "toast", "indexes"):
+        table.add_column(col, justify="left" if col == "table" else "right")
+    for r in rows:
+        table.add_row(r["table"], str(max(r["rows"], 0)), *(_mb(r[k]) for k in
+                                                           ("total_bytes", "heap_bytes", "toast_bytes", "index_bytes")))
+    console.print(table)
+    console.print(f"stored files: {stored['blobs']}, {_mb(stored['bytes'])} "
+                  f"({_mb(stored['disk_bytes'])} on disk)")
+
+
+def _mb(n: int) -> str:
+    return f"{n / 1e6:.2f} MB"
+
+
+@app.command()
+def gc(
+    grace: Annotated[float | None, typer.Option("--grace", min=0, help="spare bytes stored less than this many "
+                                                "seconds ago (default storage.blob_grace_s)")] = None,
+) -> None:
+    """Free stored file bytes that no version of a live document and no unfinished job names
+    (deleted documents, failed uploads). Deleting a document frees its own bytes at once."""
+    from dropqa.store import blobs
+
+    db = _database(_settings())
+    try:
+        count, size = blobs.collect(db, grace)
+        stored = blobs.stats(db)
+    finally:
+        db.close()
+    console.print(f"freed {count} file(s), {_mb(size)}; stored: {stored['blobs']} file(s), {_mb(stored['bytes'])}")
 
 
 @app.command("eval")

@@ -43,6 +43,15 @@ class DatabaseSettings(Section):
                               "checks it is alive and restarts it when it is not; 0 = never")
 
 
+class StorageSettings(Section):
+    """File bytes in the database (table ``blobs``): uploads, watched and indexed files, stored once per content."""
+
+    blob_chunk_bytes: int = Field(1024 * 1024, ge=4096, le=256 * 1024 * 1024,
+                                  description="the bytes of a file are stored in chunks of this size")
+    blob_grace_s: float = Field(300.0, ge=0, description="collection spares bytes stored this recently (an upload "
+                                "stores them a moment before its job names them)")
+
+
 class ChatModelSettings(Section):
     """One chat endpoint. ``model`` empty = not configured."""
 
@@ -237,6 +246,7 @@ class Settings(BaseSettings):
     log_level: str = "INFO"
 
     database: DatabaseSettings = DatabaseSettings()
+    storage: StorageSettings = StorageSettings()
     models: ModelSettings = ModelSettings()
     ingestion: IngestionSettings = IngestionSettings()
     retrieval: RetrievalSettings = RetrievalSettings()

@@ -1,8 +1,9 @@
 """Uploaded files: safe names, type from the bytes, content-addressed storage, one ingestion job each.
 
-A file is stored as ``<data_dir>/uploads/<sha256[:16]>/<safe name>``: identical bytes
-land in the same place, and a new version of a file never overwrites the bytes an
-older job (or an older version's history) points at.
+The bytes are stored in the database (:mod:`dropqa.store.blobs`, keyed by SHA-256: identical bytes
+are stored once) and the job names them, so the worker that indexes the file may run on any machine
+and nothing is written to this server's disk. The job's path, ``uploads/<sha256[:16]>/<safe name>``,
+only says what was uploaded.
 
 Uploads live in their own namespace: the document key of an upload is ``upload:<safe name>``,
 so uploading ``pricing.md`` again with new content makes a new version of the uploaded
@@ -13,17 +14,16 @@ request that names a document to ``replace`` (by id) makes a new version of that
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 import unicodedata
-from pathlib import Path, PurePosixPath
+from pathlib import PurePosixPath
 
 from pydantic import BaseModel, Field
 
 from dropqa.ingestion.parsers import UnsupportedFormat, get_parser
 from dropqa.ingestion.sniff import detect_type
+from dropqa.store import blobs, jobs
 from dropqa.store import documents as doc_store
-from dropqa.store import jobs
 from dropqa.tools.services import Services
 
 _FORBIDDEN = re.compile(r'[<>:"/\\|?*]')
@@ -71,19 +71,6 @@ class UploadItem(BaseModel):
     error: str | None = None
 
 
-def store_bytes(upload_dir: Path, name: str, data: bytes, digest: str) -> Path:
-    folder = upload_dir / digest[:16]
-    folder.mkdir(parents=True, exist_ok=True)
-    target = folder / name
-    if target.resolve().parent != folder.resolve():  # belt and braces: safe_filename already forbids this
-        raise ValueError(f"refused file name {name!r}")
-    if not target.exists():
-        tmp = folder / f".{name}.{os.getpid()}.part"
-        tmp.write_bytes(data)
-        os.replace(tmp, target)
-    return target
-
-
 def upload_key(name: str) -> str:
     """The document key of an uploaded file (its own namespace; no folder path starts so)."""
     return doc_store.UPLOAD_PREFIX + name
@@ -117,9 +104,9 @@ def accept(svc: Services, original: str | None, data: bytes, replace: dict | Non
     if same is not None:
         result.status, result.document_id = "unchanged", str(same["id"])
         return result
-    path = store_bytes(svc.settings.data_dir / "uploads", name, data, digest)
+    blobs.put(svc.db, data, digest)
     key = replace["source_key"] if replace is not None else upload_key(name)
-    job = jobs.enqueue(svc.db, key, str(path))
+    job = jobs.enqueue(svc.db, key, f"uploads/{digest[:16]}/{name}", blob=digest)
     existing = doc_store.find_by_key(svc.db, key)
     result.status, result.job_id, result.job_state = "queued", str(job["id"]), job["state"]
     result.document_id = str(existing["id"]) if existing and existing["current_version"] > 0 else None

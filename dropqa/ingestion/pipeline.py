@@ -29,6 +29,7 @@ from dropqa.ingestion.safety import check_file_size, explain_ole
 from dropqa.ingestion.sniff import detect_type
 from dropqa.ingestion.topics import cluster_topics, keyword_topics, model_topics
 from dropqa.models.embeddings import Embedder, get_embedder
+from dropqa.store import blobs
 from dropqa.store import documents as doc_store
 from dropqa.store.db import Database
 from dropqa.store.jobs import JobLost
@@ -87,14 +88,16 @@ class Indexer:
         ensure_vector_index(db, self.embedder.name, self.embedder.dimensions)
 
     def index_file(self, path: Path, source_key: str, progress: Progress | None = None,
-                   job: tuple[Any, str] | None = None) -> IndexOutcome:
+                   job: tuple[Any, str] | None = None, data: bytes | None = None) -> IndexOutcome:
         """Index one file; failures come back as ``status="failed"`` with a message. With ``job``
         (``(job_id, worker_id)``) the version is written only while that worker holds the job, and
-        :class:`~dropqa.store.jobs.JobLost` (also raised by ``progress``) stops the run, writing nothing."""
+        :class:`~dropqa.store.jobs.JobLost` (also raised by ``progress``) stops the run, writing nothing.
+        ``data``: the file's bytes as stored in the database (a job's blob); ``path`` is then only
+        its name. Bytes read from ``path`` are stored with the version they make."""
         started = time.perf_counter()
         outcome = IndexOutcome(path=str(path), source_key=source_key, status="failed")
         try:
-            self._index(path, source_key, outcome, progress or (lambda _s: None), job)
+            self._index(path, source_key, outcome, progress or (lambda _s: None), job, data)
         except JobLost:
             raise
         except ParseError as exc:
@@ -110,13 +113,20 @@ class Indexer:
         return outcome
 
     def _index(self, path: Path, source_key: str, outcome: IndexOutcome, progress: Progress,
-               job: tuple[Any, str] | None) -> None:
-        size = path.stat().st_size
-        check_file_size(size, self.settings.ingestion.max_file_bytes)  # before reading a byte
-        data = path.read_bytes()
+               job: tuple[Any, str] | None, stored: bytes | None = None) -> None:
+        if stored is None:
+            size = path.stat().st_size
+            check_file_size(size, self.settings.ingestion.max_file_bytes)  # before reading a byte
+            data = path.read_bytes()
+        else:
+            data = stored
+            size = len(data)
+            check_file_size(size, self.settings.ingestion.max_file_bytes)
         file_hash = hashlib.sha256(data).hexdigest()
         existing = doc_store.find_by_key(self.db, source_key)
         if existing and existing["file_hash"] == file_hash and existing["deleted_at"] is None:
+            if stored is None and not blobs.exists(self.db, file_hash):
+                blobs.put(self.db, data, file_hash)  # indexed before file bytes were stored: store them now
             outcome.status, outcome.document_id = "unchanged", str(existing["id"])
             outcome.version, outcome.file_type = existing["current_version"], existing["file_type"]
             return
@@ -130,6 +140,10 @@ class Indexer:
         parsed = self.parse(file_type, data, self.parse_context(path.name))
         progress("enriching")
         nv = self.build_version(parsed, source_key, path, file_type, file_hash, size, progress)
+        if stored is None:
+            nv.data = data  # written with the version
+        else:
+            nv.storage_path = None  # the bytes are in the database; path was another machine's
         progress("writing")
         result = doc_store.write_version(self.db, nv, job=job)
         outcome.status, outcome.document_id, outcome.version = result.outcome, str(result.document_id), result.version  # type: ignore[assignment]

@@ -31,8 +31,8 @@ from watchdog.observers import Observer
 
 from dropqa.config import Settings
 from dropqa.ingestion.files import ignored, iter_files
+from dropqa.store import blobs, jobs
 from dropqa.store import documents as doc_store
-from dropqa.store import jobs
 from dropqa.store.db import Database
 
 log = logging.getLogger(__name__)
@@ -98,7 +98,7 @@ class Watcher:
         self._flusher.start()
         if initial_scan:
             for path, key in iter_files(list(self.roots), self.settings.ingestion.ignore_patterns):
-                jobs.enqueue(self.db, key, str(path), "index")
+                self.enqueue_index(key, path)
 
     def stop(self) -> None:
         self._stop.set()
@@ -155,10 +155,25 @@ class Watcher:
             if action == "index" and not path.is_file():
                 continue  # gone again (or a folder); its delete event decides
             try:
-                jobs.enqueue(self.db, key, str(path), action)  # type: ignore[arg-type]
+                if action == "index":
+                    self.enqueue_index(key, path)
+                else:
+                    jobs.enqueue(self.db, key, str(path), "delete")
             except Exception:
                 log.exception("cannot enqueue %s %s", action, key)
         return len(ready)
+
+    def enqueue_index(self, key: str, path: Path) -> None:
+        """Store the file's bytes in the database and queue a job that names them, so a worker on any
+        machine can index it (a job still queued for the same file takes the newer bytes). A file that
+        cannot be read now, or is over the size limit, is queued by path: the worker reads it or says why."""
+        blob = None
+        try:
+            if path.stat().st_size <= self.settings.ingestion.max_file_bytes:
+                blob = blobs.put(self.db, path.read_bytes())
+        except OSError as exc:
+            log.info("cannot read %s now (%s); queued by path", path, exc)
+        jobs.enqueue(self.db, key, str(path), "index", blob=blob, supersede=True)
 
     def _flush_loop(self) -> None:
         tick = max(0.05, min(0.5, self.settings.ingestion.watch_debounce_s / 4))

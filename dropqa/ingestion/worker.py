@@ -5,6 +5,9 @@ writes a version in one transaction at the end (a worker killed mid-job leaves
 nothing half-written), and claimed jobs carry a heartbeat (a job whose worker
 died is claimed again by another worker once the heartbeat is stale).
 
+A job names the file's bytes stored in the database (``blob_sha256``), so a worker needs nothing
+but ``DATABASE_URL``; a job without stored bytes (queued by an older version) reads its path.
+
 Parsing runs in a child process with a time limit and an address-space limit
 (:mod:`dropqa.ingestion.isolation`), so one pathological file fails that job only
 and never takes the worker down. A cancelled job is noticed between stages (and
@@ -23,8 +26,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from dropqa.config import Settings
 from dropqa.ingestion.isolation import parse_isolated
+from dropqa.store import blobs, jobs
 from dropqa.store import documents as doc_store
-from dropqa.store import jobs
 from dropqa.store.db import Database
 
 if TYPE_CHECKING:
@@ -139,9 +142,16 @@ class Worker:
             if state and not jobs.set_state(self.db, job["id"], state, {"stage": stage}, worker_id=self.worker_id):
                 raise jobs.JobLost(f"job {job['id']} was cancelled or taken over")
 
+        data = None
+        if job.get("blob_sha256"):  # the bytes are in the database: this worker may be on any machine
+            data = blobs.get(self.db, job["blob_sha256"])
+            if data is None:
+                jobs.fail(self.db, job["id"], "the file's stored bytes are gone (collected after the document was "
+                          "deleted?); upload or save the file again", retry=False, worker_id=self.worker_id)
+                return
         try:
             outcome = self.indexer.index_file(Path(job["path"]), job["source_key"], progress=progress,
-                                              job=(job["id"], self.worker_id))
+                                              job=(job["id"], self.worker_id), data=data)
         except jobs.JobLost:
             log.info("worker %s: job %s was cancelled or taken over; stopped without writing",
                      self.worker_id, job["id"])

@@ -9,7 +9,7 @@ from typing import Any
 import psycopg
 from psycopg.types.json import Jsonb
 
-from dropqa.store import jobs
+from dropqa.store import blobs, jobs
 from dropqa.store.db import Database
 from dropqa.store.records import NewVersion, WriteResult
 
@@ -76,6 +76,8 @@ def write_version(db: Database, nv: NewVersion, job: tuple[uuid.UUID, str] | Non
         version = (conn.execute(
             "SELECT coalesce(max(version), 0) AS v FROM document_versions WHERE document_id = %s", (doc_id,)
         ).fetchone() or {"v": 0})["v"] + 1
+        if nv.data is not None:  # the bytes go in with the version that names them (one transaction)
+            blobs.put_in(conn, nv.data, nv.file_hash, db.settings.storage.blob_chunk_bytes)
         conn.execute(
             "INSERT INTO document_versions (document_id, version, file_hash, file_size, storage_path, "
             "node_count, metadata) VALUES (%s, %s, %s, %s, %s, %s, %s)",
@@ -221,14 +223,19 @@ def live_keys_under(db: Database, prefix: str) -> list[str]:
 
 
 def mark_deleted(db: Database, source_key: str) -> bool:
-    """Hide a document from answers; its rows stay as history."""
+    """Hide a document from answers; its rows stay as history. Its stored file bytes are freed unless
+    a live document's version or an unfinished job still names them (:func:`blobs.collect`)."""
     with db.connection() as conn:
-        cur = conn.execute(
-            "UPDATE documents SET deleted_at = now(), updated_at = now() "
-            "WHERE source_key = %s AND deleted_at IS NULL",
+        rows = conn.execute(
+            "UPDATE documents d SET deleted_at = now(), updated_at = now() "
+            "WHERE source_key = %s AND deleted_at IS NULL "
+            "RETURNING (SELECT array_agg(DISTINCT v.file_hash) FROM document_versions v "
+            "           WHERE v.document_id = d.id) AS hashes",
             (source_key,),
-        )
-        return cur.rowcount > 0
+        ).fetchall()
+    if rows:
+        blobs.collect(db, only=[h for r in rows for h in (r["hashes"] or [])])
+    return bool(rows)
 
 
 def like_escape(text: str) -> str:
@@ -291,6 +298,14 @@ def forget_hash(db: Database, document_id: uuid.UUID) -> bool:
         cur = conn.execute("UPDATE documents SET file_hash = '' WHERE id = %s AND deleted_at IS NULL",
                            (document_id,))
         return cur.rowcount > 0
+
+
+def version_file_hash(db: Database, document_id: uuid.UUID, version: int) -> str | None:
+    """The SHA-256 of one version's file bytes (the key of its stored bytes, :mod:`dropqa.store.blobs`)."""
+    with db.connection() as conn:
+        row = conn.execute("SELECT file_hash FROM document_versions WHERE document_id = %s AND version = %s",
+                           (document_id, version)).fetchone()
+    return row["file_hash"] if row else None
 
 
 def get_document(db: Database, document_id: uuid.UUID) -> dict[str, Any] | None:

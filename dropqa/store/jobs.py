@@ -37,12 +37,17 @@ Job = dict[str, Any]
 
 
 def enqueue(db: Database, source_key: str, path: str, action: Action = "index",
-            max_attempts: int | None = None) -> Job:
+            max_attempts: int | None = None, blob: str | None = None, supersede: bool = False) -> Job:
     """Queue a job, unless the newest queued job for this key is already the same one.
 
     Only the *newest* queued job is compared so that index → delete → index of one
     key keeps all three (the last one must win); an editor saving a file five
     times in a row still produces a single queued job.
+
+    ``blob`` names the stored bytes the job indexes (:mod:`dropqa.store.blobs`): a worker on any
+    machine reads them from the database, and ``path`` only says where they came from. With
+    ``supersede`` (the watcher: newer bytes of the same file), a queued job for the same path takes
+    the new bytes instead of a second job being queued.
     """
     attempts = max_attempts or db.settings.ingestion.job_max_attempts
     with db.connection() as conn, conn.transaction():
@@ -53,11 +58,19 @@ def enqueue(db: Database, source_key: str, path: str, action: Action = "index",
             (source_key,),
         ).fetchone()
         if newest and newest["action"] == action and newest["path"] == path:
-            return newest
+            if newest["blob_sha256"] == blob:
+                return newest
+            if supersede:
+                row = conn.execute(  # not if a worker claimed it meanwhile: then a new job follows it
+                    "UPDATE ingestion_jobs SET blob_sha256 = %s, updated_at = now() WHERE id = %s AND state = 'queued' "
+                    "RETURNING *", (blob, newest["id"]),
+                ).fetchone()
+                if row is not None:
+                    return row
         row = conn.execute(
-            "INSERT INTO ingestion_jobs (source_key, path, action, max_attempts) VALUES (%s, %s, %s, %s) "
-            "RETURNING *",
-            (source_key, path, action, attempts),
+            "INSERT INTO ingestion_jobs (source_key, path, action, max_attempts, blob_sha256) "
+            "VALUES (%s, %s, %s, %s, %s) RETURNING *",
+            (source_key, path, action, attempts, blob),
         ).fetchone()
         assert row is not None
         return row

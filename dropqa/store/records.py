@@ -78,6 +78,7 @@ class NewVersion:
     titles: list[TitleRecord] = field(default_factory=list)
     topics: list[TopicRecord] = field(default_factory=list)
     metadata: dict[str, Any] = field(default_factory=dict)
+    data: bytes | None = None  # the file's bytes, stored with the version (None: already stored, e.g. uploads)
 
 
 @dataclass

