@@ -203,5 +203,8 @@ def restart_embedded(data_dir: Path) -> None:
         server = _servers.get(pgdata)
     if server is None:
         raise DatabaseUnavailable(f"no embedded PostgreSQL was opened for {pgdata} in this process")
+    tcp = tcp_config(data_dir)
+    if tcp is not None:  # back on the same TCP port (and so the same socket name) as before
+        _start_listening(server, int(tcp["port"]))
     with server._lock:  # type: ignore[attr-defined]  # pgserver's inter-process lock
         server.ensure_postgres_running()  # type: ignore[attr-defined]

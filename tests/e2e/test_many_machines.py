@@ -20,6 +20,7 @@ import psycopg
 import pytest
 from psycopg.rows import dict_row
 
+from dropqa.store.documents import UPLOAD_PREFIX
 from tests.conftest import EXAMPLES
 from tests.e2e.api_support import DROPQA, Server, dropqa_server, fresh_data_dir, wait_for_jobs
 
@@ -152,7 +153,7 @@ def test_two_workers_one_server_every_job_done_once(machine_a, worker_b: Path) -
     print(f"worker B did {len(by_worker['B'] & set(job_ids))}, worker C {len(by_worker['C'] & set(job_ids))}")
     versions = query(url, "SELECT d.source_key, count(*) AS n FROM document_versions v JOIN documents d "
                           "ON d.id = v.document_id WHERE d.source_key = ANY(%s) GROUP BY d.source_key",
-                     [name for name, _ in files])
+                     [UPLOAD_PREFIX + name for name, _ in files])
     assert len(versions) == len(files) and {r["n"] for r in versions} == {1}
     body = server.post("/api/qa/ask", json={"question": "Which week is team 5 on call?"}).json()
     assert "week 15" in body["answer"] and body["sources"][0]["document_name"] == "team-5.md"
