@@ -360,7 +360,7 @@ def db_sizes() -> None:
     for col in ("table", "rows≈", "total", "heap", "toast", "indexes"):
         table.add_column(col, justify="left" if col == "table" else "right")
     for r in rows:
-        table.add_row(r["table"], str(max(r["rows"], 0)), *(_mb(r[k]) for k in
+        table.add_row(r["table"], str(r["rows"]) if r["rows"] >= 0 else "?", *(_mb(r[k]) for k in
                                                            ("total_bytes", "heap_bytes", "toast_bytes", "index_bytes")))
     console.print(table)
     console.print(f"stored files: {stored['blobs']}, {_mb(stored['bytes'])} "
