@@ -8,7 +8,7 @@ export OPENBLAS_NUM_THREADS ?= 1
 .PHONY: run test lint eval eval-dev bench studio clean-data help browser compose-tool
 
 help:
-	@echo "make run    - install, index ./examples into the embedded database, serve on 127.0.0.1:8000"
+	@echo "make run    - install, index ./examples into the embedded database, serve on 127.0.0.1:8000 (PORT=8765 for another)"
 	@echo "make test   - install with test extras, run unit + integration + e2e + browser tests"
 	@echo "make lint   - ruff"
 	@echo "make eval   - the sample suite (../shared/samples), report in eval-report/"
@@ -29,8 +29,10 @@ $(VENV)/.test-installed: pyproject.toml
 	$(BIN)/pip install -q -e '.[test]'
 	@touch $(BIN)/dropqa $@
 
+# PORT=8765 (or DROPQA_PORT=8765) serves on another port.
+PORT ?= $(or $(DROPQA_PORT),8000)
 run: $(BIN)/dropqa
-	$(BIN)/dropqa run examples/corpus --host 127.0.0.1 --port 8000
+	$(BIN)/dropqa run examples/corpus --host 127.0.0.1 --port $(PORT)
 
 # The browser tests drive Debian's chromium (Playwright never downloads a browser); a CJK font for the screenshots.
 browser:

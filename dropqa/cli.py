@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import socket
 import sys
 import time
 from pathlib import Path
@@ -164,40 +165,66 @@ def serve(
 ) -> None:
     """Serve the HTTP API (and the web page)."""
     settings = _settings()
-    _serve(settings, host or settings.api.host, port or settings.api.port)
+    _serve(settings, host or settings.api.host, port or settings.listen_port)
 
 
-def _serve(settings: Settings, host: str, port: int) -> None:
-    import uvicorn
+# What `make run` / `dropqa serve` print as first questions: each one is answered from examples/corpus
+# (tests/e2e/test_examples.py asks them and checks the cited section).
+EXAMPLE_QUESTION_ZH = "核心数据库的恢复时间目标是多少？"
+EXAMPLE_QUESTION_EN = "How many days of annual leave do full-time employees get?"
+EXAMPLE_UPLOAD = "examples/upload/云栖科技差旅报销规定.docx"
 
-    from dropqa.api.app import create_app
+
+def _listen(settings: Settings, host: str, port: int) -> socket.socket:
+    """The bound socket, before any "listening on" (and, for `run`, before indexing): a public address
+    without a token or a taken port is said plainly, with what to do instead."""
     from dropqa.api.auth import is_loopback
+    from dropqa.api.listen import PortUnavailable, bind
 
     if not is_loopback(host) and not (settings.api_token or settings.api.token):
         err.print(f"[red]refusing to listen on {host} without a token[/red]: set DROPQA_API_TOKEN "
                   "(clients then send 'Authorization: Bearer <token>'), or listen on 127.0.0.1.")
         raise typer.Exit(2)
-    settings.api.host = host  # the Host allow-list and the MCP endpoint's checks follow the real bind address
+    try:
+        return bind(host, port)
+    except PortUnavailable as exc:
+        err.print(f"[red]error:[/red] {exc}", soft_wrap=True, highlight=False)
+        raise typer.Exit(2) from exc
+
+
+def _serve(settings: Settings, host: str, port: int, sock: socket.socket | None = None) -> None:
+    import uvicorn
+
+    from dropqa.api.app import create_app
     from dropqa.api.hosts import WILDCARD_BINDS
 
+    sock = sock or _listen(settings, host, port)
+    settings.api.host = host  # the Host allow-list and the MCP endpoint's checks follow the real bind address
     if host.strip() in WILDCARD_BINDS and "*" not in settings.api.allowed_hosts:
         err.print(f"listening on every address: only requests for {', '.join(settings.api.allowed_hosts)} are "
                   "answered (others get 421); list the names clients use in DROPQA_API__ALLOWED_HOSTS "
                   "(JSON list, or '[\"*\"]' for any)", markup=False, highlight=False)
-    svc = _services(settings)
-    base = f"http://{host}:{port}"
+    try:
+        svc = _services(settings)
+    except BaseException:
+        sock.close()
+        raise
+    shown = f"[{host}]" if ":" in host else host
+    base = f"http://{shown}:{port}"
     for line in (f"DropQA listening on {base}  (web page: {base}/ · API docs: {base}/docs · MCP: {base}/mcp)",
-                 f"  upload: curl -s -F 'files=@report.docx' {base}/api/documents/upload",
                  f"  ask:    curl -s -X POST {base}/api/qa/ask -H 'Content-Type: application/json' "
-                 "-d '{\"question\": \"星图计划的项目发起人是谁？\"}'",
-                 "  or:     .venv/bin/dropqa ask \"Who owns the information security policy?\""):
+                 f"-d '{{\"question\": \"{EXAMPLE_QUESTION_ZH}\"}}'",
+                 f"  or:     .venv/bin/dropqa ask \"{EXAMPLE_QUESTION_EN}\"",
+                 f"  upload: curl -s -F 'files=@{EXAMPLE_UPLOAD}' {base}/api/documents/upload"):
         err.print(line, soft_wrap=True, markup=False, highlight=False)
     if settings.api.embedded_workers:
         err.print(f"  {settings.api.embedded_workers} ingestion worker(s) run inside the server")
+    config = uvicorn.Config(create_app(settings, services=svc), host=host, port=port, log_level="warning",
+                            timeout_graceful_shutdown=10)
     try:
-        uvicorn.run(create_app(settings, services=svc), host=host, port=port, log_level="warning",
-                    timeout_graceful_shutdown=10)
+        uvicorn.Server(config).run(sockets=[sock])
     finally:
+        sock.close()
         svc.close()
 
 
@@ -212,13 +239,15 @@ def run(
     from dropqa.ingestion.pipeline import Indexer
 
     settings = _settings()
+    host, port = host or settings.api.host, port or settings.listen_port
+    sock = _listen(settings, host, port)
     targets = paths or [Path("examples/corpus")]
     svc = _services(settings)
     indexer = Indexer(svc.db, settings, svc.embedder)
     outcomes = [indexer.index_file(p, k) for p, k in iter_files(targets, settings.ingestion.ignore_patterns)]
     svc.close()
     _print_summary(outcomes, sum(o.seconds for o in outcomes))
-    _serve(settings, host or settings.api.host, port or settings.api.port)
+    _serve(settings, host, port, sock)
 
 
 @app.command()

@@ -242,6 +242,8 @@ class Settings(BaseSettings):
         default=None, validation_alias=AliasChoices("DATABASE_URL", "DROPQA_DATABASE_URL", "database_url")
     )
     api_token: SecretStr | None = None
+    port: int | None = Field(default=None, ge=1, le=65535,
+                             description="DROPQA_PORT: the port `dropqa serve` / `run` listen on (wins over api.port)")
     language: Literal["auto", "zh", "en"] = "auto"
     log_level: str = "INFO"
 
@@ -258,6 +260,10 @@ class Settings(BaseSettings):
     @classmethod
     def _expand(cls, v: Path) -> Path:
         return v.expanduser().resolve()
+
+    @property
+    def listen_port(self) -> int:
+        return self.port or self.api.port
 
     @property
     def offline(self) -> bool:

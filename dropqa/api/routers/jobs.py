@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal
 import anyio
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.concurrency import run_in_threadpool
+from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, Field
 from sse_starlette import EventSourceResponse
 
@@ -107,17 +108,41 @@ async def _events(db: Database, ids: list[uuid.UUID] | None, poll_s: float,
         rows = await run_in_threadpool(jobs.changed_since, db, since - LOOK_BACK, ids)
 
 
+MAX_STREAM_IDS = 200
+
+
+def parse_ids(values: list[str] | None) -> list[uuid.UUID]:
+    """Job ids from repeated ``ids=`` and/or comma-separated ``ids=a,b``; a malformed id is a 422
+    naming it (code ``invalid_job_id``)."""
+    out: list[uuid.UUID] = []
+    for value in values or []:
+        for part in value.split(","):
+            part = part.strip()
+            if not part:
+                continue
+            try:
+                out.append(uuid.UUID(part))
+            except ValueError:
+                raise RequestValidationError([{"loc": ["query", "ids"], "msg": f"not a job id: {part[:60]!r}",
+                                               "type": "uuid_parsing", "input": part[:60]}]) from None
+    if len(out) > MAX_STREAM_IDS:
+        raise RequestValidationError([{"loc": ["query", "ids"], "msg": f"at most {MAX_STREAM_IDS} job ids",
+                                       "type": "too_long", "input": len(out)}])
+    return out
+
+
 @router.get("/jobs/stream", response_class=EventSourceResponse,
             responses={200: {"content": {"text/event-stream": {"schema": EVENT_SCHEMA}},
                              "description": "`job` events (a JobInfo each), then `end` when `ids` are all finished"}})
 async def job_stream(request: Request, db: DbDep, settings: SettingsDep,
-                     ids: Annotated[list[uuid.UUID] | None, Query(max_length=200, description="only these jobs; "
-                                                                  "the stream ends when all have finished")] = None,
+                     ids: Annotated[list[str] | None, Query(max_length=200, description="only these jobs "
+                                    "(`ids=a,b` or `ids=a&ids=b`); the stream ends when all have finished")] = None,
                      ) -> EventSourceResponse:
     """Server-sent events of job state changes and progress. Ends when the client disconnects, when
     the server shuts down, or (with ``ids``) when every listed job has finished."""
+    wanted = parse_ids(ids)
     shutdown = anyio.Event()
-    return EventSourceResponse(_events(db, ids or None, settings.api.job_stream_poll_s, shutdown),
+    return EventSourceResponse(_events(db, wanted or None, settings.api.job_stream_poll_s, shutdown),
                                shutdown_event=shutdown, shutdown_grace_period=1.0, ping=10, sep="\n")
 
 
