@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import signal
 import socket
 import sys
 import time
@@ -17,6 +18,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from dropqa.config import Settings, get_settings
+from dropqa.db_cli import db_status, db_stop
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="DropQA — ask questions about your documents, with cited answers.")
@@ -48,10 +50,20 @@ def _services(settings: Settings):
         raise typer.Exit(2) from exc
 
 
+def _exit_on_signal(signum: int, _frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
 @app.callback()
 def main(verbose: Annotated[bool, typer.Option("--verbose", "-v", help="log more")] = False) -> None:
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    # SIGTERM (systemd, docker, kill) and SIGHUP end the process like Ctrl-C does: `finally` blocks and
+    # atexit run, so the embedded PostgreSQL is released (and stopped when this was its last user).
+    # uvicorn takes these over while serving and raises them again after its graceful shutdown.
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, _exit_on_signal)
+
 
 
 @app.command()
@@ -328,8 +340,11 @@ def mcp_stdio() -> None:
         svc.close()
 
 
-db_app = typer.Typer(no_args_is_help=True, help="The database: its connection URL, what its tables take.")
+db_app = typer.Typer(no_args_is_help=True, help="The database: its connection URL, what its tables take; the "
+                     "embedded server's status, stop.")
 app.add_typer(db_app, name="db")
+db_app.command("status")(db_status)  # dropqa/db_cli.py: the embedded server's users and stop
+db_app.command("stop")(db_stop)
 
 
 def _database(settings: Settings):

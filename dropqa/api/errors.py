@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from dropqa.api.load import Overloaded
+from dropqa.errors import CodedError
 from dropqa.models.embeddings import EmbedderBusy
 from dropqa.store.db import is_connection_error
 from dropqa.store.server import DatabaseUnavailable
@@ -25,6 +26,9 @@ class ErrorDetail(BaseModel):
                                   "invalid_request, database_unavailable, internal_error, …")
     message: str
     details: list[dict[str, Any]] | None = Field(default=None, description="per-field problems (invalid_request)")
+    params: dict[str, Any] | None = Field(default=None, description="the values the message is made of (e.g. "
+                                          "`version_not_found`: `version`, `versions`), for clients that word "
+                                          "the message themselves")
 
 
 class ErrorBody(BaseModel):
@@ -67,6 +71,10 @@ def install_error_handlers(app: FastAPI) -> None:
         details = [{"loc": list(e.get("loc", [])), "msg": e.get("msg", "")} for e in exc.errors()]
         return JSONResponse(error_body("invalid_request", "the request is not valid", details=details),
                             status_code=422)
+
+    @app.exception_handler(CodedError)
+    async def coded_error(_: Request, exc: CodedError) -> JSONResponse:
+        return JSONResponse(error_body(exc.code, str(exc), params=exc.params), status_code=exc.status)
 
     @app.exception_handler(ValueError)
     async def value_error(_: Request, exc: ValueError) -> JSONResponse:

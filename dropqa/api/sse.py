@@ -20,6 +20,7 @@ import anyio
 import psycopg
 
 from dropqa.api.load import Overloaded, RunLimiter
+from dropqa.errors import CodedError
 from dropqa.models.embeddings import EmbedderBusy
 from dropqa.store.db import is_connection_error
 from dropqa.store.server import DatabaseUnavailable
@@ -93,7 +94,9 @@ async def from_thread(factory: Callable[[], Iterator[Any]], shutdown: anyio.Even
 
 
 def error_payload(exc: BaseException) -> dict[str, Any]:
-    """Code and message for an error event; never a stack trace."""
+    """Code and message (and, for a coded error, its params) for an error event; never a stack trace."""
+    if isinstance(exc, CodedError):
+        return {"code": exc.code, "message": str(exc), "params": exc.params}
     if isinstance(exc, ShuttingDown):
         return {"code": "shutting_down", "message": str(exc)}
     if isinstance(exc, DatabaseUnavailable) or (isinstance(exc, psycopg.OperationalError)

@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from dropqa.errors import CodedError
 from dropqa.graph.context import Context
 from dropqa.graph.graph import graph
 from dropqa.graph.state import RESET
@@ -46,9 +47,36 @@ class Answer(BaseModel):
     topic_filter: list[str] = Field(default_factory=list)
     thread_id: str | None = None
     degraded: bool = Field(default=False, description="true when every chat provider failed and offline mode answered")
-    usage: dict[str, Any] = Field(default_factory=dict, description="tokens per run and per provider")
+    usage: dict[str, Any] | None = Field(default=None, description="tokens per run and per provider "
+                                         "(`prompt_tokens`, `completion_tokens`, `by_provider`) when a chat model "
+                                         "ran; null when none did (offline)")
     conflicts: list[dict[str, Any]] = Field(default_factory=list, description="disagreements found among sources")
     answer_id: str | None = Field(default=None, description="QA history id (for feedback); set by the API")
+
+
+class UnknownVersion(CodedError, ValueError):
+    """``version: N`` asked for, and no document has a version N (API: 404 ``version_not_found``)."""
+
+    code = "version_not_found"
+    status = 404
+
+    def __init__(self, version: int, versions: list[int]):
+        self.version, self.versions = version, versions
+        have = ", ".join(str(v) for v in versions) if versions else "none (nothing is indexed)"
+        super().__init__(f"there is no version {version}; the documents have version(s): {have}",
+                         version=version, versions=versions)
+
+
+def check_version(services: Services, version: int | None) -> None:
+    """Raise :class:`UnknownVersion` when no document has ``version`` — an honest "no such version"
+    instead of a quiet "not in the documents"."""
+    if version is None:
+        return
+    from dropqa.store.documents import version_numbers
+
+    versions = version_numbers(services.db)
+    if version not in versions:
+        raise UnknownVersion(version, versions)
 
 
 def _clean(question: str) -> str:
@@ -61,6 +89,7 @@ def _clean(question: str) -> str:
 def ask(services: Services, question: str, *, version: int | None = None, show_reasoning: bool = True,
         topic_filter: list[str] | None = None, thread_id: str | None = None) -> Answer:
     question = _clean(question)
+    check_version(services, version)
     started = time.perf_counter()
     runnable, config = _runnable(services, thread_id)
     result = runnable.invoke(_inputs(question, version, topic_filter), config, context=Context(services=services))
@@ -95,6 +124,7 @@ def stream(services: Services, question: str, *, version: int | None = None, sho
     itself if this raises; ``done`` is always the last event of a successful run.
     """
     question = _clean(question)
+    check_version(services, version)
     started = time.perf_counter()
     final: dict[str, Any] = {}
     trace: list[dict[str, Any]] = []
@@ -166,8 +196,9 @@ def _answer(result: dict[str, Any], question: str, version: int | None, show_rea
     )
 
 
-def _public_usage(usage: dict[str, Any] | None) -> dict[str, Any]:
+def _public_usage(usage: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The run's token counts when a chat model answered at least one call; ``None`` when none ran."""
     usage = {k: v for k, v in (usage or {}).items() if not k.startswith("__")}
-    if not usage:
-        return {"prompt_tokens": 0, "completion_tokens": 0, "by_provider": {}}
+    if not usage.get("by_provider"):
+        return None
     return usage

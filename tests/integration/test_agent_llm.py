@@ -132,6 +132,7 @@ def test_all_providers_failing_degrades_to_offline(services, corpus):
             ScriptedOpenAI(lambda body: {"status": 500}, model="b") as b:
         result = ask(with_models(services, a, b), QUESTION)
     assert result.degraded is True
+    assert result.usage is None  # no provider answered: no tokens to report, not zeros
     assert result.answerable and "95" in result.answer  # the offline planner and extractive answer took over
     assert any(s["type"] == "thought" and ("offline" in s["content"] or "离线" in s["content"])
                for s in result.reasoning_trace)

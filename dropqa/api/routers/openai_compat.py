@@ -21,6 +21,7 @@ import anyio
 from fastapi import APIRouter
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sse_starlette import EventSourceResponse
 
@@ -30,12 +31,13 @@ from dropqa.api.limits import QuestionInput, ThreadId, TopicName, Version
 from dropqa.api.load import RunLimiter
 from dropqa.api.routers.qa import record
 from dropqa.api.sse import EVENT_SCHEMA, error_payload, from_thread
-from dropqa.graph.run import Answer, Source, ask, stream
+from dropqa.graph.run import Answer, Source, ask, check_version, stream
 from dropqa.tools.services import Services
 
 router = APIRouter(prefix="/v1", tags=["openai"], dependencies=[Authorized], responses=ERROR_RESPONSES)
 
 MODEL_ID = "dropqa"
+ACCEPTED_MODELS = (MODEL_ID,)  # what GET /v1/models lists; any other `model` is a 404 model_not_found
 
 
 class ModelCard(BaseModel):
@@ -63,7 +65,8 @@ class ChatMessage(BaseModel):
 
 class ChatRequest(BaseModel):
     model_config = ConfigDict(extra="allow")
-    model: str = Field(MODEL_ID, max_length=200, description="any value; the answer always comes from DropQA")
+    model: str = Field(MODEL_ID, max_length=200, description="one of GET /v1/models (`dropqa`); any other "
+                                                             "is a 404 `model_not_found`")
     messages: list[ChatMessage] = Field(min_length=1, max_length=500)
     stream: bool = False
     thread_id: ThreadId | None = Field(None, description="DropQA conversation id")
@@ -97,7 +100,8 @@ class ChatCompletion(BaseModel):
     created: int
     model: str
     choices: list[ChatChoice]
-    usage: dict[str, int]
+    usage: dict[str, int] | None = Field(description="tokens the chat model used; null when no chat model ran "
+                                               "(offline answers cost no tokens)")
     citations: list[Source] = Field(description="the answer's sources; [n] in the text is citations[n-1]")
     answer_id: str | None = None
     confidence: str
@@ -119,15 +123,27 @@ def sources_text(answer: Answer) -> str:
     return "\n\nSources:\n" + "\n".join(lines)
 
 
-def _usage(answer: Answer) -> dict[str, int]:
-    prompt = int(answer.usage.get("prompt_tokens", 0) or answer.usage.get("input_tokens", 0) or 0)
-    completion = int(answer.usage.get("completion_tokens", 0) or answer.usage.get("output_tokens", 0) or 0)
+def _usage(answer: Answer) -> dict[str, int] | None:
+    if answer.usage is None:
+        return None
+    prompt = int(answer.usage.get("prompt_tokens", 0) or 0)
+    completion = int(answer.usage.get("completion_tokens", 0) or 0)
     return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
+
+
+def model_not_found(model: str) -> JSONResponse:
+    """OpenAI's answer to an unknown model: 404 with type, param and code, so SDKs raise NotFoundError."""
+    accepted = ", ".join(ACCEPTED_MODELS)
+    return JSONResponse({"error": {
+        "message": f"The model `{model}` does not exist. Models served here: {accepted} (GET /v1/models).",
+        "type": "invalid_request_error", "param": "model", "code": "model_not_found",
+        "params": {"model": model, "models": list(ACCEPTED_MODELS)}}}, status_code=404)
 
 
 @router.get("/models", response_model=ModelList)
 async def list_models() -> ModelList:
-    return ModelList(data=[ModelCard(id=MODEL_ID, created=0, owned_by="dropqa")])
+    """The models `model` may name; every one answers from DropQA's documents."""
+    return ModelList(data=[ModelCard(id=m, created=0, owned_by="dropqa") for m in ACCEPTED_MODELS])
 
 
 @router.post("/chat/completions", response_model=ChatCompletion, responses={200: {
@@ -135,10 +151,13 @@ async def list_models() -> ModelList:
                    "ending with `data: [DONE]`",
     "content": {"text/event-stream": {"schema": EVENT_SCHEMA}}}})
 async def chat_completions(req: ChatRequest, svc: ServicesDep,
-                           limiter: LimiterDep) -> ChatCompletion | EventSourceResponse:
+                           limiter: LimiterDep) -> ChatCompletion | EventSourceResponse | JSONResponse:
+    if req.model not in ACCEPTED_MODELS:
+        return model_not_found(req.model)
     question = req.question_input().question
     if req.stream:
         limiter.check()
+        await run_in_threadpool(check_version, svc, req.version)
         shutdown = anyio.Event()
         return EventSourceResponse(_chunks(svc, req, question, shutdown, limiter), shutdown_event=shutdown,
                                    shutdown_grace_period=2.0, ping=10, sep="\n")

@@ -17,7 +17,7 @@ from dropqa.api.errors import ERROR_RESPONSES
 from dropqa.api.limits import QuestionInput, Text, Version
 from dropqa.api.sse import EVENT_SCHEMA, event_stream
 from dropqa.graph import summarize as summaries
-from dropqa.graph.run import Answer, ask, stream
+from dropqa.graph.run import Answer, ask, check_version, stream
 from dropqa.store import qa as qa_store
 from dropqa.tools.services import Services
 
@@ -88,8 +88,9 @@ async def stream_answer(req: AskRequest, svc: ServicesDep, limiter: LimiterDep) 
     """The answer as it is produced. The terminal event is always sent, also when the run fails
     or the server shuts down. Too many questions in flight: 429 before the stream starts, or an
     ``error`` event ``too_many_requests`` when the wait for a run slot runs out inside it. A client
-    that leaves ends its run at the run's next step."""
+    that leaves ends its run at the run's next step. An unknown ``version`` is a 404 before the stream."""
     limiter.check()
+    await run_in_threadpool(check_version, svc, req.version)
 
     def run():  # type: ignore[no-untyped-def]
         return stream(svc, req.question, version=req.version, show_reasoning=req.show_reasoning,

@@ -1,0 +1,120 @@
+"""A clean stop: the embedded PostgreSQL stops when the last DropQA process using it exits,
+whatever ended it, and `dropqa db status` / `dropqa db stop` say and do what they claim."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import psutil
+import pytest
+import requests
+
+from tests.e2e.api_support import DROPQA, free_port
+
+pytestmark = pytest.mark.e2e
+
+
+def postgres_of(data_dir: Path) -> list[psutil.Process]:
+    pgdata = str((data_dir / "pg").resolve())
+    found = []
+    for proc in psutil.process_iter(["name", "cmdline"]):
+        cmd = proc.info["cmdline"] or []
+        if proc.info["name"] == "postgres" and pgdata in cmd:
+            found.append(proc)
+    return found
+
+
+def wait_until_gone(data_dir: Path, seconds: float = 60) -> list[psutil.Process]:
+    deadline = time.time() + seconds
+    while (left := postgres_of(data_dir)) and time.time() < deadline:
+        time.sleep(0.2)
+    return left
+
+
+def dropqa(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([DROPQA, *args], env=env, capture_output=True, text=True, timeout=300)
+
+
+def serve(env: dict[str, str]) -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
+    proc = subprocess.Popen([DROPQA, "serve", "--port", str(port)], env={**env, "DROPQA_API__EMBEDDED_WORKERS": "0"},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 90
+    while time.time() < deadline and proc.poll() is None:
+        try:
+            if requests.get(base + "/api/health", timeout=2).ok:
+                return proc, base
+        except requests.RequestException:
+            time.sleep(0.3)
+    proc.kill()
+    raise AssertionError("dropqa serve did not come up")
+
+
+@pytest.fixture()
+def env() -> Iterator[dict[str, str]]:
+    data = Path(tempfile.mkdtemp(prefix="dropqa-stop-"))
+    data.chmod(0o755)  # the embedded PostgreSQL runs as an unprivileged user when tests run as root
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL" and not k.startswith("DROPQA_")}
+    env.update(DROPQA_DATA_DIR=str(data), OPENBLAS_NUM_THREADS="1")
+    yield env
+    for proc in postgres_of(data):
+        proc.kill()
+    shutil.rmtree(data, ignore_errors=True)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_signal_to_serve_stops_its_postgres_once_the_last_user_exits(env: dict[str, str], sig: int) -> None:
+    data = Path(env["DROPQA_DATA_DIR"])
+    proc, _ = serve(env)
+    assert postgres_of(data)
+    status = dropqa(env, "db", "status")
+    assert status.returncode == 0 and "running" in status.stdout and f"pid {proc.pid}:" in status.stdout
+    assert dropqa(env, "docs").returncode == 0  # a second user comes and goes: the server stays
+    assert postgres_of(data)
+    os.kill(proc.pid, sig)  # only the serve process, as systemd / docker / kill do
+    assert proc.wait(60) in (0, 128 + sig, -sig)
+    assert not wait_until_gone(data), "the embedded PostgreSQL outlived its last user"
+    status = dropqa(env, "db", "status")
+    assert status.returncode == 3 and "stopped" in status.stdout
+
+
+def test_a_server_left_by_a_killed_process_is_stopped_by_the_next_one_or_db_stop(env: dict[str, str]) -> None:
+    data = Path(env["DROPQA_DATA_DIR"])
+    proc, _ = serve(env)
+    os.killpg(proc.pid, signal.SIGKILL)  # nothing runs: the lease stays behind
+    proc.wait(30)
+    assert postgres_of(data)
+    status = dropqa(env, "db", "status")
+    assert status.returncode == 0 and "used by 0" in status.stdout and "db stop" in status.stdout
+    assert dropqa(env, "docs").returncode == 0  # joins, finds the dead lease, and is the last one out
+    assert not wait_until_gone(data)
+
+    proc, _ = serve(env)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait(30)
+    done = dropqa(env, "db", "stop")
+    assert done.returncode == 0 and "stopped" in done.stdout and not wait_until_gone(data)
+    assert "was not running" in dropqa(env, "db", "stop").stdout
+
+
+def test_db_stop_refuses_while_in_use_unless_forced(env: dict[str, str]) -> None:
+    data = Path(env["DROPQA_DATA_DIR"])
+    proc, base = serve(env)
+    try:
+        refused = dropqa(env, "db", "stop")
+        assert refused.returncode == 1 and str(proc.pid) in refused.stderr and "--force" in refused.stderr
+        assert postgres_of(data) and requests.get(base + "/api/health", timeout=10).ok
+        forced = dropqa(env, "db", "stop", "--force")
+        assert forced.returncode == 0 and not wait_until_gone(data)
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(60)
+    assert not postgres_of(data)
