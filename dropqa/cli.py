@@ -90,6 +90,9 @@ def index(paths: Annotated[list[Path], typer.Argument(help="files and folders (r
 
             outcomes.append(indexer.index_file(path, key, progress=stage))
             bar.advance(task)
+        if any(o.status in ("indexed", "new_version") for o in outcomes):
+            bar.update(task, description="topics")
+            indexer.refresh_topics()
         bar.update(task, description="done")
     svc.close()
     _print_summary(outcomes, time.perf_counter() - started)
@@ -257,6 +260,8 @@ def run(
     svc = _services(settings)
     indexer = Indexer(svc.db, settings, svc.embedder)
     outcomes = [indexer.index_file(p, k) for p, k in iter_files(targets, settings.ingestion.ignore_patterns)]
+    if any(o.status in ("indexed", "new_version") for o in outcomes):
+        indexer.refresh_topics()
     svc.close()
     _print_summary(outcomes, sum(o.seconds for o in outcomes))
     _serve(settings, host, port, sock)
@@ -276,7 +281,7 @@ def worker(
     w = Worker(svc, worker_id)
     try:
         if once:
-            job = w.run_once()
+            job = w.run_once(refresh_topics=True)
             if job is None:
                 err.print("no job in the queue")
             else:

@@ -105,8 +105,9 @@ class IngestionSettings(Section):
     max_uncompressed_bytes: int = 1_000_000_000
     max_compression_ratio: float = 200.0
     parse_timeout_s: float = 600.0
-    topics_per_document: int = 8
-    topic_similarity: float = 0.965        # name-embedding cosine (with lexical overlap) for one shared topic
+    documents_per_topic: float = Field(3.0, ge=1.0, description="topics are clusters of documents: about one "
+                                       "per this many documents (a handful per ten)")
+    topic_phrases: int = Field(60, ge=5, description="candidate topic names kept per document (noun phrases)")
     embed_max_chars: int = 1500            # embedded text per chunk (context + content) is cut here
     embed_table_ranges: int = 8            # a table split into row ranges embeds its first N ranges only
     # contextual enrichment (seed 002 §3.2 B): with a chat model, one generated sentence per chunk

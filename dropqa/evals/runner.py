@@ -74,6 +74,7 @@ def stage_and_index(indexer: Any, corpus: Path, staged: Path,
                          "nodes": o.nodes, "seconds": round(o.seconds, 2), "error": o.error})
         if o.status == "failed":
             log.warning("indexing %s failed: %s", src.name, o.error)
+    indexer.refresh_topics()
     return time.perf_counter() - started, outcomes
 
 

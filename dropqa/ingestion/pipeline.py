@@ -24,16 +24,17 @@ from dropqa.ingestion.isolation import parse_isolated
 from dropqa.ingestion.llm import EnrichmentModel
 from dropqa.ingestion.normalize import NormalizeLimits, normalize
 from dropqa.ingestion.parsers import ParseContext, ParseError, get_parser
+from dropqa.ingestion.phrases import phrases
 from dropqa.ingestion.rows import NodeRow, embedded_rows, flatten
 from dropqa.ingestion.safety import check_file_size, explain_ole
 from dropqa.ingestion.sniff import detect_type
-from dropqa.ingestion.topics import cluster_topics, keyword_topics, model_topics
+from dropqa.ingestion.topic_clusters import refresh_topics
 from dropqa.models.embeddings import Embedder, get_embedder
 from dropqa.store import blobs
 from dropqa.store import documents as doc_store
 from dropqa.store.db import Database
 from dropqa.store.jobs import JobLost
-from dropqa.store.records import EmbeddingRecord, ImageRecord, NewVersion, NodeRecord, TitleRecord, TopicRecord
+from dropqa.store.records import EmbeddingRecord, ImageRecord, NewVersion, NodeRecord, TitleRecord
 from dropqa.store.vectors import ensure_vector_index
 from dropqa.text.lang import detect_language
 from dropqa.text.segment import index_text
@@ -179,7 +180,7 @@ class Indexer:
         if stats.fallback:
             warnings.append(f"contextual enrichment failed for {stats.fallback} of {len(content_rows)} chunks; "
                             "they use the section summary as context")
-        topics, topic_source = self._topics(rows, full_text, filename, language, warnings)
+        doc_phrases = self._phrases(rows, full_text, filename)
         part_terms: dict[str, str] = {}  # titles repeat on every descendant's path: segment each once
         records = [self._node_record(r, filename, generated.get(r.id), part_terms) for r in rows]
         progress("embedding")
@@ -189,12 +190,12 @@ class Indexer:
             ImageRecord(r.id, r.image.mime, r.image.data, r.image.width, r.image.height, r.content or None)
             for r in rows if r.image is not None
         ]
-        enrichment = {**stats.as_dict(), "topics": topic_source, "language": language}
+        enrichment = {**stats.as_dict(), "language": language}
         return NewVersion(
             source_key=source_key, filename=filename, file_type=file_type, file_hash=file_hash, file_size=size,
             storage_path=str(path.resolve()), model_name=self.embedder.name, nodes=records,
-            embeddings=embeddings, images=images, titles=titles, topics=topics,
-            metadata={"warnings": warnings, "enrichment": enrichment,
+            embeddings=embeddings, images=images, titles=titles, topics=[],
+            metadata={"warnings": warnings, "enrichment": enrichment, "phrases": doc_phrases,
                       **{k: v for k, v in parsed.metadata.items() if k != "sheets"}},
         )
 
@@ -217,19 +218,20 @@ class Indexer:
             contexts.update(generated)
         return contexts, generated, stats
 
-    def _topics(self, rows: list[NodeRow], full_text: str, filename: str, language: str,
-                warnings: list[str]) -> tuple[list[TopicRecord], str]:
-        ing = self.settings.ingestion
-        named = keyword_topics(full_text, ing.topics_per_document)
-        source = "keywords"
-        if self.model is not None:
-            try:
-                named = model_topics(self.model, filename, rows[0].summary or "", [n for n, _ in named], language)
-                source = "model"
-            except Exception as exc:
-                log.warning("topic naming of %s failed: %s", filename, exc)
-                warnings.append("the chat model could not name the topics; keyword topics are used")
-        return cluster_topics(self.db, self.embedder, named, ing.topic_similarity), source
+    def _phrases(self, rows: list[NodeRow], full_text: str, filename: str) -> dict[str, int]:
+        """Candidate topic names of the document (the file name and section titles count three times);
+        the collection's topics are clusters of documents named from these (:meth:`refresh_topics`)."""
+        heads = [r.title for r in rows if r.is_section and r.title]
+        titles = "\n".join([Path(filename).stem.replace("_", " "), *heads])
+        return phrases("\n".join([titles] * 3 + [full_text[:200_000]]), self.settings.ingestion.topic_phrases)
+
+    def refresh_topics(self) -> list[dict[str, Any]]:
+        """Recompute the collection's topics (after a batch of files; never fails the batch)."""
+        try:
+            return refresh_topics(self.db, self.settings, self.embedder.name, self.model)
+        except Exception:
+            log.exception("could not recompute the topics")
+            return []
 
     @staticmethod
     def _node_record(r: NodeRow, filename: str, context: str | None = None,

@@ -99,8 +99,9 @@ class Worker:
             self._indexer = Indexer(self.db, self.settings, self.services.embedder)  # parses in a child process
         return self._indexer
 
-    def run_once(self) -> jobs.Job | None:
-        """Claim one job, run it to done/failed/retry, return its final row (``None``: queue empty)."""
+    def run_once(self, refresh_topics: bool = False) -> jobs.Job | None:
+        """Claim one job, run it to done/failed/retry, return its final row (``None``: queue empty).
+        ``refresh_topics``: recompute the collection's topics after a job that changed a document."""
         job = jobs.claim(self.db, self.worker_id)
         if job is None:
             return None
@@ -112,20 +113,29 @@ class Worker:
             except Exception as exc:  # store errors etc.: retry later rather than lose the job
                 log.exception("job %s failed", job["id"])
                 jobs.fail(self.db, job["id"], f"unexpected {type(exc).__name__}: {exc}", worker_id=self.worker_id)
-        return jobs.get(self.db, job["id"])
+        final = jobs.get(self.db, job["id"])
+        if refresh_topics and final and final["state"] == "done" and final["outcome"] != "unchanged":
+            self.indexer.refresh_topics()
+        return final
 
     def run_forever(self, stop_event: threading.Event, poll_interval: float | None = None) -> None:
         """Drain the queue, then poll every ``poll_interval`` s until ``stop_event`` is set."""
         poll = poll_interval if poll_interval is not None else self.settings.ingestion.worker_poll_s
         _ = self.indexer  # load the embedder before claiming, so a claimed job starts at once
+        changed = False  # documents changed since the topics were last recomputed
         while not stop_event.is_set():
             try:
                 job = self.run_once()
             except Exception:
                 log.exception("worker %s: cannot reach the job queue", self.worker_id)
                 job = None
-            if job is None:
-                stop_event.wait(poll)
+            if job is not None:
+                changed = changed or (job["state"] == "done" and job["outcome"] != "unchanged")
+                continue
+            if changed:  # the queue ran empty: the collection's topics, once per batch
+                self.indexer.refresh_topics()
+                changed = False
+            stop_event.wait(poll)
 
     def _run(self, job: jobs.Job) -> None:
         if job["action"] == "delete":

@@ -131,3 +131,45 @@ def merge_topics(db: Database, source_ids: list[uuid.UUID], target_id: uuid.UUID
                              (clash["id"],))
             conn.execute("UPDATE topics SET name = %s WHERE id = %s", (new_name, target_id))
     return {"target_id": target_id, "merged": sources, "links_moved": moved}
+
+
+def topic_inputs(db: Database, model_name: str) -> list[dict[str, Any]]:
+    """Per live document (current version): the mean of its nodes' embeddings (``vector``), its
+    candidate names with counts (``phrases``, from indexing) and its name and language."""
+    with db.connection() as conn:
+        return conn.execute(
+            "SELECT d.id, d.filename, d.current_version AS version, v.metadata->'phrases' AS phrases, "
+            "v.metadata->'enrichment'->>'language' AS language, "
+            "(SELECT avg(e.embedding) FROM nodes n JOIN embeddings e ON e.node_id = n.id "
+            "  WHERE n.document_id = d.id AND n.version = d.current_version AND e.model_name = %s) AS vector "
+            "FROM documents d JOIN document_versions v ON v.document_id = d.id AND v.version = d.current_version "
+            "WHERE d.deleted_at IS NULL ORDER BY d.created_at, d.id",
+            (model_name,),
+        ).fetchall()
+
+
+def replace_topic_links(db: Database, clusters: list[dict[str, Any]]) -> None:
+    """The corpus' topics, recomputed: every current version's links are replaced by ``clusters``
+    (``name``, ``description``, ``documents``: ``[(document_id, version, confidence)]``). A name a
+    user merged away still reaches its merge target (the trigger of migration 003). One
+    transaction, serialised between processes by an advisory lock."""
+    with db.connection() as conn, conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(hashtext('dropqa.topics'))")
+        conn.execute("DELETE FROM document_topics dt USING documents d "
+                     "WHERE dt.document_id = d.id AND dt.version = d.current_version")
+        for c in clusters:
+            row = conn.execute(
+                "INSERT INTO topics (name, description) VALUES (%s, %s) ON CONFLICT (name) DO UPDATE "
+                "SET description = EXCLUDED.description RETURNING id, merged_into",
+                (c["name"], c["description"]),
+            ).fetchone()
+            assert row is not None
+            if row["merged_into"] is not None:  # the merge target shows the description
+                conn.execute("UPDATE topics SET description = coalesce(description, %s) WHERE id = %s",
+                             (c["description"], row["merged_into"]))
+            conn.cursor().executemany(
+                "INSERT INTO document_topics (document_id, topic_id, version, confidence) VALUES (%s, %s, %s, %s) "
+                "ON CONFLICT (document_id, topic_id, version) DO UPDATE "
+                "SET confidence = greatest(document_topics.confidence, EXCLUDED.confidence)",
+                [(doc, row["id"], version, conf) for doc, version, conf in c["documents"]],
+            )

@@ -30,11 +30,16 @@ def services_of(runtime: ToolRuntime[ToolContext, Any]) -> Services:
 
 
 def scope_of(runtime: ToolRuntime[ToolContext, Any], version: int | None) -> Scope:
-    """The version asked for, else the run's (the graph's ``State.version``; a plain dict state in tests)."""
+    """The version asked for, else the run's (the graph's ``State.version``; a plain dict state in tests),
+    and the asker's topic filter, which holds for every tool."""
+    state = runtime.state
+
+    def field(name: str) -> Any:
+        return state.get(name) if isinstance(state, Mapping) else getattr(state, name, None)
+
     if version is None:
-        state = runtime.state
-        version = state.get("version") if isinstance(state, Mapping) else getattr(state, "version", None)
-    return Scope(version=version)
+        version = field("version")
+    return Scope(version=version, topics=tuple(field("topic_filter") or ()))
 
 
 class KeywordArgs(BaseModel):

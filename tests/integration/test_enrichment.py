@@ -61,8 +61,9 @@ class ModelScript:
 
     def __call__(self, body: dict) -> dict:
         prompt = body["messages"][-1]["content"]
-        if '"topics"' in prompt:
-            return {"content": "```json\n" + json.dumps({"topics": self.topics}, ensure_ascii=False) + "\n```"}
+        if '"topics"' in prompt:  # naming a cluster of documents (ingestion/topic_clusters.py)
+            topic = {"name": self.topics[0], "description": "、".join(self.topics)}
+            return {"content": "```json\n" + json.dumps({"topics": [topic]}, ensure_ascii=False) + "\n```"}
         with self._lock:
             self.in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self.in_flight)
@@ -128,22 +129,23 @@ def test_each_chunk_gets_a_generated_context_in_batches(services, tmp_path):
         embedded = f"{n['breadcrumb']}\n{context}\n{n['content']}"  # what was embedded: breadcrumb + context + chunk
         assert n["text_hash"] == hashlib.sha256(embedded.encode()).hexdigest()
     assert version_meta(services, outcome.document_id)["enrichment"]["mode"] == "model"
-    assert {t["name"] for t in doc_store.document_topics(services.db, outcome.document_id, 1)} == {
-        "数据备份", "灾难恢复", "值班管理"}  # named by the model
+    # topics are named per cluster of documents, not per document: test_topic_naming_model.py
 
 
 def test_english_document_gets_the_english_prompt(services, tmp_path):
     path = tmp_path / "guide.md"
     path.write_text(REPORT_EN, encoding="utf-8")
     with ScriptedOpenAI(ModelScript(topics=["Battery Life", "charging"])) as llm:
-        outcome = indexer_for(services, llm).index_file(path, "enrich/guide.md")
+        indexer = indexer_for(services, llm)
+        outcome = indexer.index_file(path, "enrich/guide.md")
+        indexer.refresh_topics()
         prompts = [r["messages"][-1]["content"] for r in llm.requests]
     assert outcome.status == "indexed"
     assert any("Chunks:" in p and "Section: Field Guide > Batteries" in p for p in prompts)
     assert [n["metadata"]["context"] for n in content_nodes(services, outcome.document_id)] == [
         "context 1 of Field Guide > Batteries", "context 2 of Field Guide > Batteries"]
     names = {t["name"] for t in doc_store.document_topics(services.db, outcome.document_id, 1)}
-    assert names == {"battery life", "charging"}  # normalised
+    assert names == {"battery life"}  # named by the model, normalised
 
 
 @pytest.mark.parametrize("failure", ["status", "json", "count"])
@@ -160,15 +162,17 @@ def test_failed_enrichment_falls_back_and_never_fails_the_job(services, tmp_path
     assert all("context" not in n["metadata"] and n["text_hash"] for n in nodes)  # offline context, embedded
 
 
-def test_unreachable_model_falls_back_to_keyword_topics(services, tmp_path):
+def test_unreachable_model_falls_back_to_phrase_topics(services, tmp_path):
     path = tmp_path / "down.md"
     path.write_text(REPORT_ZH, encoding="utf-8")
     with ScriptedOpenAI([]) as llm:  # every request answers 500
         indexer = indexer_for(services, llm)
     outcome = indexer.index_file(path, "enrich/down.md")  # and now nothing listens at all
     assert outcome.status == "indexed", outcome.error
-    assert outcome.enrichment["contexts_fallback"] == 5 and outcome.enrichment["topics"] == "keywords"
-    assert doc_store.document_topics(services.db, outcome.document_id, 1)  # jieba keywords instead
+    assert outcome.enrichment["contexts_fallback"] == 5
+    stored = indexer.refresh_topics()  # the model cannot name the topics: the phrase names stay
+    assert stored and all(s["named_by"] == "phrases" for s in stored)
+    assert doc_store.document_topics(services.db, outcome.document_id, 1)
 
 
 def test_offline_context_is_the_section_summary(services, tmp_path):

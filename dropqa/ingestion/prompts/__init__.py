@@ -11,7 +11,7 @@ from dropqa.models import prompts
 
 PLACEHOLDERS = {
     "context": {"document", "document_summary", "section", "section_summary", "chunks", "count"},
-    "topics": {"document", "summary", "keywords", "count"},
+    "cluster_topic": {"documents", "phrases"},
 }
 
 

@@ -1,0 +1,137 @@
+"""Candidate topic names of a text: noun phrases that can name a subject.
+
+Chinese: jieba part-of-speech tagging; nouns (``n``, ``vn``, ``nz``, ``nt``, ``ns``, ``nw``) and
+runs of up to three of them ("核心 数据库" → 核心数据库). English: a POS-free noun-phrase
+heuristic — runs of up to three content words between stop words and punctuation, with modal
+and common verbs, ``-ly`` adverbs and ``-ed`` participles as stop words.
+
+Never a name: stop words, numbers and words with digits (``3.0``, ``q1``), units (分钟, ``gb``),
+single letters or one Chinese character, person names (jieba ``nr*``; in English a word that
+appears only capitalised, never lower-case, in mid-sentence — proper nouns), generic words
+(含义, 情况, ``part``). :func:`valid_name` is the same rule as a predicate, for names from
+elsewhere (a chat model).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from functools import lru_cache
+
+from dropqa.text.segment import stopwords
+
+MAX_WORDS = 3
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+ZH_NOUNS = frozenset({"n", "vn", "nz", "nt", "ns", "nw", "an"})
+ZH_GENERIC = _words("""
+    含义 情况 问题 方面 内容 部分 时间 工作 方式 方法 事项 要求 原因 结果 过程 目的 意见 说明
+    情形 人员 单位 范围 标准 规定 有关 其他 其它 相关 事情 东西 时候 地方 办法 项目 文档 文件
+    章节 附件 备注 第一 第二 第三 分钟 小时 天数 年度 月份 日期 百分比 数量 金额 元 万元 个人
+    公司 部门 负责人 主持人 地点 议题 情况说明""")
+EN_EXTRA_STOP = _words("""
+    may must shall should would could might can will also per via etc e.g i.e upon within without
+    including include includes included based using used use uses make makes made get gets got take
+    takes taken give given gives need needs needed want wants see seen say says said provide provides
+    provided require requires required new old first second third last next one two three four five six
+    seven eight nine ten many much more most less least other others another such each every any all
+    both either neither several various certain same different following follow follows presented
+    present presents according regarding about above below approx approximately day days week weeks
+    month months year years hour hours minute minutes second seconds time times today yesterday tomorrow
+    monday tuesday wednesday thursday friday saturday sunday january february march april june july
+    august september october november december q1 q2 q3 q4 h1 h2 number numbers part parts section
+    sections chapter chapters page pages document documents file files example examples item items thing
+    things way ways case cases point points gb mb kb tb eur usd rmb cny kg km cm mm ms pct percent total
+    mr mrs ms dr prof inc ltd llc co corp""")
+UNITS = _words("""
+    gb mb kb tb eur usd rmb cny kg km cm mm ms % 元 万元 亿元 分钟 小时 秒 天 年 月 日 个 次 人""")
+_EN_WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*[A-Za-z]|[A-Za-z]")
+_EN_BREAK = re.compile(r"[.,;:!?()\[\]{}\"“”‘’|/\\<>=+*#`~_]|\s-\s|\n|\d")
+_HAN = re.compile(r"[\u3400-\u9fff]")
+_DIGIT = re.compile(r"\d")
+
+
+@lru_cache(maxsize=1)
+def _en_stop() -> frozenset[str]:
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    return frozenset(ENGLISH_STOP_WORDS) | EN_EXTRA_STOP
+
+
+def _en_stopword(word: str) -> bool:
+    w = word.lower()
+    return (w in _en_stop() or len(w) < 3 or w.endswith("ly") or (w.endswith("ed") and len(w) > 4)
+            or w.endswith("'s"))
+
+
+def valid_name(name: str) -> bool:
+    """The naming rules as a predicate: no number, unit, stop word, single letter/character or generic word."""
+    text = name.strip()
+    if not text or _DIGIT.search(text) or text.lower() in UNITS:
+        return False
+    if _HAN.search(text):
+        return len(text) >= 2 and text not in ZH_GENERIC and text not in stopwords()
+    words = text.lower().split()
+    return bool(words) and len(words) <= MAX_WORDS + 1 and all(len(w) >= 3 for w in words) and \
+        not any(_en_stopword(w) for w in (words[0], words[-1]))
+
+
+def chinese_phrases(text: str) -> Counter[str]:
+    import jieba.posseg as pseg
+
+    out: Counter[str] = Counter()
+    run: list[str] = []
+
+    def flush() -> None:
+        for size in range(1, MAX_WORDS + 1):
+            for i in range(len(run) - size + 1):
+                phrase = "".join(run[i:i + size])
+                if len(phrase) <= 8 and (size > 1 or phrase not in ZH_GENERIC):
+                    out[phrase] += 1
+        run.clear()
+
+    for pair in pseg.cut(text):
+        word, flag = pair.word.strip(), pair.flag
+        if flag in ZH_NOUNS and len(word) >= 2 and _HAN.search(word) and not _DIGIT.search(word) \
+                and word not in UNITS and word not in stopwords():
+            if word in ZH_GENERIC:
+                flush()
+                continue
+            run.append(word)
+        else:
+            flush()
+    flush()
+    return out
+
+
+def english_phrases(text: str) -> Counter[str]:
+    out: Counter[str] = Counter()
+    lower_seen = {w for w in _EN_WORD.findall(text) if w.islower()}
+    for chunk in _EN_BREAK.split(text):
+        words = _EN_WORD.findall(chunk)
+        run: list[str] = []
+        for word in [*words, ""]:
+            proper = word[:1].isupper() and word.lower() not in lower_seen  # a name: never written lower-case
+            if word and not _en_stopword(word) and not proper:
+                run.append(word.lower())
+                continue
+            for size in range(1, MAX_WORDS + 1):
+                for i in range(len(run) - size + 1):
+                    if size == 1 and run[i].endswith("ing"):
+                        continue  # "working" alone is a verb; "working hours" is a subject
+                    out[" ".join(run[i:i + size])] += 1
+            run = []
+    return out
+
+
+def phrases(text: str, limit: int = 60) -> dict[str, int]:
+    """The document's candidate names with their counts (most frequent first, at most ``limit``)."""
+    counts = chinese_phrases(text) if len(_HAN.findall(text)) * 3 > len(text) * 0.1 else Counter()
+    if re.search(r"[A-Za-z]{3,}", text):
+        counts.update(english_phrases(text))
+    good = Counter({p: c for p, c in counts.items() if valid_name(p)})
+    return dict(good.most_common(limit))
