@@ -20,7 +20,8 @@ from lxml import etree
 
 from dropqa.ingestion.document import ParsedDocument, ParsedNode, paragraph, section, table_node
 from dropqa.ingestion.parsers.base import ParseContext, ParseError
-from dropqa.ingestion.parsers.docx_pages import PageTracker, section_start_types
+from dropqa.ingestion.parsers.docx_layout import Layout
+from dropqa.ingestion.parsers.docx_pages import PageTracker, has_rendered_marks, section_start_types
 from dropqa.ingestion.parsers.docx_styles import ParagraphInfo, StyleBook
 from dropqa.ingestion.parsers.docx_xml import (
     W_P,
@@ -86,7 +87,9 @@ class _Builder:
         self.ctx = ctx
         self.warnings = warnings
         self.book = StyleBook(document.styles.element)
-        self.pages = PageTracker(section_start_types(self.body))
+        layout = None if has_rendered_marks(self.body) else \
+            Layout(self.body, document.styles.element, self.book.body_size)
+        self.pages = PageTracker(section_start_types(self.body), layout)
         self.outline = Outline()
         self.images = ImageExtractor(ctx, warnings)
         self.running = self._running_texts()
