@@ -17,6 +17,7 @@ import hashlib
 import re
 import unicodedata
 from pathlib import PurePosixPath
+from typing import Any
 
 from pydantic import BaseModel, Field
 
@@ -69,6 +70,9 @@ class UploadItem(BaseModel):
     job_state: str | None = None
     document_id: str | None = None
     error: str | None = None
+    error_code: str | None = Field(default=None, description="file_too_large, file_empty or unsupported_type: "
+                                   "with error_params, what a client words in its own language")
+    error_params: dict[str, Any] | None = None
 
 
 def upload_key(name: str) -> str:
@@ -85,16 +89,17 @@ def accept(svc: Services, original: str | None, data: bytes, replace: dict | Non
     limit = svc.settings.ingestion.max_file_bytes
     if len(data) > limit:
         result.error = f"the file is larger than {limit / 1e6:.0f} MB"
+        result.error_code, result.error_params = "file_too_large", {"limit_mb": round(limit / 1e6)}
         return result
     if not data.strip():
-        result.error = "the file is empty"
+        result.error, result.error_code = "the file is empty", "file_empty"
         return result
     file_type = detect_type(data, name)
     result.file_type = file_type
     try:
         get_parser(file_type)  # also tells when the parser of an optional format is not installed
     except UnsupportedFormat as exc:
-        result.error = str(exc)
+        result.error, result.error_code, result.error_params = str(exc), "unsupported_type", {"file_type": file_type}
         return result
     digest = hashlib.sha256(data).hexdigest()
     if replace is not None:  # only the named document's own bytes make it "unchanged"

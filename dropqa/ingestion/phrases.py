@@ -32,7 +32,7 @@ ZH_GENERIC = _words("""
     含义 情况 问题 方面 内容 部分 时间 工作 方式 方法 事项 要求 原因 结果 过程 目的 意见 说明
     情形 人员 单位 范围 标准 规定 有关 其他 其它 相关 事情 东西 时候 地方 办法 项目 文档 文件
     章节 附件 备注 第一 第二 第三 分钟 小时 天数 年度 月份 日期 百分比 数量 金额 元 万元 个人
-    公司 部门 负责人 主持人 地点 议题 情况说明""")
+    公司 部门 负责人 主持人 地点 议题 情况说明 总则 附则 管理 流程 类别 系统 员工 限额 概述 简介 目录 说明书""")
 EN_EXTRA_STOP = _words("""
     may must shall should would could might can will also per via etc e.g i.e upon within without
     including include includes included based using used use uses make makes made get gets got take
@@ -84,24 +84,27 @@ def chinese_phrases(text: str) -> Counter[str]:
     import jieba.posseg as pseg
 
     out: Counter[str] = Counter()
-    run: list[str] = []
+    run: list[tuple[str, bool]] = []  # (word, is a noun): verbs join compounds ("差旅费 报销", "恢复 演练")
 
     def flush() -> None:
         for size in range(1, MAX_WORDS + 1):
             for i in range(len(run) - size + 1):
-                phrase = "".join(run[i:i + size])
-                if len(phrase) <= 8 and (size > 1 or phrase not in ZH_GENERIC):
+                part = run[i:i + size]
+                phrase = "".join(w for w, _ in part)
+                if size == 1 and (not part[0][1] or phrase in ZH_GENERIC):
+                    continue  # a verb alone is no subject; a generic noun alone neither
+                if len(phrase) <= 8 and any(noun for _, noun in part):
                     out[phrase] += 1
         run.clear()
 
     for pair in pseg.cut(text):
         word, flag = pair.word.strip(), pair.flag
-        if flag in ZH_NOUNS and len(word) >= 2 and _HAN.search(word) and not _DIGIT.search(word) \
-                and word not in UNITS and word not in stopwords():
-            if word in ZH_GENERIC:
-                flush()
-                continue
-            run.append(word)
+        usable = len(word) >= 2 and _HAN.search(word) and not _DIGIT.search(word) and word not in UNITS \
+            and word not in stopwords()
+        if usable and flag in ZH_NOUNS:
+            run.append((word, word not in ZH_GENERIC))
+        elif usable and flag == "v" and run:
+            run.append((word, False))
         else:
             flush()
     flush()
@@ -110,7 +113,8 @@ def chinese_phrases(text: str) -> Counter[str]:
 
 def english_phrases(text: str) -> Counter[str]:
     out: Counter[str] = Counter()
-    lower_seen = {w for w in _EN_WORD.findall(text) if w.islower()}
+    prose = re.sub(r"\S*[@/]\S*|\S+\.(?:example|com|org|net|io|md|docx|pdf)\b", " ", text)  # not mail, links, files
+    lower_seen = {w for w in _EN_WORD.findall(prose) if w.islower()}
     for chunk in _EN_BREAK.split(text):
         words = _EN_WORD.findall(chunk)
         run: list[str] = []

@@ -219,10 +219,13 @@ class Indexer:
         return contexts, generated, stats
 
     def _phrases(self, rows: list[NodeRow], full_text: str, filename: str) -> dict[str, int]:
-        """Candidate topic names of the document (the file name and section titles count three times);
+        """Candidate topic names of the document (section titles count three times, the file name nine);
         the collection's topics are clusters of documents named from these (:meth:`refresh_topics`)."""
         heads = [r.title for r in rows if r.is_section and r.title]
-        titles = "\n".join([Path(filename).stem.replace("_", " "), *heads])
+        stem = Path(filename).stem.replace("_", " ")
+        # a lower-case English file name ("aurora_handbook") would pass names off as common words
+        named = [stem] * 3 if stem != stem.lower() or not stem.isascii() else []
+        titles = "\n".join([*named, *heads])
         return phrases("\n".join([titles] * 3 + [full_text[:200_000]]), self.settings.ingestion.topic_phrases)
 
     def refresh_topics(self) -> list[dict[str, Any]]:

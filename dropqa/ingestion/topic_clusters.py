@@ -46,6 +46,7 @@ class Cluster:
     phrases: list[str] = field(default_factory=list)
     name: str = ""
     description: str = ""
+    descriptions: dict[str, str] = field(default_factory=dict)  # per page language: "zh", "en"
     named_by: str = "phrases"
 
 
@@ -78,8 +79,9 @@ def rank_phrases(members: list[int], doc_phrases: list[dict[str, int]], df: Coun
     for phrase, n in held.items():
         coverage = n / len(members)
         rarity = math.log(1 + n_docs / df[phrase])
-        words = len(phrase.split())
-        scores[phrase] = coverage ** 2 * rarity * math.log(1 + counts[phrase]) * (1 + 0.25 * min(words - 1, 2))
+        # compounds name a subject better than their parts ("数据平台" over "平台", "annual leave" over "leave")
+        extra = len(phrase.split()) - 1 if " " in phrase or phrase.isascii() else (len(phrase) - 2) // 2
+        scores[phrase] = coverage ** 2 * rarity * math.log(1 + counts[phrase]) * (1 + 0.5 * min(extra, 2))
     ranked = sorted(scores, key=lambda p: (-scores[p], p))
     out: list[str] = []
     for phrase in ranked:  # "数据平台" after "数据平台运维"? keep the stronger one only
@@ -91,6 +93,7 @@ def rank_phrases(members: list[int], doc_phrases: list[dict[str, int]], df: Coun
 
 
 def describe(cluster: Cluster, names: list[str], language: str) -> str:
+    """One line: how many documents, which, and the cluster's next phrases."""
     shown = names[:3]
     more = len(names) - len(shown)
     about = cluster.phrases[1:4]
@@ -119,6 +122,7 @@ def model_names(model: EnrichmentModel, clusters: list[Cluster], names: list[lis
         name = normalize_topic(topic.name)
         if valid_name(name):
             cluster.name, cluster.description, cluster.named_by = name, topic.description.strip(), "model"
+            cluster.descriptions = {language: cluster.description}
 
 
 def refresh_topics(db: Database, settings: Settings, embedder_name: str,
@@ -153,14 +157,17 @@ def refresh_topics(db: Database, settings: Settings, embedder_name: str,
             log.warning("the chat model could not name the topics: %s", exc)
     stored: dict[str, dict[str, Any]] = {}
     for c, lang, doc_names in zip(clusters, languages, names, strict=True):
+        offline = {page: describe(c, doc_names, page) for page in ("zh", "en")}
+        c.descriptions = {**offline, **c.descriptions}  # the model's line in its language, ours in the other
         if not c.name:
             c.name = c.phrases[0] if c.phrases else ""
-            c.description = describe(c, doc_names, lang)
+            c.description = offline["zh" if lang == "zh" else "en"]
         if not c.name:
             continue  # nothing nameable (a document of numbers): no topic rather than a bad one
         same = next((k for k in stored if related_names(c.name, k)), None)
         entry = stored.setdefault(same or c.name, {"name": same or c.name, "description": c.description,
-                                                   "documents": [], "named_by": c.named_by})
+                                                   "descriptions": c.descriptions, "documents": [],
+                                                   "named_by": c.named_by})
         centre = vectors[c.members].mean(axis=0)
         centre /= max(float(np.linalg.norm(centre)), 1e-12)
         for m in c.members:

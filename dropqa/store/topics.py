@@ -10,6 +10,8 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from psycopg.types.json import Jsonb
+
 from dropqa.store.db import Database
 
 _LIVE_LINK = (
@@ -21,7 +23,7 @@ def list_topics(db: Database, *, query: str | None = None, limit: int = 100, off
     """Topics that at least one live document carries, most documents first."""
     with db.connection() as conn:
         return conn.execute(
-            "SELECT t.id, t.name, t.description, count(DISTINCT dt.document_id) AS document_count, "
+            "SELECT t.id, t.name, t.description, t.descriptions, count(DISTINCT dt.document_id) AS document_count, "
             "avg(dt.confidence) AS confidence FROM topics t "
             f"JOIN document_topics dt ON dt.topic_id = t.id {_LIVE_LINK} "
             "WHERE t.merged_into IS NULL AND (%s::text IS NULL OR t.name ILIKE '%%' || %s || '%%') "
@@ -45,7 +47,7 @@ def get_topic(db: Database, topic_id: uuid.UUID) -> dict[str, Any] | None:
     """The topic (following a merge to its target), with its live document count and merged names."""
     with db.connection() as conn:
         row = conn.execute(
-            "SELECT t.id, t.name, t.description, t.created_at, "
+            "SELECT t.id, t.name, t.description, t.descriptions, t.created_at, "
             f"(SELECT count(DISTINCT dt.document_id) FROM document_topics dt {_LIVE_LINK} "
             "  WHERE dt.topic_id = t.id) AS document_count, "
             "(SELECT coalesce(array_agg(m.name ORDER BY m.name), '{}') FROM topics m WHERE m.merged_into = t.id) "
@@ -159,14 +161,16 @@ def replace_topic_links(db: Database, clusters: list[dict[str, Any]]) -> None:
                      "WHERE dt.document_id = d.id AND dt.version = d.current_version")
         for c in clusters:
             row = conn.execute(
-                "INSERT INTO topics (name, description) VALUES (%s, %s) ON CONFLICT (name) DO UPDATE "
-                "SET description = EXCLUDED.description RETURNING id, merged_into",
-                (c["name"], c["description"]),
+                "INSERT INTO topics (name, description, descriptions) VALUES (%s, %s, %s) ON CONFLICT (name) "
+                "DO UPDATE SET description = EXCLUDED.description, descriptions = EXCLUDED.descriptions "
+                "RETURNING id, merged_into",
+                (c["name"], c["description"], Jsonb(c.get("descriptions") or {})),
             ).fetchone()
             assert row is not None
             if row["merged_into"] is not None:  # the merge target shows the description
-                conn.execute("UPDATE topics SET description = coalesce(description, %s) WHERE id = %s",
-                             (c["description"], row["merged_into"]))
+                conn.execute("UPDATE topics SET description = coalesce(description, %s), "
+                             "descriptions = coalesce(descriptions, %s) WHERE id = %s",
+                             (c["description"], Jsonb(c.get("descriptions") or {}), row["merged_into"]))
             conn.cursor().executemany(
                 "INSERT INTO document_topics (document_id, topic_id, version, confidence) VALUES (%s, %s, %s, %s) "
                 "ON CONFLICT (document_id, topic_id, version) DO UPDATE "

@@ -24,6 +24,8 @@ class TopicInfo(BaseModel):
     id: str
     name: str
     description: str | None = None
+    descriptions: dict[str, str] = Field(default_factory=dict, description="the one-line description per page "
+                                         "language (`zh`, `en`)")
     document_count: int
     confidence: float | None = Field(None, description="mean confidence over its documents")
 
@@ -72,6 +74,7 @@ async def _detail(db: Any, topic_id: uuid.UUID, limit: int = 100) -> TopicDetail
         raise HTTPException(404, f"no topic {topic_id}")
     docs = await run_in_threadpool(lambda: topic_store.topic_documents(db, topic["id"], limit=limit))
     return TopicDetail(id=str(topic["id"]), name=topic["name"], description=topic["description"],
+                       descriptions=topic["descriptions"] or {},
                        document_count=topic["document_count"], merged_names=list(topic["merged_names"] or []),
                        confidence=(sum(d["confidence"] for d in docs) / len(docs)) if docs else None,
                        documents=[_doc(d) for d in docs])
@@ -85,6 +88,7 @@ async def list_topics(db: DbDep, limit: Limit = 100, offset: Offset = 0,
     rows = await run_in_threadpool(lambda: topic_store.list_topics(db, query=q or None, limit=limit, offset=offset))
     total = await run_in_threadpool(lambda: topic_store.count_topics(db, query=q or None))
     return TopicPage(topics=[TopicInfo(id=str(r["id"]), name=r["name"], description=r["description"],
+                                       descriptions=r["descriptions"] or {},
                                        document_count=r["document_count"], confidence=r["confidence"]) for r in rows],
                      total=total, limit=limit, offset=offset)
 

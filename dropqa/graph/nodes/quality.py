@@ -22,6 +22,18 @@ from dropqa.graph.prompts import render
 from dropqa.graph.state import State
 
 
+def distinct(value: float, threshold: float) -> tuple[str, str]:
+    """Both numbers with as many decimals (2–4) as it takes to show they differ, so the trace never
+    reads "0.66, answers from 0.66 up" for 0.655 below 0.66."""
+    for decimals in (2, 3, 4):
+        a, b = f"{value:.{decimals}f}", f"{threshold:.{decimals}f}"
+        if a != b or value == threshold:
+            break
+    if a == b and value != threshold:  # closer than 0.00005: say which side it is on
+        a = ("<" if value < threshold else ">") + b
+    return a, b
+
+
 def quality_check(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     hits = state.hits
     intent = state.intent
@@ -29,8 +41,8 @@ def quality_check(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     threshold = decision.threshold
     lang = state.language
     key = "quality_ok" if decision.answerable else "quality_low"
-    steps = [step(state, "quality_check", render(lang, key, p=f"{decision.probability:.2f}",
-                                                 threshold=f"{threshold:.2f}"))]
+    shown_p, shown_threshold = distinct(decision.probability, threshold)
+    steps = [step(state, "quality_check", render(lang, key, p=shown_p, threshold=shown_threshold))]
     if intent.needs_loop:
         steps.append(step(state, "quality_check", render(lang, "quality_loop", kind=intent.kind)))
     quality = state.quality.model_copy(update={

@@ -5,10 +5,11 @@ const TOKEN_KEY = 'dropqa.token';
 let unauthorizedHandler = () => {};
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, params = null) {
     super(message);
     this.status = status;
     this.code = code;
+    this.params = params || {};  // the values the message is made of: the page words it in its own language
   }
 }
 
@@ -36,11 +37,13 @@ function headers(extra = {}) {
 async function errorOf(response) {
   let code = `http_${response.status}`;
   let message = response.statusText || code;
+  let params = null;
   try {
     const body = await response.json();
     if (body && body.error) {
       code = body.error.code || code;
       message = body.error.message || message;
+      params = body.error.params || null;
     } else if (body && body.detail) {
       message = typeof body.detail === 'string' ? body.detail : JSON.stringify(body.detail);
     }
@@ -48,7 +51,7 @@ async function errorOf(response) {
     // not JSON: keep the status text
   }
   if (response.status === 401) unauthorizedHandler();
-  return new ApiError(response.status, code, message);
+  return new ApiError(response.status, code, message, params);
 }
 
 /** ``api('/api/documents', {query: {q}})`` or ``api(path, {method: 'POST', json: {...}})``. */
@@ -145,7 +148,8 @@ export function upload(files, onProgress) {
       }
       if (xhr.status === 401) unauthorizedHandler();
       const err = body && body.error ? body.error : {};
-      reject(new ApiError(xhr.status, err.code || `http_${xhr.status}`, err.message || xhr.statusText || 'upload failed'));
+      reject(new ApiError(xhr.status, err.code || `http_${xhr.status}`, err.message || xhr.statusText || 'upload failed',
+        err.params));
     };
     xhr.onerror = () => reject(new ApiError(0, 'network', 'network error'));
     xhr.send(form);

@@ -1,7 +1,7 @@
 // Building DOM safely: every string becomes a text node. Nothing here (or anywhere in the page)
 // parses a string as HTML, so document text can never become markup.
 
-import { locale, t } from './i18n.js';
+import { errorOf, locale, t } from './i18n.js';
 
 /** ``h('a', {href, class, onclick}, child, 'text', [more])`` — children may be nodes, strings or arrays. */
 export function h(tag, props = {}, ...children) {
@@ -39,7 +39,7 @@ export function loading() {
 
 export function errorBox(err, retry) {
   return h('div', { class: 'notice notice-error', role: 'alert' },
-    t('common.error', { message: err && err.message ? err.message : String(err) }),
+    t('common.error', { message: errorOf(err) }),
     retry ? h('button', { class: 'btn btn-small', onclick: retry }, t('common.retry')) : null);
 }
 

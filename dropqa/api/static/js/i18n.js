@@ -20,6 +20,24 @@ const STRINGS = {
     'common.loading': 'Loading…',
     'common.retry': 'Retry',
     'common.error': 'Something went wrong: {message}',
+    'error.other': 'The server reported an error ({code}).',
+    'qa.noEnd': 'The answer stream ended without an answer.',
+    'error.file_empty': 'The file is empty.',
+    'error.file_too_large': 'The file is larger than {limit_mb} MB.',
+    'error.unsupported_type': 'This file type is not supported ({file_type}).',
+    'error.version_not_found': 'There is no version {version}; the documents have version(s) {versions}.',
+    'error.not_found': 'Not found.',
+    'error.invalid_request': 'The request is not valid.',
+    'error.bad_request': 'The request cannot be served as asked.',
+    'error.too_large': 'Too large: over the upload limit.',
+    'error.unauthorized': 'The access token is missing or wrong.',
+    'error.database_unavailable': 'The database is unavailable.',
+    'error.internal_error': 'Internal server error.',
+    'error.network': 'Network error: the server cannot be reached.',
+    'error.shutting_down': 'The server is shutting down.',
+    'error.parse_failed': 'The file could not be read: {detail}',
+    'error.no_text': 'No text could be extracted from the file.',
+    'error.encrypted': 'The file is password-protected.',
     'common.none': 'Nothing yet.',
     'common.back': 'Back',
     'common.delete': 'Delete',
@@ -75,7 +93,7 @@ const STRINGS = {
     'docs.size': 'Size',
     'docs.updated': 'Updated',
     'docs.versions': '{n} versions',
-    'docs.oneVersion': '1 version',
+    'docs.oneVersion': 'history',
     'docs.empty': 'No documents match.',
     'docs.confirmDelete': 'Delete “{name}”? Its versions stay in history but it will no longer be searched.',
     'docs.deleted': 'Deleted {name}',
@@ -229,6 +247,24 @@ const STRINGS = {
     'common.loading': '加载中…',
     'common.retry': '重试',
     'common.error': '出错了：{message}',
+    'error.other': '服务器返回了错误（{code}）。',
+    'qa.noEnd': '回答流意外结束，没有收到答案。',
+    'error.file_empty': '文件是空的。',
+    'error.file_too_large': '文件超过 {limit_mb} MB。',
+    'error.unsupported_type': '不支持这种文件类型（{file_type}）。',
+    'error.version_not_found': '没有第 {version} 版；现有版本：{versions}。',
+    'error.not_found': '找不到该内容。',
+    'error.invalid_request': '请求格式不正确。',
+    'error.bad_request': '无法按此请求处理。',
+    'error.too_large': '超过上传大小限制。',
+    'error.unauthorized': '缺少访问令牌或令牌不正确。',
+    'error.database_unavailable': '数据库暂时不可用。',
+    'error.internal_error': '服务器内部错误。',
+    'error.network': '网络错误：无法连接服务器。',
+    'error.shutting_down': '服务器正在关闭。',
+    'error.parse_failed': '无法读取该文件。',
+    'error.no_text': '无法从文件中提取文字。',
+    'error.encrypted': '文件有密码保护。',
     'common.none': '暂无内容。',
     'common.back': '返回',
     'common.delete': '删除',
@@ -284,7 +320,7 @@ const STRINGS = {
     'docs.size': '大小',
     'docs.updated': '更新时间',
     'docs.versions': '{n} 个版本',
-    'docs.oneVersion': '1 个版本',
+    'docs.oneVersion': '版本记录',
     'docs.empty': '没有匹配的文档。',
     'docs.confirmDelete': '删除「{name}」？历史版本会保留，但不再参与检索。',
     'docs.deleted': '已删除 {name}',
@@ -444,6 +480,35 @@ export function locale() {
 export function t(key, vars = {}) {
   const s = STRINGS[current][key] ?? STRINGS.en[key] ?? key;
   return s.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? String(vars[name]) : m));
+}
+
+// Job errors are stored as the worker's English sentence: the known ones, by their start, to a code.
+const MESSAGE_CODES = [
+  [/^the file is empty/i, 'file_empty'],
+  [/^the file is larger than (\d+)/i, 'file_too_large', (m) => ({ limit_mb: m[1] })],
+  [/^unsupported file type: (.*)$/i, 'unsupported_type', (m) => ({ file_type: m[1] })],
+  [/^no text could be extracted/i, 'no_text'],
+  [/password|encrypted/i, 'encrypted'],
+];
+
+/** An error in the page's language: ``code`` with ``params`` when the page knows the code, else a
+ *  known server sentence, else (English page) the server's message or (Chinese page) a generic line. */
+export function errorText(code, params, message) {
+  const vars = {};
+  for (const [k, v] of Object.entries(params || {})) vars[k] = Array.isArray(v) ? v.join(current === 'zh' ? '、' : ', ') : v;
+  if (code && has(`error.${code}`) && code !== 'bad_request') return t(`error.${code}`, vars);
+  for (const [re, known, of] of MESSAGE_CODES) {
+    const m = re.exec(message || '');
+    if (m) return t(`error.${known}`, of ? of(m) : {});
+  }
+  if (code && has(`error.${code}`)) return t(`error.${code}`, vars);
+  if (current === 'en' && message) return message;
+  return t('error.other', { code: code || 'error' });
+}
+
+/** ``errorText`` for an ``ApiError`` (or any Error). */
+export function errorOf(err) {
+  return errorText(err && err.code, err && err.params, err && err.message ? err.message : String(err));
 }
 
 export function has(key) {

@@ -3,6 +3,7 @@
 // Job states come from GET /api/jobs/stream (SSE); GET /api/jobs/{id} is the safety net.
 
 import { api, invalidate, stream, upload } from './api.js';
+import { errorOf, errorText } from './i18n.js';
 
 export const STATES = ['uploading', 'queued', 'parsing', 'enriching', 'embedding', 'done'];
 const TERMINAL = new Set(['done', 'failed', 'cancelled', 'rejected']);
@@ -68,7 +69,7 @@ async function send(item) {
     if (!item.jobId && !isTerminal(item)) item.state = 'done';
   } catch (err) {
     item.state = 'failed';
-    item.error = err.message;
+    item.error = errorOf(err);
   }
   emit(item);
   if (isTerminal(item)) invalidate();
@@ -90,7 +91,7 @@ function applyUpload(item, entry) {
   if (entry.filename && entry.filename !== item.name) item.storedAs = entry.filename;
   if (entry.status === 'rejected') {
     item.state = 'rejected';
-    item.error = entry.error || 'rejected';
+    item.error = errorText(entry.error_code, entry.error_params, entry.error || 'rejected');
   } else if (entry.status === 'unchanged') {
     item.state = 'done';
     item.outcome = 'unchanged';
@@ -103,7 +104,7 @@ function applyUpload(item, entry) {
 function applyJob(item, job) {
   if (job.document_id) item.documentId = job.document_id;
   if (job.outcome) item.outcome = job.outcome;
-  item.error = job.error || (job.state === 'failed' ? item.error : null);
+  item.error = job.error ? errorText(null, null, job.error) : (job.state === 'failed' ? item.error : null);
   if (job.progress && typeof job.progress === 'object' && job.progress.stage) item.stage = job.progress.stage;
   if (job.state && !(isTerminal(item) && !TERMINAL.has(job.state))) item.state = job.state;
 }
@@ -155,7 +156,7 @@ function watch() {
         } catch (err) {
           if (err.status === 404) {
             item.state = 'failed';
-            item.error = err.message;
+            item.error = errorOf(err);
             emit(item);
           }
         }

@@ -3,7 +3,7 @@
 import { api, invalidate } from '../api.js';
 import * as data from '../data.js';
 import { debounce, empty, errorBox, fileIcon, fill, fmtBytes, fmtDate, fmtRelative, h, link, loading, toast } from '../dom.js';
-import { t } from '../i18n.js';
+import { errorOf, t } from '../i18n.js';
 import * as uploads from '../uploads.js';
 
 const TYPES = ['md', 'txt', 'csv', 'docx', 'pptx', 'xlsx', 'pdf', 'image'];
@@ -242,6 +242,6 @@ async function remove(doc, reload) {
     toast(t('docs.deleted', { name: doc.filename }));
     reload();
   } catch (err) {
-    toast(t('common.error', { message: err.message }), 'error');
+    toast(t('common.error', { message: errorOf(err) }), 'error');
   }
 }

@@ -4,7 +4,7 @@
 import { ApiError, api, stream } from '../api.js';
 import * as data from '../data.js';
 import { fill, fmtRelative, h, link, toast } from '../dom.js';
-import { has, lang, t } from '../i18n.js';
+import { errorOf, errorText, has, lang, t } from '../i18n.js';
 
 const REASONING_KEY = 'dropqa.showReasoning';
 const state = {
@@ -163,10 +163,10 @@ function build() {
         if (!(err instanceof ApiError) || (err.status !== 404 && err.status !== 405)) throw err;
         onEvent(bot, 'done', await api('/api/qa/ask', { method: 'POST', json: body, signal: controller.signal }));
       }
-      if (!bot.answer && !bot.error) bot.error = 'the stream ended without an answer';
+      if (!bot.answer && !bot.error) bot.error = t('qa.noEnd');
     } catch (err) {
       if (err.name === 'AbortError') bot.stopped = true;
-      else bot.error = err.message || String(err);
+      else bot.error = errorOf(err);
     } finally {
       controller = null;
       self.setBusy(false);
@@ -196,7 +196,7 @@ function build() {
     else if (event === 'reasoning' && payload && !String(payload.type || '').startsWith('__')) bot.trace.push(payload);
     else if (event === 'token') bot.tokens += payload && typeof payload === 'object' ? payload.text || '' : String(payload);
     else if (event === 'citation') bot.citations.push(payload);
-    else if (event === 'error') bot.error = (payload && (payload.message || payload.code)) || 'error';
+    else if (event === 'error') bot.error = errorText(payload && payload.code, payload && payload.params, payload && payload.message);
     else if (event === 'done') {
       bot.answer = payload;
       if (payload && payload.thread_id) state.threadId = payload.thread_id;
@@ -346,7 +346,7 @@ function feedbackButton(msg, rating, label) {
         draw(msg, msg.index);
         toast(t('qa.thanks'));
       } catch (err) {
-        toast(t('common.error', { message: err.message }), 'error');
+        toast(t('common.error', { message: errorOf(err) }), 'error');
       }
     } }, thumb(rating === 'down'));
 }

@@ -3,7 +3,7 @@
 import { api } from '../api.js';
 import * as data from '../data.js';
 import { empty, errorBox, fileIcon, fill, fmtRelative, h, link, loading } from '../dom.js';
-import { t } from '../i18n.js';
+import { lang, t } from '../i18n.js';
 
 export function render(root, { id }) {
   if (id) return renderTopic(root, id);
@@ -41,7 +41,12 @@ function topicCard(tp, most) {
     h('span', { class: 'muted small' }, countText(n)),
     h('span', { class: 'meter' }, h('span', { style: { width: `${Math.max(6, Math.round((100 * n) / most))}%` } })),
     kw.length ? h('span', { class: 'keywords' }, kw.join(' · ')) : null,
-    tp.description ? h('span', { class: 'keywords' }, tp.description) : null);
+    describe(tp) ? h('span', { class: 'keywords' }, describe(tp)) : null);
+}
+
+/** The topic's one-line description in the page's language. */
+function describe(tp) {
+  return (tp.descriptions && tp.descriptions[lang()]) || '';
 }
 
 function renderTopic(root, id) {
@@ -52,7 +57,7 @@ function renderTopic(root, id) {
     const docs = data.listOf(tp, 'documents');
     fill(head,
       h('div', {}, h('h1', {}, tp.name || id), h('div', { class: 'muted' }, countText(tp.document_count ?? docs.length),
-        tp.description ? ` · ${tp.description}` : '',
+        describe(tp) ? ` · ${describe(tp)}` : '',
         tp.merged_names && tp.merged_names.length ? ` · ${tp.merged_names.join(', ')}` : '')),
       h('a', { class: 'btn btn-primary', href: link(['ask'], { topic: tp.name }) }, t('topics.askAbout')));
     fill(body, docs.length ? h('ul', { class: 'list', id: 'topic-documents' }, docs.map((d) => h('li', {},
