@@ -95,6 +95,8 @@ def release(pgdata: Path, me: lease.Lease) -> None:
     """This process is done with the server: stop it when no other live process holds a lease."""
     if os.getpid() != me.pid:  # a forked child inherited the atexit handler: not its lease
         return
+    with _lock:
+        _servers.pop(pgdata, None)  # first: a watchdog of this process can no longer restart it
     try:
         with lease.locked(pgdata.parent) as leases:
             others = lease.leave(leases, me)
@@ -102,8 +104,6 @@ def release(pgdata: Path, me: lease.Lease) -> None:
                 stop_postmaster(pgdata)
     except Exception as exc:  # exiting: say it, never raise from atexit
         log.warning("could not stop the embedded PostgreSQL in %s: %s", pgdata, exc)
-    finally:
-        _servers.pop(pgdata, None)
 
 
 def postmaster(pgdata: Path) -> dict[str, Any] | None:
