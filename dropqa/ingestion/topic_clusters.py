@@ -93,16 +93,15 @@ def rank_phrases(members: list[int], doc_phrases: list[dict[str, int]], df: Coun
 
 
 def describe(cluster: Cluster, names: list[str], language: str) -> str:
-    """One line: how many documents, which, and the cluster's next phrases."""
+    """One line (the count is beside it): which documents, and the cluster's next phrases."""
     shown = names[:3]
     more = len(names) - len(shown)
     about = cluster.phrases[1:4]
     if language == "zh":
         docs = "、".join(shown) + (f" 等 {len(names)} 篇" if more > 0 else "")
-        return f"{len(names)} 篇文档（{docs}）" + (f"，涉及{'、'.join(about)}" if about else "")
+        return docs + (f"：涉及{'、'.join(about)}" if about else "")
     docs = ", ".join(shown) + (f" and {more} more" if more > 0 else "")
-    return f"{len(names)} document{'s' if len(names) != 1 else ''} ({docs})" + (
-        f" about {', '.join(about)}" if about else "")
+    return docs + (f": about {', '.join(about)}" if about else "")
 
 
 def model_names(model: EnrichmentModel, clusters: list[Cluster], names: list[list[str]], language: str) -> None:
