@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import itertools
-import time
 import zipfile
 from datetime import date, datetime
 from pathlib import Path
@@ -165,9 +164,7 @@ def test_large_sheet_is_split_into_row_ranges_repeating_the_header(tmp_path: Pat
         ws.append([i + 1, f"客户{i % 97}", i * 1.25, date(2024, 1, 1 + i % 28)])
     data = _bytes(wb, tmp_path)  # type: ignore[arg-type]
 
-    start = time.perf_counter()
     streamed = _parse(data, xlsx_read_only_bytes=0, chunk_max_chars=0)  # constant-memory path, rows only
-    assert time.perf_counter() - start < 20
     [sheet] = streamed.children
     chunks = _tables(sheet)
     assert len(chunks) == 100
@@ -206,9 +203,8 @@ def test_stray_cell_far_away_does_not_make_the_parser_visit_the_whole_grid(tmp_p
     ws.cell(row=1_048_576, column=16_384).number_format = "0.00"  # formatted but empty
     data = _bytes(wb, tmp_path)
     for extra in ({}, {"xlsx_read_only_bytes": 0}):
-        start = time.perf_counter()
+        # visiting the whole 1,048,576 × 16,384 grid would never finish: the run hangs instead of passing
         [sheet] = _parse(data, **extra).children
-        assert time.perf_counter() - start < 10
         [table] = _tables(sheet)
         assert table.metadata["table"] == {"header": ["项目", "金额"], "rows": [["服务器", "120"]]}
 
