@@ -25,7 +25,12 @@ Reply = TypeVar("Reply", bound=BaseModel)
 
 
 class ChatUnavailable(RuntimeError):
-    """Every configured chat provider failed (or none is configured, or the reply was unreadable)."""
+    """Every configured chat provider failed (or none is configured, or the reply was unreadable).
+    ``usage``: the tokens an unreadable reply still cost (they count in the run's usage)."""
+
+    def __init__(self, message: str, usage: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.usage = usage or {}
 
 
 def has_model(svc: Services, degraded: bool) -> bool:
@@ -67,7 +72,7 @@ def invoke_structured(svc: Services, messages: Sequence[BaseMessage], schema: ty
     raw, parsed = out.get("raw"), out.get("parsed")
     usage = usage_of(raw, out[PROVIDER_KEY]) if isinstance(raw, AIMessage) else {}
     if parsed is None:
-        raise ChatUnavailable(f"unreadable reply: {out.get('parsing_error')}"[:300])
+        raise ChatUnavailable(f"unreadable reply: {out.get('parsing_error')}"[:300], usage)
     return parsed, usage
 
 

@@ -20,6 +20,7 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage
 from langchain_core.runnables import Runnable, RunnableLambda
+from pydantic import ValidationError
 
 from dropqa.config import ChatModelSettings, ModelSettings
 
@@ -56,7 +57,20 @@ def chat_providers(settings: ModelSettings) -> list[tuple[str, BaseChatModel]]:
     return [(provider_name(c), build_chat_model(c)) for c in configs]
 
 
-def _tagged(name: str, runnable: Runnable, structured: bool, errors: list[str] | None) -> Runnable:
+def _validated(reply: dict[str, Any], schema: Any) -> dict[str, Any]:
+    """The structured reply with ``parsed`` as a ``schema`` instance, or None and the reason: the
+    model is asked for the schema's JSON (not the pydantic class, whose client-side parse raises and
+    loses the reply and the tokens it cost), so the reply is validated here."""
+    parsed = reply.get("parsed")
+    if parsed is None or isinstance(parsed, schema):
+        return reply
+    try:
+        return {**reply, "parsed": schema.model_validate(parsed)}
+    except ValidationError as exc:
+        return {**reply, "parsed": None, "parsing_error": exc}
+
+
+def _tagged(name: str, runnable: Runnable, structured: Any, errors: list[str] | None) -> Runnable:
     """``runnable`` whose reply says which provider gave it; a failure is logged (and added to
     ``errors``), then raised (``with_fallbacks`` moves on to the next provider)."""
     def call(messages: Any) -> Any:
@@ -68,7 +82,7 @@ def _tagged(name: str, runnable: Runnable, structured: bool, errors: list[str] |
                 errors.append(f"{name}: {type(exc).__name__}: {str(exc)[:200]}")
             raise
         if structured:
-            return {**reply, PROVIDER_KEY: name}
+            return {**_validated(reply, structured), PROVIDER_KEY: name}
         if not isinstance(reply, AIMessage):
             reply = AIMessage(content=str(getattr(reply, "content", reply)))
         reply.response_metadata[PROVIDER_KEY] = name
@@ -87,10 +101,12 @@ def chat_runnable(providers: Sequence[tuple[str, BaseChatModel]], tools: Sequenc
     ``errors`` collects one line per provider that failed."""
     def prepare(model: BaseChatModel) -> Runnable:
         if schema is not None:
-            return model.with_structured_output(schema, include_raw=True)
+            json_schema = {"title": schema.__name__, "description": (schema.__doc__ or schema.__name__).strip(),
+                           **schema.model_json_schema()}
+            return model.with_structured_output(json_schema, include_raw=True)
         return model.bind_tools(list(tools)) if tools else model
 
-    chain: list[Runnable] = [_tagged(name, prepare(model), schema is not None, errors) for name, model in providers]
+    chain: list[Runnable] = [_tagged(name, prepare(model), schema, errors) for name, model in providers]
     if not chain:
         return None
     first, *rest = chain

@@ -122,8 +122,8 @@ class Rewrites(BaseModel):
 def rewritten_queries(svc: Services, question: str, language: str) -> tuple[list[str], dict]:
     try:
         reply, usage = invoke_structured(svc, [HumanMessage(fill("rewrite", language, question=question))], Rewrites)
-    except ChatUnavailable:
-        return [], {}
+    except ChatUnavailable as exc:
+        return [], exc.usage  # an unreadable reply still cost its tokens
     queries = [q.strip(" -•*\t0123456789.、") for q in reply.queries]
     return [q for q in queries if q and q != question][:3], usage
 
