@@ -5,13 +5,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_CN_NUM = "一二三四五六七八九十百零〇两"
-CHAPTER = re.compile(rf"^第[{_CN_NUM}\d]+[章篇部](?:分)?(?:\s|$|[：:、])")
-SECTION_CN = re.compile(rf"^第[{_CN_NUM}\d]+节(?:\s|$|[：:、])")
-CN_ENUM = re.compile(rf"^[{_CN_NUM}]+[、．.](?!\d)")
-CN_PAREN = re.compile(rf"^[（(][{_CN_NUM}]+[）)]")
-DECIMAL = re.compile(r"^(\d{1,2}(?:\.\d{1,2}){0,4})(?:[\s、．.]|(?=[^\d\s.]))")
-APPENDIX = re.compile(r"^(附录|附件|附表|Appendix|Annex)\s*[\dA-Z一二三四五六七八九十]*", re.IGNORECASE)
+from dropqa.text.headings import CN_UNITS, NOT_DIGIT, WORD_END, rule
+
+CHAPTER = rule("chapter").compile(kinds="[章篇部](?:分)?", tail=WORD_END)
+SECTION_CN = rule("cn_section").compile(tail=WORD_END)
+CN_ENUM = rule("cn_item").compile(tail=NOT_DIGIT)
+CN_PAREN = rule("cn_paren").compile()
+DECIMAL = rule("decimal").compile(repeat="{0,4}", tail=r"(?:[\s、．.]|(?=[^\d\s.]))")
+APPENDIX = rule("appendix").compile(tail=rf"\s*[\dA-Z{CN_UNITS}]*")
 ENDS_SENTENCE = re.compile(r"[。；;！!？?，,：:]$")
 
 

@@ -22,13 +22,14 @@ import re
 from dataclasses import dataclass
 
 from dropqa.ingestion.document import CONTENT_TYPES, ParsedDocument, ParsedNode, section, table_node
+from dropqa.text.headings import ALONE, ANY_SEP, CN_UNITS, CN_UNITS_HUNDRED, rule
 from dropqa.text.sentences import split_sentences
 
 MEANINGLESS = [
-    re.compile(r"^[一二三四五六七八九十百]+[、.．]?\s*$"),
-    re.compile(r"^[（(][一二三四五六七八九十]+[）)]\s*$"),
-    re.compile(r"^\d+(\.\d+)*[、.．]?\s*$"),
-    re.compile(r"^第[一二三四五六七八九十百\d]+[章节部分篇]\s*$"),
+    rule("cn_item").compile(numerals=CN_UNITS_HUNDRED, sep=ANY_SEP + "?", tail=ALONE),
+    rule("cn_paren").compile(numerals=CN_UNITS, tail=ALONE),
+    rule("decimal").compile(digits=r"\d+", repeat="*", tail=ANY_SEP + "?" + ALONE),
+    rule("chapter").compile(numerals=CN_UNITS_HUNDRED, kinds="[章节部分篇]", tail=ALONE),
     re.compile(r"^[A-Za-z][、.．]\s*$"),
     re.compile(r"^(其他|其它|杂项|补充|说明|备注|未命名|无标题|untitled|misc(ellaneous)?|other|others|notes?|section\s*\d*)\s*$",
                re.IGNORECASE),

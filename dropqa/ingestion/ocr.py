@@ -29,6 +29,7 @@ import numpy as np
 from PIL import Image, ImageOps, UnidentifiedImageError
 
 from dropqa.ingestion.parsers.base import ParseError
+from dropqa.text.headings import CN_UNITS, rule
 
 BBox = tuple[float, float, float, float]
 RawLine = tuple[Sequence[Sequence[float]], str, float]  # (4 corner points, text, score)
@@ -258,11 +259,16 @@ class LineLike(Protocol):
 _CJK = re.compile(r"[\u2e80-\u2fff\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")
 _SPACE_BEFORE = re.compile(r"[\w.,;:!?)\]\"'%]$")
 _SPACE_AFTER = re.compile(r"^[\w(\[\"'&]")
-_MARKER = re.compile(
-    r"^(?:[一二三四五六七八九十]+[、.．]|第[\d一二三四五六七八九十百零〇两]+[章节篇部条]|[（(][一二三四五六七八九十\d]{1,3}[)）]"
-    r"|\d{1,2}[.．、)）](?!\d)|\d{1,2}(?:\.\d{1,2})+\s|[•·▪●○◦■◆★\-–*]\s|附[录表件]"
-    r"|[\u4e00-\u9fff]{2,6}[：:])"  # a form label such as 记录人：
-)
+_MARKER = re.compile("^(?:" + "|".join([
+    rule("cn_item").pattern(numerals=CN_UNITS),
+    rule("chapter").pattern(kinds="[章节篇部条]"),  # 第N章 … 第N条
+    rule("cn_paren").pattern(numerals=CN_UNITS + r"\d", count="{1,3}"),
+    rule("arabic_item").pattern(sep="[.．、)）]"),
+    rule("decimal").pattern(tail=r"\s"),
+    r"[•·▪●○◦■◆★\-–*]\s",  # bullets
+    rule("appendix").pattern(words="附[录表件]"),
+    r"[\u4e00-\u9fff]{2,6}[：:]",  # a form label such as 记录人：
+]) + ")")
 
 
 def is_cjk(char: str) -> bool:

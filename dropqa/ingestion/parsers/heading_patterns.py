@@ -12,8 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_CN = "一二三四五六七八九十百零〇两"
-_NUM = rf"[{_CN}\d]+"
+from dropqa.text.headings import CN_UNITS, NOT_DIGIT, depth_of, rule
 
 
 @dataclass(frozen=True)
@@ -24,15 +23,16 @@ class HeadingPattern:
 
 
 _RULES: list[tuple[re.Pattern[str], str, int | None, int | None]] = [
-    (re.compile(rf"^第{_NUM}[编篇部章]"), "chapter", 1, 1),
-    (re.compile(r"^(?:附录|附件)\s*[A-Za-z\d一二三四五六七八九十]*(?:\s|$|[、：:．.])"), "appendix", 1, 1),
-    (re.compile(r"^(?:chapter|part|appendix)\s+[\w.]+", re.IGNORECASE), "chapter", 1, 1),
-    (re.compile(rf"^第{_NUM}节"), "cn_section", None, 2),
-    (re.compile(rf"^[{_CN}]+、"), "cn_item", None, 3),
-    (re.compile(rf"^[（(][{_CN}]+[）)]"), "cn_paren", None, 4),
-    (re.compile(r"^\d{1,3}(?:\.\d{1,3}){1,5}\.?(?=\s|[^\d.%]|$)"), "decimal", None, None),
-    (re.compile(r"^\d{1,2}[、．.](?!\d)"), "arabic_item", None, 5),
-    (re.compile(r"^\d{1,2}\s+(?=[^\d\s%])"), "arabic_top", 1, None),
+    (rule("chapter").compile(kinds="[编篇部章]"), "chapter", 1, 1),
+    (rule("appendix").compile(ignore_case=False, words="(?:附录|附件)",
+                              tail=rf"\s*[A-Za-z\d{CN_UNITS}]*(?:\s|$|[、：:．.])"), "appendix", 1, 1),
+    (rule("en_chapter").compile(words="(?:chapter|part|appendix)", tail=r"[\w.]+"), "chapter", 1, 1),
+    (rule("cn_section").compile(), "cn_section", None, 2),
+    (rule("cn_item").compile(sep="、"), "cn_item", None, 3),
+    (rule("cn_paren").compile(), "cn_paren", None, 4),
+    (rule("decimal").compile(digits=r"\d{1,3}", repeat="{1,5}", tail=r"\.?(?=\s|[^\d.%]|$)"), "decimal", None, None),
+    (rule("arabic_item").compile(tail=NOT_DIGIT), "arabic_item", None, 5),
+    (rule("arabic_top").compile(tail=r"(?=[^\d\s%])"), "arabic_top", 1, None),
 ]
 
 
@@ -44,7 +44,7 @@ def match_heading_pattern(text: str) -> HeadingPattern | None:
         if not m:
             continue
         if kind == "decimal":
-            depth = m.group(0).rstrip(".").count(".") + 1
+            depth = depth_of(m.group(0))
             return HeadingPattern(kind, level=depth)
         return HeadingPattern(kind, level=level, rank=rank)
     return None

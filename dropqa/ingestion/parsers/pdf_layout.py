@@ -15,20 +15,21 @@ from typing import Any
 
 from dropqa.ingestion.document import ParsedNode, section
 from dropqa.ingestion.ocr import BBox, join_lines
+from dropqa.text.headings import CN_UNITS, TITLE_FOLLOWS, depth_of, rule
 
-_CN_NUM = "一二三四五六七八九十百零〇两"
+_EN_APPENDIX = "(?:附录|附件|appendix)"
 _PATTERNS: list[tuple[re.Pattern[str], int]] = [
-    (re.compile(rf"^第[\d{_CN_NUM}]+[章篇部]"), 1),
-    (re.compile(rf"^第[\d{_CN_NUM}]+节"), 2),
-    (re.compile(r"^[一二三四五六七八九十]+[、.．]\s*\S"), 1),
-    (re.compile(r"^[（(][一二三四五六七八九十]+[)）]\s*\S"), 2),
-    (re.compile(r"^(附录|附件|appendix)(\s*[\dA-Z一二三四五六七八九十]+)?(\s|[：:]|$)", re.I), 1),
-    (re.compile(r"^附表\s*[\dA-Z一二三四五六七八九十]"), 2),
-    (re.compile(r"^(chapter|part)\s+[\dIVXLC]+\b", re.I), 1),
+    (rule("chapter").compile(), 1),
+    (rule("cn_section").compile(), 2),
+    (rule("cn_item").compile(numerals=CN_UNITS, tail=TITLE_FOLLOWS), 1),
+    (rule("cn_paren").compile(numerals=CN_UNITS, tail=TITLE_FOLLOWS), 2),
+    (rule("appendix").compile(words=_EN_APPENDIX, tail=rf"(\s*[\dA-Z{CN_UNITS}]+)?(\s|[：:]|$)"), 1),
+    (rule("appendix").compile(ignore_case=False, words="附表", tail=rf"\s*[\dA-Z{CN_UNITS}]"), 2),
+    (rule("en_chapter").compile(), 1),
 ]
-_DOTTED = re.compile(r"^(\d{1,2}(?:\.\d{1,2})+)\.?\s*[^\d.\s]")
-_SINGLE = re.compile(r"^\d{1,2}\s+[^\d\s]")
-_APPENDIX = re.compile(r"^(附表|附录|附件|appendix)", re.I)
+_DOTTED = rule("decimal").compile(tail=r"\.?\s*[^\d.\s]")
+_SINGLE = rule("arabic_top").compile()
+_APPENDIX = rule("appendix").compile(words="(?:附表|附录|附件|appendix)")
 _SENTENCE_END = re.compile(r"[。；;，,、]$")
 _CJK_CLAUSE = re.compile(r"[。；，]")
 
@@ -41,7 +42,7 @@ def pattern_level(text: str) -> int | None:
             return level
     dotted = _DOTTED.match(text)
     if dotted:
-        return dotted.group(1).count(".") + 1
+        return depth_of(dotted.group(1))
     return None
 
 
@@ -50,7 +51,7 @@ def numbering_depth(text: str) -> int | None:
     text = text.strip()
     dotted = _DOTTED.match(text)
     if dotted:
-        return dotted.group(1).count(".") + 1
+        return depth_of(dotted.group(1))
     if _SINGLE.match(text):
         return 1
     return None
