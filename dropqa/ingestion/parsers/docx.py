@@ -18,6 +18,7 @@ from docx.opc.constants import RELATIONSHIP_TYPE as RT
 from docx.oxml.ns import qn
 from lxml import etree
 
+from dropqa.ingestion.builder import TreeBuilder
 from dropqa.ingestion.document import ParsedDocument, ParsedNode, paragraph, section, table_node
 from dropqa.ingestion.parsers.base import ParseContext, ParseError
 from dropqa.ingestion.parsers.docx_layout import Layout
@@ -33,9 +34,8 @@ from dropqa.ingestion.parsers.docx_xml import (
     picture_rids,
     table_grid,
 )
-from dropqa.ingestion.parsers.heading_patterns import looks_like_heading_text, match_heading_pattern
+from dropqa.ingestion.parsers.heading_patterns import looks_like_heading_text, match_heading_pattern, title_rank
 from dropqa.ingestion.parsers.ooxml import ImageExtractor, guard_container
-from dropqa.ingestion.parsers.outline import Outline
 
 if TYPE_CHECKING:
     from docx.document import Document
@@ -53,7 +53,7 @@ class DocxParser:
         doc = ParsedDocument(title=PurePath(ctx.filename).stem, file_type="docx")
         builder = _Builder(document, ctx, doc.warnings)
         builder.run()
-        doc.children = builder.outline.roots
+        doc.children = builder.outline.root
         doc.metadata.update(pages=builder.pages.page, page_estimated=True)
         return doc
 
@@ -90,7 +90,7 @@ class _Builder:
         layout = None if has_rendered_marks(self.body) else \
             Layout(self.body, document.styles.element, self.book.body_size)
         self.pages = PageTracker(section_start_types(self.body), layout)
-        self.outline = Outline()
+        self.outline = TreeBuilder()
         self.images = ImageExtractor(ctx, warnings)
         self.running = self._running_texts()
         self._list: ParsedNode | None = None
@@ -153,7 +153,7 @@ class _Builder:
         if level is not None:
             self.outline.open(node, level)
         else:
-            self.outline.open_relative(node, rank or 1)
+            self.outline.open_relative(node, rank or 1, title_rank)
         return True
 
     def _heading_level(self, text: str, info: ParagraphInfo) -> tuple[int | None, int | None]:

@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from dropqa.ingestion.document import ParsedNode, section
+from dropqa.ingestion.builder import TreeBuilder
+from dropqa.ingestion.document import ParsedNode
 from dropqa.ingestion.ocr import BBox, join_lines
 from dropqa.text.headings import CN_UNITS, TITLE_FOLLOWS, depth_of, rule
 
@@ -220,18 +221,13 @@ def _mark_toc_line(lines: Sequence[TextLine], title: str, level: int) -> TextLin
 
 def build_tree(items: Sequence[Item]) -> list[ParsedNode]:
     """Nest content under headings by level (content before the first heading stays top-level)."""
-    roots: list[ParsedNode] = []
-    stack: list[tuple[int, list[ParsedNode]]] = [(0, roots)]
+    builder = TreeBuilder()
     for item in items:
         if isinstance(item, Heading):
-            while stack[-1][0] >= item.level:
-                stack.pop()
-            node = section(item.title, page=item.page, page_estimated=False, **item.metadata)
-            stack[-1][1].append(node)
-            stack.append((item.level, node.children))
+            builder.heading(item.level, item.title, page=item.page, page_estimated=False, **item.metadata)
         else:
-            stack[-1][1].append(item)
-    return roots
+            builder.add(item)
+    return builder.root
 
 
 def flag_appendix(nodes: Sequence[ParsedNode], appendix_pages: set[int], inside: bool = False) -> None:
