@@ -89,21 +89,32 @@ class ModelSettings(Section):
 
 
 class IngestionSettings(Section):
-    max_file_bytes: int = 100 * 1024 * 1024  # larger files fail with a clear error before being read
-    max_chars: int = 20_000_000
-    max_paragraph_chars: int = 800
-    paragraph_target_chars: int = 500
+    max_file_bytes: int = Field(100 * 1024 * 1024, ge=1, description="larger files fail with a clear error "
+                                "before being read")
+    max_chars: int = Field(20_000_000, ge=1, description="text kept per file; the rest is dropped with a warning")
+    max_paragraph_chars: int = Field(800, ge=1, description="longer paragraphs are split at sentence boundaries")
+    paragraph_target_chars: int = Field(500, ge=1, description="size of the pieces a long paragraph is split into")
     merge_paragraph_chars: int = Field(500, ge=0, description="short sibling paragraphs (same page) are joined "
                                        "into passages up to this many characters; 0 = keep every paragraph alone")
-    max_section_chars: int = 6000
-    summary_sentences: int = 2
-    summary_max_chars: int = 300
-    ocr_enabled: bool = True
-    ocr_min_text_chars: int = 30
-    max_pages: int = 5000
-    max_image_pixels: int = 60_000_000
-    max_uncompressed_bytes: int = 1_000_000_000
-    max_compression_ratio: float = 200.0
+    max_section_chars: int = Field(6000, ge=1, description="a longer section without subsections (or a longer "
+                                   "table) is split into auto-titled parts (tables by rows)")
+    summary_sentences: int = Field(2, ge=1, description="sentences in an extractive section summary")
+    summary_max_chars: int = Field(300, ge=1, description="an extractive section summary is cut here")
+    ocr_enabled: bool = Field(True, description="recognise text in images and in PDF pages without a text layer")
+    ocr_min_text_chars: int = Field(30, ge=0, description="a PDF page with less text than this is OCR'd")
+    max_pages: int = Field(5000, ge=1, description="PDF pages read per file; later pages are dropped with a warning")
+    max_image_pixels: int = Field(60_000_000, ge=1, description="larger images (width x height) are "
+                                  "refused before decoding (decompression-bomb guard)")
+    rows_per_chunk: int = Field(200, ge=1, description="CSV/Excel: table rows per chunk (each repeats the header)")
+    chunk_max_chars: int = Field(4000, ge=0, description="CSV/Excel: a row range is cut before its text exceeds "
+                                 "this many characters (0 = rows only)")
+    csv_max_field_chars: int = Field(1_000_000, ge=1024, description="CSV: longest single field (cell) accepted")
+    xlsx_read_only_bytes: int = Field(10_000_000, ge=0, description="Excel: a sheet whose XML is larger than this "
+                                      "is streamed (read-only: merged cells are not spread); 0 = always stream")
+    max_uncompressed_bytes: int = Field(1_000_000_000, ge=1, description="Office files (ZIP) larger than this "
+                                        "unpacked are refused (zip-bomb guard)")
+    max_compression_ratio: float = Field(200.0, gt=1.0, description="Office files packed tighter than this "
+                                         "are refused (zip-bomb guard)")
     parse_timeout_s: float = 600.0
     documents_per_topic: float = Field(3.0, ge=1.0, description="topics are clusters of documents: about one "
                                        "per this many documents (a handful per ten)")

@@ -28,7 +28,7 @@ from typing import Protocol, TypeVar
 import numpy as np
 from PIL import Image, ImageOps, UnidentifiedImageError
 
-from dropqa.ingestion.parsers.base import ParseError
+from dropqa.ingestion.parsers.base import ParseContext, ParseError
 from dropqa.text.headings import CN_UNITS, rule
 
 BBox = tuple[float, float, float, float]
@@ -36,7 +36,7 @@ RawLine = tuple[Sequence[Sequence[float]], str, float]  # (4 corner points, text
 Engine = Callable[[np.ndarray], list[RawLine]]  # takes a BGR array
 
 MAX_SIDE = 4000
-DEFAULT_MAX_PIXELS = 60_000_000
+DEFAULT_MAX_PIXELS: int = ParseContext.max_image_pixels  # Settings.ingestion.max_image_pixels by default
 NOISE_CONFIDENCE = 0.7  # 1–2 character detections below this are specks (a stray 。 read as "O")
 
 

@@ -153,13 +153,7 @@ class Indexer:
         outcome.enrichment = dict(nv.metadata.get("enrichment") or {})
 
     def parse_context(self, filename: str) -> ParseContext:
-        ing = self.settings.ingestion
-        return ParseContext(
-            filename=filename, max_chars=ing.max_chars, ocr_enabled=ing.ocr_enabled,
-            ocr_min_text_chars=ing.ocr_min_text_chars, max_pages=ing.max_pages,
-            max_image_pixels=ing.max_image_pixels, max_uncompressed_bytes=ing.max_uncompressed_bytes,
-            max_compression_ratio=ing.max_compression_ratio,
-        )
+        return ParseContext.from_settings(filename, self.settings.ingestion)
 
     def build_version(self, parsed: ParsedDocument, source_key: str, path: Path, file_type: str,
                       file_hash: str, size: int, progress: Progress) -> NewVersion:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Protocol, runtime_checkable
 
+from dropqa.config import IngestionSettings
 from dropqa.ingestion.document import ParsedDocument
 
 
@@ -16,19 +17,32 @@ class UnsupportedFormat(ParseError):
     """No parser handles this file type."""
 
 
+_DEFAULTS = IngestionSettings()  # the one place the parser limits' default values are written
+
+
 @dataclass
 class ParseContext:
-    """Limits and helpers a parser may use. Filled from Settings by the pipeline."""
+    """Limits and helpers a parser may use: :meth:`from_settings` fills them from ``Settings.ingestion``
+    (the defaults are that group's defaults, for parsers called directly)."""
 
     filename: str
-    max_chars: int = 20_000_000
-    ocr_enabled: bool = True
-    ocr_min_text_chars: int = 30
-    max_pages: int = 5000
-    max_image_pixels: int = 60_000_000
-    max_uncompressed_bytes: int = 1_000_000_000
-    max_compression_ratio: float = 200.0
+    max_chars: int = _DEFAULTS.max_chars
+    ocr_enabled: bool = _DEFAULTS.ocr_enabled
+    ocr_min_text_chars: int = _DEFAULTS.ocr_min_text_chars
+    max_pages: int = _DEFAULTS.max_pages
+    max_image_pixels: int = _DEFAULTS.max_image_pixels
+    max_uncompressed_bytes: int = _DEFAULTS.max_uncompressed_bytes
+    max_compression_ratio: float = _DEFAULTS.max_compression_ratio
+    rows_per_chunk: int = _DEFAULTS.rows_per_chunk
+    chunk_max_chars: int = _DEFAULTS.chunk_max_chars
+    csv_max_field_chars: int = _DEFAULTS.csv_max_field_chars
+    xlsx_read_only_bytes: int = _DEFAULTS.xlsx_read_only_bytes
     extra: dict[str, object] = field(default_factory=dict)
+
+    @classmethod
+    def from_settings(cls, filename: str, ingestion: IngestionSettings) -> ParseContext:
+        return cls(filename=filename, **{f.name: getattr(ingestion, f.name) for f in fields(cls)
+                                         if f.name not in ("filename", "extra")})
 
 
 @runtime_checkable

@@ -15,12 +15,10 @@ from pathlib import PurePath
 from dropqa.ingestion.document import ParsedDocument, ParsedNode, section
 from dropqa.ingestion.encoding import decode_text
 from dropqa.ingestion.parsers.base import ParseContext, ParseError
-from dropqa.ingestion.parsers.sheet_common import CHUNK_MAX_CHARS, Budget, Row, sheet_nodes
+from dropqa.ingestion.parsers.sheet_common import Budget, Row, sheet_nodes
 
 DELIMITERS = ",;\t|"
 SNIFF_CHARS = 64_000
-MAX_FIELD_CHARS = 1_000_000
-ROWS_PER_CHUNK = 200
 
 
 class CsvParser:
@@ -35,7 +33,7 @@ class CsvParser:
             return doc
         delimiter = sniff_delimiter(text[:SNIFF_CHARS])
         doc.metadata["delimiter"] = delimiter
-        field_limit = int(str(ctx.extra.get("csv_max_field_chars", MAX_FIELD_CHARS)))
+        field_limit = ctx.csv_max_field_chars
         try:
             nodes, budget = _parse_rows(text, delimiter, ctx, field_limit, quoting=csv.QUOTE_MINIMAL)
         except csv.Error as exc:
@@ -58,8 +56,7 @@ def _parse_rows(
     text: str, delimiter: str, ctx: ParseContext, field_limit: int, quoting: int
 ) -> tuple[list[ParsedNode], Budget]:
     budget = Budget(ctx.max_chars)
-    rows_per_chunk = int(str(ctx.extra.get("rows_per_chunk", ROWS_PER_CHUNK)))
-    chunk_chars = int(str(ctx.extra.get("chunk_max_chars", CHUNK_MAX_CHARS)))
+    rows_per_chunk, chunk_chars = ctx.rows_per_chunk, ctx.chunk_max_chars
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, quoting=quoting)
     with _field_size_limit(field_limit):
         nodes = sheet_nodes(

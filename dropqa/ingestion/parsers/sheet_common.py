@@ -8,7 +8,7 @@ Cell values are formatted as people read them, then a sheet's rows — a stream 
 - the header is the first mostly-non-empty text row followed by data; two header rows are
   combined when the upper one has merged (repeated) cells;
 - data rows become ``table`` nodes of ``rows_per_chunk`` rows (fewer when the rows are wide: a
-  range's text stays under ``CHUNK_MAX_CHARS``), each repeating the header and carrying
+  range's text stays under ``ingestion.chunk_max_chars``), each repeating the header and carrying
   ``row_range`` (spreadsheet row numbers);
 - notes under the table (``备注：…``, ``审批人：…``) end it and become paragraphs; whatever follows
   is read the same way (so a second table further down gets its own header).
@@ -33,7 +33,6 @@ from dropqa.ingestion.document import ParsedNode, paragraph, table_node
 Row = tuple[int, list[str]]
 
 LOOKAHEAD_ROWS = 30
-CHUNK_MAX_CHARS = 4000  # a row range is also cut by its text length (wide sheets), under the section limit
 TITLE_MAX_CHARS = 60
 NOTE_RE = re.compile(r"^\s*[*※#]?\s*[^\s:：\d]{1,12}\s*[:：]")  # 备注：… 审批人：… Note: …
 DATE_RE = re.compile(
@@ -266,7 +265,7 @@ class _Table:
     title: str | None
     rows_per_chunk: int
     meta: dict[str, Any]
-    max_chars: int = CHUNK_MAX_CHARS
+    max_chars: int  # 0: no character cap
 
     def rendered_length(self, cells: list[str]) -> int:
         """About how long the row's ``header: value | …`` rendering is."""
@@ -282,7 +281,7 @@ class _Table:
 
 def sheet_nodes(
     rows: Iterable[Row], *, fallback_title: str | None, rows_per_chunk: int, budget: Budget,
-    max_chars: int = CHUNK_MAX_CHARS, **meta: Any
+    max_chars: int, **meta: Any
 ) -> list[ParsedNode]:
     """Cut a sheet's rows into paragraphs and table chunks (at most ``rows_per_chunk`` rows and about
     ``max_chars`` characters each; 0 = no character cap); ``meta`` goes on every node."""

@@ -5,7 +5,7 @@ trade-off: openpyxl's normal mode knows merged cells (their value is repeated in
 covered cell, so a merged department or title reads right) but holds the whole workbook in
 memory (about 8 bytes of RAM per byte of sheet XML); ``read_only`` streams rows in constant
 memory but cannot see merged ranges (they are stored after the rows). Workbooks whose sheet
-XML exceeds ``ctx.extra["xlsx_read_only_bytes"]`` (default 10 MB, roughly 30,000 rows of
+XML exceeds ``ingestion.xlsx_read_only_bytes`` (default 10 MB, roughly 30,000 rows of
 six columns) are therefore streamed and lose merged-cell filling; smaller ones are not.
 """
 
@@ -26,12 +26,10 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from dropqa.ingestion.document import ParsedDocument, section
 from dropqa.ingestion.parsers.base import ParseContext, ParseError
-from dropqa.ingestion.parsers.sheet_common import CHUNK_MAX_CHARS, Budget, Row, format_value, sheet_nodes
+from dropqa.ingestion.parsers.sheet_common import Budget, Row, format_value, sheet_nodes
 from dropqa.ingestion.safety import check_zip_container
 
 OLE_MAGIC = b"\xd0\xcf\x11\xe0"
-READ_ONLY_ABOVE_BYTES = 10_000_000
-ROWS_PER_CHUNK = 200
 
 
 class XlsxParser:
@@ -44,7 +42,7 @@ class XlsxParser:
                 "save it as .xlsx without a password and add it again"
             )
         check_zip_container(data, ctx)
-        limit = int(str(ctx.extra.get("xlsx_read_only_bytes", READ_ONLY_ABOVE_BYTES)))
+        limit = ctx.xlsx_read_only_bytes
         read_only = _sheet_xml_bytes(data) > limit
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # openpyxl warns about every unsupported extension
@@ -80,8 +78,7 @@ def _load(data: bytes, read_only: bool) -> Workbook:
 def _parse_workbook(wb: Workbook, ctx: ParseContext, read_only: bool) -> ParsedDocument:
     doc = ParsedDocument(title=PurePath(ctx.filename).stem, file_type="xlsx")
     budget = Budget(ctx.max_chars)
-    rows_per_chunk = int(str(ctx.extra.get("rows_per_chunk", ROWS_PER_CHUNK)))
-    chunk_chars = int(str(ctx.extra.get("chunk_max_chars", CHUNK_MAX_CHARS)))
+    rows_per_chunk, chunk_chars = ctx.rows_per_chunk, ctx.chunk_max_chars
     for index, name in enumerate(wb.sheetnames, start=1):
         ws = wb[name]
         if not isinstance(ws, Worksheet | ReadOnlyWorksheet):

@@ -30,7 +30,7 @@ def _write(
 
 
 def _parse(data: bytes, filename: str = "目标分解.csv", **extra: Any) -> ParsedDocument:
-    return CsvParser().parse(data, ParseContext(filename=filename, extra=dict(extra)))
+    return CsvParser().parse(data, ParseContext(filename=filename, **extra))
 
 
 def _tables(doc: ParsedDocument) -> list[ParsedNode]:

@@ -30,7 +30,7 @@ def _bytes(wb: openpyxl.Workbook, tmp_path: Path, name: str = "book.xlsx") -> by
 
 
 def _parse(data: bytes, filename: str = "book.xlsx", **extra: Any) -> ParsedDocument:
-    return XlsxParser().parse(data, ParseContext(filename=filename, extra=dict(extra)))
+    return XlsxParser().parse(data, ParseContext(filename=filename, **extra))
 
 
 def _tables(node: ParsedNode) -> list[ParsedNode]:
