@@ -18,12 +18,20 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import BaseModel, Field
+
 from dropqa.ingestion.llm import EnrichmentModel
 from dropqa.ingestion.prompts import fill
 from dropqa.ingestion.rows import NodeRow
 from dropqa.text.sentences import truncate
 
 CHUNK_PREVIEW_CHARS = 700  # of each chunk in the prompt: enough to know what it says
+
+
+class ChunkContexts(BaseModel):
+    """The chat model's reply: one situating sentence per chunk, in the order given."""
+
+    contexts: list[str] = Field(description="one short context sentence per chunk, same order")
 
 
 @dataclass
@@ -71,9 +79,9 @@ def model_contexts(model: EnrichmentModel, rows: list[NodeRow], targets: list[No
                for batch in batches]
     stats.mode = "model"
     out: dict[uuid.UUID, str] = {}
-    for batch, answer in zip(batches, model.json_many(prompts, "contexts"), strict=True):
-        if isinstance(answer, Exception) or len(answer) != len(batch) or not all(
-                isinstance(a, str) and a.strip() for a in answer):
+    for batch, reply in zip(batches, model.ask_many(prompts, ChunkContexts), strict=True):
+        answer = reply if isinstance(reply, Exception) else reply.contexts
+        if isinstance(answer, Exception) or len(answer) != len(batch) or not all(a.strip() for a in answer):
             stats.fallback += len(batch)
             stats.errors.append(_describe(answer, len(batch)))
             continue

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field
 
 from dropqa.config import Settings
 from dropqa.ingestion.llm import EnrichmentModel
@@ -53,6 +53,12 @@ class Cluster:
 class ModelTopic(BaseModel):
     name: str = Field(min_length=2, max_length=40)
     description: str = Field(min_length=2, max_length=200)
+
+
+class ModelTopics(BaseModel):
+    """The chat model's name for a cluster of documents (the first topic is used)."""
+
+    topics: list[ModelTopic]
 
 
 def cluster_labels(vectors: np.ndarray, n_clusters: int) -> np.ndarray:
@@ -110,14 +116,10 @@ def model_names(model: EnrichmentModel, clusters: list[Cluster], names: list[lis
     prompts = [fill("cluster_topic", language, documents="\n".join(f"- {n}" for n in doc_names[:12]),
                     phrases=", ".join(c.phrases[:8]) or "-")
                for c, doc_names in zip(clusters, names, strict=True)]
-    for cluster, answer in zip(clusters, model.json_many(prompts, "topics"), strict=True):
-        if isinstance(answer, Exception) or not answer:
+    for cluster, answer in zip(clusters, model.ask_many(prompts, ModelTopics), strict=True):
+        if isinstance(answer, Exception) or not answer.topics:
             continue
-        try:
-            topic = ModelTopic.model_validate(answer[0])
-        except ValidationError as exc:
-            log.warning("the chat model's topic does not fit the schema: %s", exc)
-            continue
+        topic = answer.topics[0]
         name = normalize_topic(topic.name)
         if valid_name(name):
             cluster.name, cluster.description, cluster.named_by = name, topic.description.strip(), "model"
