@@ -21,7 +21,12 @@ def _parse_child(conn: Connection, file_type: str, data: bytes, ctx: ParseContex
 
     The limit is on *new* address space: the child starts as a copy of the fork server, whose
     preloaded parser libraries already map a few hundred MB, so ``memory_mb`` is added to that.
+    Ctrl-C in a terminal reaches the whole process group: the child ignores it, so the file being
+    parsed finishes and the indexer decides when to stop (``dropqa index`` stops after it).
     """
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if memory_mb > 0:
         import resource
 
