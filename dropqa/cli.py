@@ -227,11 +227,16 @@ def docs() -> None:
     svc = _services(_settings())
     rows = list_documents(svc.db)
     svc.close()
+    statuses = [index_status(int(r["embed_done"]), int(r["embed_pending"]))["label"] for r in rows]
+    if not console.is_terminal:  # a log or a pipe: whole lines, nothing cut
+        for r, status in zip(rows, statuses, strict=True):
+            sys.stdout.write(f"{r['source_key']}\t{r['file_type']}\tv{r['current_version']}\t"
+                             f"{r['version_count']} version(s)\t{r['node_count']} nodes\t{status}\n")
+        return
     table = Table(title=f"{len(rows)} document(s)")
     for col in ("document", "type", "version", "versions", "nodes", "index", "updated"):
         table.add_column(col, overflow="fold")
-    for r in rows:
-        status = index_status(int(r["embed_done"]), int(r["embed_pending"]))["label"]
+    for r, status in zip(rows, statuses, strict=True):
         table.add_row(r["source_key"], r["file_type"], str(r["current_version"]), str(r["version_count"]),
                       str(r["node_count"]), status, r["updated_at"].strftime("%Y-%m-%d %H:%M"))
     console.print(table)
