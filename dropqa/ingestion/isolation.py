@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import threading
 from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING, Any
 
@@ -57,19 +58,21 @@ def _address_space() -> int:
 
 
 _mp_context: Any = None
+_context_lock = threading.Lock()  # `dropqa index --workers N` parses from several threads
 
 
 def _context() -> Any:
     """forkserver: children fork from a small, single-threaded server (safe next to the worker's
     threads and the embedder's native thread pools) with the parser modules already imported."""
     global _mp_context
-    if _mp_context is None:
-        ctx = multiprocessing.get_context("forkserver")
-        from dropqa.ingestion.parsers import parser_modules
+    with _context_lock:
+        if _mp_context is None:
+            ctx = multiprocessing.get_context("forkserver")
+            from dropqa.ingestion.parsers import parser_modules
 
-        ctx.set_forkserver_preload(parser_modules())
-        _mp_context = ctx
-    return _mp_context
+            ctx.set_forkserver_preload(parser_modules())
+            _mp_context = ctx
+        return _mp_context
 
 
 def parse_isolated(file_type: str, data: bytes, ctx: ParseContext, *, timeout_s: float,

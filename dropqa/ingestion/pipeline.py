@@ -1,8 +1,11 @@
-"""One file in, one new version out: read → sniff → parse → normalise → enrich → embed → write.
+"""One file in, one new version out: read → sniff → parse → normalise → enrich → write → embed.
 
-Everything slow (parsing, embedding) happens before the store's single short
-transaction, so readers keep seeing the previous version until the new one is
-complete, and a crash part-way leaves nothing half-written.
+Parsing and enrichment happen before the store's single short transaction, so readers keep
+seeing the previous version until the new one is complete (nodes, tree, full-text vectors),
+and a crash part-way leaves nothing half-written. The new version answers by full-text from
+that commit on; the embeddings of its passages are filled in afterwards, batch by batch
+(:meth:`Indexer.fill`, :mod:`dropqa.store.pending`), and a crash there leaves a version that
+answers and whose remaining embeddings the next run or worker completes.
 """
 
 from __future__ import annotations

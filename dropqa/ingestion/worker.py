@@ -1,9 +1,12 @@
 """The indexer worker: claims jobs from the queue and runs them.
 
-Crash safety comes from two facts: the :class:`~dropqa.ingestion.pipeline.Indexer`
-writes a version in one transaction at the end (a worker killed mid-job leaves
-nothing half-written), and claimed jobs carry a heartbeat (a job whose worker
-died is claimed again by another worker once the heartbeat is stale).
+Crash safety comes from three facts: the :class:`~dropqa.ingestion.pipeline.Indexer`
+writes a version in one transaction (a worker killed before it leaves nothing
+half-written), the embeddings filled in after it are taken and written batch by batch
+in transactions of their own (a worker killed then leaves a version that answers by
+full-text; the job's retry, or any idle worker — :meth:`Worker.fill_pending` — embeds
+the rest), and claimed jobs carry a heartbeat (a job whose worker died is claimed
+again by another worker once the heartbeat is stale).
 
 A job names the file's bytes stored in the database (``blob_sha256``), so a worker needs nothing
 but ``DATABASE_URL``; a job without stored bytes (queued by an older version) reads its path.
