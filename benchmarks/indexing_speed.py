@@ -123,7 +123,7 @@ def mixed_corpus(folder: Path, mb: float) -> dict[str, int]:
     target, written, i = int(mb * 1_000_000), 0, 0
     by_kind: dict[str, int] = {}
     while written < target:
-        lang = "zh" if i % 2 == 0 else "en"
+        lang = "en" if i % 2 == 0 else "zh"  # the planted (English) fact sits in an English file
         fmt = "md" if i % 4 < 2 else "txt"
         sections = []
         for c in range(12):
