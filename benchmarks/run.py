@@ -113,6 +113,26 @@ def run_ingestion(log: Callable[[str], None], started: float, timeout_s: float =
     return data
 
 
+INDEXING_JSON = RESULTS / "indexing.json"
+
+
+def run_indexing(log: Callable[[str], None], started: float, args: list[str] | None = None,
+                 timeout_s: float = 3600) -> dict[str, Any] | None:
+    """``benchmarks/indexing_speed.py``: the embedding floor and ingestion against it (issue 12)."""
+    log("[indexing] python -m benchmarks.indexing_speed …")
+    try:
+        proc = subprocess.run([sys.executable, "-m", "benchmarks.indexing_speed",
+                               *(args or ["--mb", "2", "--huge-fulltext-only"])],
+                              cwd=ROOT, timeout=timeout_s, check=False)
+        if proc.returncode:
+            log(f"[indexing] benchmarks.indexing_speed exited with {proc.returncode}")
+    except subprocess.TimeoutExpired:
+        log(f"[indexing] benchmarks.indexing_speed did not finish within {timeout_s:.0f} s")
+    if not INDEXING_JSON.exists() or INDEXING_JSON.stat().st_mtime < started:
+        return None
+    return json.loads(INDEXING_JSON.read_text(encoding="utf-8"))
+
+
 def machine() -> str:
     mem = ""
     try:
@@ -142,6 +162,7 @@ def run_bench(*, suites: list[tuple[str, Path, Path]], levels: tuple[int, ...], 
         "scale_levels": list(levels), "rounds": rounds, "scale_rounds": scale_rounds,
     }}
     results["ingestion"] = run_ingestion(log, started) if ingestion else None
+    results["indexing"] = run_indexing(log, started) if ingestion else None
     server = BenchServer(server_url)
     try:
         results["meta"]["postgres"] = server.version()
@@ -159,7 +180,12 @@ def run_bench(*, suites: list[tuple[str, Path, Path]], levels: tuple[int, ...], 
         write.append(("scale.json", results["scale"]))
     for name, data in write:
         (out / name).write_text(json.dumps(data, ensure_ascii=False, indent=1, default=str) + "\n", encoding="utf-8")
-    (out / "latest.md").write_text(markdown(results), encoding="utf-8")
+    text = markdown(results)
+    if results.get("indexing"):
+        from benchmarks.indexing_speed import markdown as indexing_markdown
+
+        text += "\n" + indexing_markdown(results["indexing"])
+    (out / "latest.md").write_text(text, encoding="utf-8")
     return results
 
 

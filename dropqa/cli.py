@@ -8,7 +8,6 @@ import os
 import signal
 import socket
 import sys
-import time
 from pathlib import Path
 from typing import Annotated
 
@@ -67,10 +66,18 @@ def main(verbose: Annotated[bool, typer.Option("--verbose", "-v", help="log more
 
 
 @app.command()
-def index(paths: Annotated[list[Path], typer.Argument(help="files and folders (recursive)")]) -> None:
-    """Index files and folders. Unchanged files are skipped; changed files become a new version."""
+def index(
+    paths: Annotated[list[Path], typer.Argument(help="files and folders (recursive)")],
+    workers: Annotated[int, typer.Option("--workers", min=1, max=64,
+                                         help="files parsed at once (each in its own child process); "
+                                              "one embedder runs behind them")] = 1,
+) -> None:
+    """Index files and folders. Unchanged files are skipped; changed files become a new version.
+
+    One line per file as it finishes (on any output); a progress bar only on a terminal. A file is
+    answerable by full-text when its line is printed; embeddings follow. Ctrl-C or SIGTERM stops
+    after the files being parsed and prints the summary; a rerun continues."""
     from dropqa.ingestion.files import iter_files
-    from dropqa.ingestion.pipeline import Indexer
 
     settings = _settings()
     files = list(iter_files(paths, settings.ingestion.ignore_patterns))
@@ -78,40 +85,95 @@ def index(paths: Annotated[list[Path], typer.Argument(help="files and folders (r
         err.print("[yellow]no files found[/yellow]")
         raise typer.Exit(1)
     svc = _services(settings)
-    indexer = Indexer(svc.db, settings, svc.embedder)
-    outcomes = []
-    started = time.perf_counter()
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=err, transient=False) as bar:
-        task = bar.add_task("indexing", total=len(files))
-        for path, key in files:
-            def stage(s: str, _key: str = key) -> None:
-                bar.update(task, description=f"{_key[:40]} · {s}")
-
-            outcomes.append(indexer.index_file(path, key, progress=stage))
-            bar.advance(task)
-        if any(o.status in ("indexed", "new_version") for o in outcomes):
-            bar.update(task, description="topics")
-            indexer.refresh_topics()
-        bar.update(task, description="done")
-    svc.close()
-    _print_summary(outcomes, time.perf_counter() - started)
-    if any(o.status == "failed" for o in outcomes):
+    try:
+        summary = _index_files(svc, settings, files, workers)
+    finally:
+        svc.close()
+    _print_summary(summary)
+    if summary.stopped:
+        raise typer.Exit(130)
+    if summary.count("failed"):
         raise typer.Exit(1)
 
 
-def _print_summary(outcomes: list, seconds: float) -> None:
-    table = Table(title=f"Indexed {len(outcomes)} file(s) in {seconds:.1f} s")
-    for col in ("file", "type", "result", "version", "nodes", "seconds", "note"):
-        table.add_column(col)
-    colors = {"indexed": "green", "new_version": "cyan", "unchanged": "dim", "failed": "red"}
-    for o in outcomes:
-        note = o.error or ("; ".join(o.warnings) if o.warnings else "")
-        table.add_row(o.source_key, o.file_type or "", f"[{colors[o.status]}]{o.status}[/]",
-                      str(o.version or ""), str(o.nodes or ""), f"{o.seconds:.2f}", note[:120])
-    console.print(table)
-    counts = {s: sum(1 for o in outcomes if o.status == s) for s in colors}
-    console.print(" · ".join(f"{k}: {v}" for k, v in counts.items()))
+def _index_files(svc, settings: Settings, files: list[tuple[Path, str]], workers: int):
+    """Run :class:`~dropqa.ingestion.batch.BatchRun` with a line per file, a bar on a terminal, and
+    Ctrl-C / SIGTERM meaning "stop after the current file" (a second Ctrl-C quits at once)."""
+    import signal
+
+    from dropqa.ingestion.batch import BatchRun
+    from dropqa.ingestion.pipeline import Indexer
+
+    indexer = Indexer(svc.db, settings, svc.embedder)
+    bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                   console=err, transient=True, disable=not err.is_terminal)
+    task = bar.add_task("indexing", total=len(files))
+    state = {"embedded": 0}
+
+    def on_file(o) -> None:
+        sys.stdout.write(_file_line(o) + "\n")
+        sys.stdout.flush()
+        bar.advance(task)
+
+    def on_stage(key: str, stage: str) -> None:
+        bar.update(task, description=f"{key[-50:]} · {stage} · embedded {state['embedded']}")
+
+    def on_embedded(n: int) -> None:
+        state["embedded"] = n
+        bar.update(task, description=f"embedded {n} passages")
+
+    run = BatchRun(indexer, workers, on_file=on_file, on_stage=on_stage, on_embedded=on_embedded)
+
+    def on_signal(signum: int, _frame: object) -> None:
+        if run.stopping:
+            raise KeyboardInterrupt
+        err.print(f"{signal.Signals(signum).name}: stopping after the files being parsed "
+                  "(finished files are kept; Ctrl-C again to quit at once)", markup=False, highlight=False)
+        run.stop()
+
+    previous = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        with bar:
+            summary = run.run(files)
+            if any(o.status in ("indexed", "new_version") for o in summary.outcomes):
+                bar.update(task, description="topics")
+                indexer.refresh_topics()  # the collection's topics, once per run (from the embeddings)
+            return summary
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+
+
+def _file_line(o) -> str:
+    """One finished file, never cut: result, nodes, seconds, the whole source key, the error."""
+    line = f"{o.status:<11} {o.nodes:>7} nodes {o.seconds:>8.2f} s  {o.source_key}"
+    if o.error:
+        line += f"  — {o.error}"
+    elif o.warnings:
+        line += f"  ({len(o.warnings)} warning(s): {o.warnings[0]})"
+    return line
+
+
+def _print_summary(summary) -> None:
+    """What the run did, as plain lines (a log keeps them whole)."""
+    counts = " · ".join(f"{s}: {summary.count(s)}" for s in ("indexed", "new_version", "unchanged", "failed"))
+    head = "Stopped" if summary.stopped else "Indexed"
+    out = [f"{head} after {len(summary.outcomes)} file(s) in {summary.seconds:.1f} s — {counts}"]
+    if summary.first_written_s is not None:
+        out.append(f"first file answerable (full-text) after {summary.first_written_s:.1f} s")
+    out.append(f"embedded {summary.embedded} passage(s)"
+               + (f"; fully embedded after {summary.fully_embedded_s:.1f} s" if summary.fully_embedded_s else ""))
+    if summary.still_pending:
+        out.append(f"{summary.still_pending} passage(s) still to embed: they answer by full-text now; "
+                   "`dropqa index` again or a `dropqa worker` embeds them")
+    if summary.embed_error:
+        out.append(f"embedding stopped: {summary.embed_error}")
+    failed = [o for o in summary.outcomes if o.status == "failed"]
+    if failed:
+        out.append(f"failed ({len(failed)}):")
+        out.extend(f"  {o.source_key}  — {o.error}" for o in failed)
+    sys.stdout.write("\n".join(out) + "\n")
+    sys.stdout.flush()
 
 
 @app.command()
@@ -160,16 +222,23 @@ def ask(
 def docs() -> None:
     """List indexed documents with their versions."""
     from dropqa.store.documents import list_documents
+    from dropqa.store.pending import index_status
 
     svc = _services(_settings())
     rows = list_documents(svc.db)
     svc.close()
+    statuses = [index_status(int(r["embed_done"]), int(r["embed_pending"]))["label"] for r in rows]
+    if not console.is_terminal:  # a log or a pipe: whole lines, nothing cut
+        for r, status in zip(rows, statuses, strict=True):
+            sys.stdout.write(f"{r['source_key']}\t{r['file_type']}\tv{r['current_version']}\t"
+                             f"{r['version_count']} version(s)\t{r['node_count']} nodes\t{status}\n")
+        return
     table = Table(title=f"{len(rows)} document(s)")
-    for col in ("document", "type", "version", "versions", "nodes", "updated"):
-        table.add_column(col)
-    for r in rows:
+    for col in ("document", "type", "version", "versions", "nodes", "index", "updated"):
+        table.add_column(col, overflow="fold")
+    for r, status in zip(rows, statuses, strict=True):
         table.add_row(r["source_key"], r["file_type"], str(r["current_version"]), str(r["version_count"]),
-                      str(r["node_count"]), r["updated_at"].strftime("%Y-%m-%d %H:%M"))
+                      str(r["node_count"]), status, r["updated_at"].strftime("%Y-%m-%d %H:%M"))
     console.print(table)
 
 
@@ -251,19 +320,19 @@ def run(
 ) -> None:
     """Index PATHS (default: ./examples/corpus), then serve — what `make run` does."""
     from dropqa.ingestion.files import iter_files
-    from dropqa.ingestion.pipeline import Indexer
 
     settings = _settings()
     host, port = host or settings.api.host, port or settings.listen_port
     sock = _listen(settings, host, port)
     targets = paths or [Path("examples/corpus")]
     svc = _services(settings)
-    indexer = Indexer(svc.db, settings, svc.embedder)
-    outcomes = [indexer.index_file(p, k) for p, k in iter_files(targets, settings.ingestion.ignore_patterns)]
-    if any(o.status in ("indexed", "new_version") for o in outcomes):
-        indexer.refresh_topics()
-    svc.close()
-    _print_summary(outcomes, sum(o.seconds for o in outcomes))
+    try:
+        summary = _index_files(svc, settings, list(iter_files(targets, settings.ingestion.ignore_patterns)), 1)
+    finally:
+        svc.close()
+    _print_summary(summary)
+    if summary.stopped:
+        raise typer.Exit(130)
     _serve(settings, host, port, sock)
 
 

@@ -72,8 +72,10 @@ class EmbeddingSettings(Section):
     dimensions: int = 384
     base_url: str | None = None
     api_key: SecretStr | None = None
-    batch_size: int = 32
-    num_threads: int | None = None
+    batch_size: int = Field(32, ge=1, description="texts per model call (local) or per request (openai)")
+    concurrency: int = Field(4, ge=1, description="openai provider: embedding requests in flight at once")
+    num_threads: int | None = Field(None, description="local provider: threads of the e5 engine (default: "
+                                    "its own choice, all cores)")
     query_cache: int = Field(256, ge=0, description="question vectors kept in memory (a run embeds its question "
                              "once though several steps search with it); 0 = none")
     max_query_chars: int = Field(2000, ge=1, description="a query text is cut here before it is embedded (the "
@@ -120,6 +122,9 @@ class IngestionSettings(Section):
                                        "per this many documents (a handful per ten)")
     topic_phrases: int = Field(60, ge=5, description="candidate topic names kept per document (noun phrases)")
     embed_max_chars: int = 1500            # embedded text per chunk (context + content) is cut here
+    embed_fill_batch: int = Field(256, ge=1, description="nodes embedded per transaction after a version is "
+                                  "visible (full-text answers at once; semantic search uses the embeddings "
+                                  "written so far)")
     embed_table_ranges: int = 8            # a table split into row ranges embeds its first N ranges only
     # contextual enrichment (seed 002 §3.2 B): with a chat model, one generated sentence per chunk
     model_enrichment: bool = True          # use the chat model (when configured) for chunk contexts and topics

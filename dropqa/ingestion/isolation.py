@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import threading
 from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING, Any
 
@@ -21,7 +22,12 @@ def _parse_child(conn: Connection, file_type: str, data: bytes, ctx: ParseContex
 
     The limit is on *new* address space: the child starts as a copy of the fork server, whose
     preloaded parser libraries already map a few hundred MB, so ``memory_mb`` is added to that.
+    Ctrl-C in a terminal reaches the whole process group: the child ignores it, so the file being
+    parsed finishes and the indexer decides when to stop (``dropqa index`` stops after it).
     """
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if memory_mb > 0:
         import resource
 
@@ -52,19 +58,21 @@ def _address_space() -> int:
 
 
 _mp_context: Any = None
+_context_lock = threading.Lock()  # `dropqa index --workers N` parses from several threads
 
 
 def _context() -> Any:
     """forkserver: children fork from a small, single-threaded server (safe next to the worker's
     threads and the embedder's native thread pools) with the parser modules already imported."""
     global _mp_context
-    if _mp_context is None:
-        ctx = multiprocessing.get_context("forkserver")
-        from dropqa.ingestion.parsers import parser_modules
+    with _context_lock:
+        if _mp_context is None:
+            ctx = multiprocessing.get_context("forkserver")
+            from dropqa.ingestion.parsers import parser_modules
 
-        ctx.set_forkserver_preload(parser_modules())
-        _mp_context = ctx
-    return _mp_context
+            ctx.set_forkserver_preload(parser_modules())
+            _mp_context = ctx
+        return _mp_context
 
 
 def parse_isolated(file_type: str, data: bytes, ctx: ParseContext, *, timeout_s: float,

@@ -1,17 +1,21 @@
-"""One file in, one new version out: read → sniff → parse → normalise → enrich → embed → write.
+"""One file in, one new version out: read → sniff → parse → normalise → enrich → write → embed.
 
-Everything slow (parsing, embedding) happens before the store's single short
-transaction, so readers keep seeing the previous version until the new one is
-complete, and a crash part-way leaves nothing half-written.
+Parsing and enrichment happen before the store's single short transaction, so readers keep
+seeing the previous version until the new one is complete (nodes, tree, full-text vectors),
+and a crash part-way leaves nothing half-written. The new version answers by full-text from
+that commit on; the embeddings of its passages are filled in afterwards, batch by batch
+(:meth:`Indexer.fill`, :mod:`dropqa.store.pending`), and a crash there leaves a version that
+answers and whose remaining embeddings the next run or worker completes.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -32,9 +36,10 @@ from dropqa.ingestion.topic_clusters import refresh_topics
 from dropqa.models.embeddings import Embedder, get_embedder
 from dropqa.store import blobs
 from dropqa.store import documents as doc_store
+from dropqa.store import pending as pending_store
 from dropqa.store.db import Database
 from dropqa.store.jobs import JobLost
-from dropqa.store.records import EmbeddingRecord, ImageRecord, NewVersion, NodeRecord, TitleRecord
+from dropqa.store.records import EmbeddingRecord, ImageRecord, NewVersion, NodeRecord, PendingRecord, TitleRecord
 from dropqa.store.vectors import ensure_vector_index
 from dropqa.text.lang import detect_language
 from dropqa.text.segment import index_text
@@ -42,7 +47,7 @@ from dropqa.text.segment import index_text
 log = logging.getLogger(__name__)
 
 Status = Literal["indexed", "new_version", "unchanged", "failed"]
-Progress = Callable[[str], None]
+Progress = Callable[..., None]  # progress(stage, details: dict | None = None)
 ParseFn = Callable[[str, bytes, ParseContext], ParsedDocument]
 
 
@@ -74,6 +79,43 @@ class IndexOutcome:
     retryable: bool = False  # a failure the same bytes would not repeat (I/O, store); parse errors are final
 
 
+@dataclass
+class ParsedFile:
+    """A file read and parsed, not written yet (``parsed`` None: ``outcome`` is final —
+    unchanged or failed)."""
+
+    outcome: IndexOutcome
+    started: float
+    parsed: ParsedDocument | None = None
+    file_hash: str = ""
+    size: int = 0
+    read_bytes: bytes | None = None  # read from the path: stored with the version (not when they came stored)
+
+
+def _no_progress(_stage: str, _details: dict[str, Any] | None = None) -> None:
+    return None
+
+
+@contextlib.contextmanager
+def _failures(outcome: IndexOutcome) -> Iterator[None]:
+    """A failure fails this file only, with a message (``JobLost`` stops the run instead)."""
+    try:
+        yield
+    except JobLost:
+        raise
+    except ParseError as exc:
+        outcome.error = str(exc)
+    except OSError as exc:  # locked, being copied, permissions: may work next time
+        outcome.error, outcome.retryable = f"cannot read the file: {exc.strerror or exc}", True
+    except MemoryError:
+        outcome.error = "ran out of memory while parsing; the file is too large or malformed"
+    except Exception as exc:  # a parser bug or a store hiccup must fail this file only, with a message
+        log.exception("indexing %s failed", outcome.path)
+        outcome.error, outcome.retryable = f"unexpected {type(exc).__name__} while indexing: {exc}", True
+    if outcome.error:
+        outcome.status = "failed"
+
+
 class Indexer:
     """Indexes files into the store. One per process; reuse it (the embedder loads once)."""
 
@@ -89,32 +131,73 @@ class Indexer:
         ensure_vector_index(db, self.embedder.name, self.embedder.dimensions)
 
     def index_file(self, path: Path, source_key: str, progress: Progress | None = None,
-                   job: tuple[Any, str] | None = None, data: bytes | None = None) -> IndexOutcome:
+                   job: tuple[Any, str] | None = None, embed: bool = True, data: bytes | None = None) -> IndexOutcome:
         """Index one file; failures come back as ``status="failed"`` with a message. With ``job``
         (``(job_id, worker_id)``) the version is written only while that worker holds the job, and
         :class:`~dropqa.store.jobs.JobLost` (also raised by ``progress``) stops the run, writing nothing.
         ``data``: the file's bytes as stored in the database (a job's blob); ``path`` is then only
-        its name. Bytes read from ``path`` are stored with the version they make."""
-        started = time.perf_counter()
-        outcome = IndexOutcome(path=str(path), source_key=source_key, status="failed")
-        try:
-            self._index(path, source_key, outcome, progress or (lambda _s: None), job, data)
-        except JobLost:
-            raise
-        except ParseError as exc:
-            outcome.error = str(exc)
-        except OSError as exc:  # locked, being copied, permissions: may work next time
-            outcome.error, outcome.retryable = f"cannot read the file: {exc.strerror or exc}", True
-        except MemoryError:
-            outcome.error = "ran out of memory while parsing; the file is too large or malformed"
-        except Exception as exc:  # a parser bug or a store hiccup must fail this file only, with a message
-            log.exception("indexing %s failed", path)
-            outcome.error, outcome.retryable = f"unexpected {type(exc).__name__} while indexing: {exc}", True
-        outcome.seconds = time.perf_counter() - started
+        its name. Bytes read from ``path`` are stored with the version they make.
+
+        The version is visible (answerable by full-text) once written; with ``embed`` its embeddings
+        are then filled in here (and those an interrupted earlier run left of an unchanged file);
+        without, they stay pending for :meth:`fill` (another thread, a worker)."""
+        return self.write_parsed(self.parse_file(path, source_key, progress, data), progress, job, embed)
+
+    def parse_file(self, path: Path, source_key: str, progress: Progress | None = None,
+                   data: bytes | None = None) -> ParsedFile:
+        """Read, check and parse one file (in the isolated child, see :func:`default_parse`). Safe
+        to run for several files at once in threads; :meth:`write_parsed` finishes the file."""
+        pf = ParsedFile(IndexOutcome(path=str(path), source_key=source_key, status="failed"),
+                        started=time.perf_counter())
+        with _failures(pf.outcome):
+            self._parse(path, source_key, pf, progress or _no_progress, data)
+        return pf
+
+    def write_parsed(self, pf: ParsedFile, progress: Progress | None = None, job: tuple[Any, str] | None = None,
+                     embed: bool = True) -> IndexOutcome:
+        """Enrich and write what :meth:`parse_file` returned (one transaction: the version appears
+        whole), then, with ``embed``, fill its embeddings."""
+        outcome, report = pf.outcome, progress or _no_progress
+        if pf.parsed is not None:
+            with _failures(outcome):
+                report("enriching")
+                nv = self.build_version(pf.parsed, outcome.source_key, Path(outcome.path), outcome.file_type or "",
+                                        pf.file_hash, pf.size, report)
+                if pf.read_bytes is not None:
+                    nv.data = pf.read_bytes  # written with the version
+                else:
+                    nv.storage_path = None  # the bytes are in the database; path was another machine's
+                report("writing")
+                result = doc_store.write_version(self.db, nv, job=job)
+                outcome.status = result.outcome  # type: ignore[assignment]
+                outcome.document_id, outcome.version = str(result.document_id), result.version
+                outcome.nodes = len(nv.nodes)
+                outcome.warnings = tuple(nv.metadata.get("warnings") or ())
+                outcome.enrichment = dict(nv.metadata.get("enrichment") or {})
+            pf.parsed = pf.read_bytes = None  # the tree can be large: let it go before embedding
+        if embed and outcome.status != "failed" and outcome.document_id and outcome.version:
+            self._fill_version(outcome, report)
+        outcome.seconds = time.perf_counter() - pf.started
         return outcome
 
-    def _index(self, path: Path, source_key: str, outcome: IndexOutcome, progress: Progress,
-               job: tuple[Any, str] | None, stored: bytes | None = None) -> None:
+    def _fill_version(self, outcome: IndexOutcome, progress: Progress) -> None:
+        """Fill the version's embeddings; a failure here leaves the version answerable by full-text
+        and the rest pending (a worker or the next run completes them)."""
+        document = (outcome.document_id, outcome.version)
+        try:
+            if pending_store.count_for(self.db, *document):
+                progress("embedding", {"embedded": 0})
+                self.fill(document, progress)
+        except JobLost:
+            raise
+        except Exception as exc:
+            log.warning("embedding %s failed; its embeddings stay pending", outcome.source_key, exc_info=True)
+            outcome.warnings = (*outcome.warnings, f"embedding stopped ({type(exc).__name__}: {exc}); "
+                                "full-text search answers, the rest is embedded later")
+
+    def _parse(self, path: Path, source_key: str, pf: ParsedFile, progress: Progress,
+               stored: bytes | None = None) -> None:
+        outcome = pf.outcome
         if stored is None:
             size = path.stat().st_size
             check_file_size(size, self.settings.ingestion.max_file_bytes)  # before reading a byte
@@ -138,19 +221,9 @@ class Indexer:
         if file_type == "ole":
             raise ParseError(explain_ole(data, path.name))
         progress("parsing")
-        parsed = self.parse(file_type, data, self.parse_context(path.name))
-        progress("enriching")
-        nv = self.build_version(parsed, source_key, path, file_type, file_hash, size, progress)
-        if stored is None:
-            nv.data = data  # written with the version
-        else:
-            nv.storage_path = None  # the bytes are in the database; path was another machine's
-        progress("writing")
-        result = doc_store.write_version(self.db, nv, job=job)
-        outcome.status, outcome.document_id, outcome.version = result.outcome, str(result.document_id), result.version  # type: ignore[assignment]
-        outcome.nodes = len(nv.nodes)
-        outcome.warnings = tuple(nv.metadata.get("warnings") or ())
-        outcome.enrichment = dict(nv.metadata.get("enrichment") or {})
+        pf.parsed = self.parse(file_type, data, self.parse_context(path.name))
+        pf.file_hash, pf.size = file_hash, size
+        pf.read_bytes = data if stored is None else None
 
     def parse_context(self, filename: str) -> ParseContext:
         return ParseContext.from_settings(filename, self.settings.ingestion)
@@ -177,8 +250,7 @@ class Indexer:
         doc_phrases = self._phrases(rows, full_text, filename)
         part_terms: dict[str, str] = {}  # titles repeat on every descendant's path: segment each once
         records = [self._node_record(r, filename, generated.get(r.id), part_terms) for r in rows]
-        progress("embedding")
-        embeddings = self._embed(content_rows, filename, contexts, progress)
+        embeddings, pending = self._embedding_plan(content_rows, filename, contexts)
         titles = self._titles(rows, filename, parsed)
         images = [
             ImageRecord(r.id, r.image.mime, r.image.data, r.image.width, r.image.height, r.content or None)
@@ -188,7 +260,7 @@ class Indexer:
         return NewVersion(
             source_key=source_key, filename=filename, file_type=file_type, file_hash=file_hash, file_size=size,
             storage_path=str(path.resolve()), model_name=self.embedder.name, nodes=records,
-            embeddings=embeddings, images=images, titles=titles, topics=[],
+            embeddings=embeddings, pending=pending, images=images, titles=titles, topics=[],
             metadata={"warnings": warnings, "enrichment": enrichment, "phrases": doc_phrases,
                       **{k: v for k, v in parsed.metadata.items() if k != "sheets"}},
         )
@@ -250,21 +322,40 @@ class Indexer:
             summary_terms=index_text(r.summary or context or ""),
         )
 
-    def _embed(self, rows: list[NodeRow], filename: str, contexts: dict[Any, str],
-               progress: Progress) -> list[EmbeddingRecord]:
+    def _embedding_plan(self, rows: list[NodeRow], filename: str, contexts: dict[Any, str]
+                        ) -> tuple[list[EmbeddingRecord], list[PendingRecord]]:
+        """The text each content row embeds: copied now when the same text was embedded before
+        (by any document or version), otherwise left pending, to be filled after the version is
+        visible (:meth:`fill`)."""
         limit = self.settings.ingestion.embed_max_chars
         texts = [r.embed_text(filename, contexts.get(r.id), limit) for r in rows]
         hashes = [hashlib.sha256(t.encode("utf-8")).hexdigest() for t in texts]
         cached = doc_store.cached_embeddings(self.db, self.embedder.name, sorted(set(hashes)))
-        todo = sorted({h: t for h, t in zip(hashes, texts, strict=True) if h not in cached}.items())
-        step = max(1, getattr(self.embedder, "batch_size", 32)) * 4
-        for i in range(0, len(todo), step):
-            if i:
-                progress("embedding")  # a worker stops here when its job was cancelled
-            part = todo[i : i + step]
-            vectors = self.embedder.embed_passages([t for _, t in part])
-            cached.update({h: v.tolist() for (h, _), v in zip(part, vectors, strict=True)})
-        return [EmbeddingRecord(r.id, h, cached[h]) for r, h in zip(rows, hashes, strict=True)]
+        done, pending = [], []
+        for r, h, t in zip(rows, hashes, texts, strict=True):
+            if h in cached:
+                done.append(EmbeddingRecord(r.id, h, cached[h]))
+            else:
+                pending.append(PendingRecord(r.id, h, t))
+        return done, pending
+
+    def fill(self, document: tuple[Any, int] | None = None, progress: Progress | None = None,
+             should_stop: Callable[[], bool] | None = None) -> int:
+        """Embed the pending nodes of one version (``(document_id, version)``), or of any version
+        without ``document``, batch by batch until none is left or ``should_stop()``; returns how
+        many were embedded. ``progress("embedding", {"embedded": n, "to_embed": total})`` is called
+        after every batch (a worker stops there when its job was cancelled; what was embedded stays)."""
+        batch = self.settings.ingestion.embed_fill_batch
+        total = pending_store.count_for(self.db, *document) if document is not None else None
+        done = 0
+        while not (should_stop and should_stop()):
+            n = pending_store.fill_batch(self.db, self.embedder.name, self.embedder.embed_passages, batch, document)
+            if not n:
+                break
+            done += n
+            if progress is not None:
+                progress("embedding", {"embedded": done, **({"to_embed": total} if total is not None else {})})
+        return done
 
     def _titles(self, rows: list[NodeRow], filename: str, parsed: ParsedDocument) -> list[TitleRecord]:
         """Title index: the file name, and "file / sheet" for each spreadsheet sheet."""

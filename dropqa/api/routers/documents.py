@@ -15,7 +15,7 @@ from dropqa.api.deps import Authorized, DbDep, ServicesDep
 from dropqa.api.errors import ERROR_RESPONSES
 from dropqa.api.load import Overloaded
 from dropqa.api.uploads import UploadItem, accept
-from dropqa.store import blobs, jobs
+from dropqa.store import blobs, jobs, pending
 from dropqa.store import documents as doc_store
 from dropqa.store import nodes as node_store
 
@@ -26,6 +26,18 @@ upload_router = APIRouter(prefix="/api", tags=["documents"], dependencies=[Autho
 UPLOAD_PATH = "/api/documents/upload"
 Limit = Annotated[int, Query(ge=1, le=1000)]
 Offset = Annotated[int, Query(ge=0, le=1_000_000_000)]
+
+
+class IndexStatus(BaseModel):
+    """How far the current version is indexed: full-text search answers from it as soon as it is
+    written; semantic search uses the embeddings filled in so far."""
+
+    fulltext: str = Field(description="'ready': the version is written and answers by full-text")
+    semantic_percent: int = Field(description="share of its passages embedded (100: fully embedded)")
+    embedded: int
+    pending: int = Field(description="passages still to embed")
+    label: str = Field(description="e.g. 'full-text ready · semantic 42 %'")
+    label_zh: str
 
 
 class DocumentInfo(BaseModel):
@@ -40,6 +52,7 @@ class DocumentInfo(BaseModel):
     created_at: datetime
     updated_at: datetime
     deleted: bool
+    index_status: IndexStatus | None = None
 
 
 class DocumentPage(BaseModel):
@@ -102,6 +115,8 @@ def document_info(r: dict[str, Any]) -> DocumentInfo:
         file_size=r["file_size"], current_version=r["current_version"], version_count=r.get("version_count"),
         node_count=r.get("node_count"), created_at=r["created_at"], updated_at=r["updated_at"],
         deleted=r.get("deleted_at") is not None,
+        index_status=IndexStatus(**pending.index_status(int(r["embed_done"]), int(r["embed_pending"])))
+        if r.get("embed_done") is not None else None,
     )
 
 
@@ -169,8 +184,11 @@ async def document_detail(document_id: uuid.UUID, db: DbDep,
     tree = await run_in_threadpool(node_store.outline, db, document_id, v)
     versions = await run_in_threadpool(doc_store.list_versions, db, document_id)
     topics = await run_in_threadpool(doc_store.document_topics, db, document_id, v)
+    done, waiting = await run_in_threadpool(doc_store.embedding_counts, db, document_id, doc["current_version"])
+    info = document_info({**doc, "version_count": len(versions), "node_count": None, "embed_done": done,
+                          "embed_pending": waiting})
     return DocumentDetail(
-        **document_info({**doc, "version_count": len(versions), "node_count": None}).model_dump(), version=v,
+        **info.model_dump(), version=v,
         structure=[StructureNode(node_id=str(n["node_id"]), parent_id=str(n["parent_id"]) if n["parent_id"] else None,
                                  type=n["node_type"], depth=n["depth"], title=n["title"], summary=n["summary"],
                                  page=(n["metadata"] or {}).get("page")) for n in tree],

@@ -8,7 +8,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from dropqa import __version__
-from dropqa.store import jobs
+from dropqa.store import jobs, pending
 from dropqa.store.server import DatabaseUnavailable
 
 router = APIRouter(tags=["health"])
@@ -39,6 +39,13 @@ class LoadHealth(BaseModel):
     refused: int = Field(description="questions answered 429 since the server started")
 
 
+class EmbeddingHealth(BaseModel):
+    """Current versions whose embeddings are still being filled in (they answer by full-text already)."""
+
+    pending_passages: int | None
+    documents_filling: int | None
+
+
 class Health(BaseModel):
     status: str
     version: str
@@ -46,6 +53,7 @@ class Health(BaseModel):
     models: ModelHealth
     queue: QueueHealth
     load: LoadHealth | None = None
+    embeddings: EmbeddingHealth
 
 
 @router.get("/api/health", response_model=Health, responses={503: {"model": Health}})
@@ -58,6 +66,12 @@ async def health(request: Request) -> Health | JSONResponse:
             depth = await run_in_threadpool(jobs.queue_depth, svc.db)
         except DatabaseUnavailable:  # lost between the two calls
             db_ok = False
+    filling: dict[str, int] = {}
+    if db_ok:
+        try:
+            filling = await run_in_threadpool(pending.totals, svc.db)
+        except DatabaseUnavailable:
+            db_ok = False
     workers = getattr(request.app.state, "workers", None)
     limiter = getattr(request.app.state, "limiter", None)
     watchdog = getattr(svc.db, "watchdog", None)
@@ -69,6 +83,7 @@ async def health(request: Request) -> Health | JSONResponse:
                            embeddings=svc.embedder.name),
         queue=QueueHealth(depth=depth, embedded_workers=workers.alive if workers else 0),
         load=LoadHealth(**vars(limiter.snapshot())) if limiter else None,
+        embeddings=EmbeddingHealth(pending_passages=filling.get("nodes"), documents_filling=filling.get("documents")),
     )
     if not db_ok:
         return JSONResponse(body.model_dump(mode="json"), status_code=503)

@@ -93,6 +93,9 @@ export function render(root) {
       h('dt', {}, t('health.chat')),
       h('dd', {}, models.offline || !models.chat ? t('health.offline') : String(models.chat)),
       h('dt', {}, t('health.embeddings')), h('dd', {}, String(models.embeddings || '–')),
-      h('dt', {}, t('health.version')), h('dd', {}, String(hl.version || '–'))));
+      h('dt', {}, t('health.version')), h('dd', {}, String(hl.version || '–')),
+      h('dt', {}, t('health.filling')), h('dd', {}, hl.embeddings && hl.embeddings.pending_passages
+        ? t('health.fillingValue', { n: hl.embeddings.pending_passages, d: hl.embeddings.documents_filling })
+        : t('health.fillingNone'))));
   }).catch((err) => fill(health, errorBox(err)));
 }

@@ -3,6 +3,7 @@
 import { api, blobUrl } from '../api.js';
 import { empty, errorBox, fileIcon, fill, fmtBytes, fmtDate, h, link, loading } from '../dom.js';
 import { has, t } from '../i18n.js';
+import { indexStatus } from './documents.js';
 
 export function render(root, { id, query }) {
   const wanted = query.get('v') ? Number(query.get('v')) : null;
@@ -33,7 +34,8 @@ export function render(root, { id, query }) {
       h('dt', {}, t('detail.size')), h('dd', {}, fmtBytes(doc.file_size)),
       h('dt', {}, t('detail.current')), h('dd', {}, t('qa.versionShort', { n: doc.current_version })),
       h('dt', {}, t('detail.created')), h('dd', {}, fmtDate(doc.created_at)),
-      h('dt', {}, t('detail.updated')), h('dd', {}, fmtDate(doc.updated_at))));
+      h('dt', {}, t('detail.updated')), h('dd', {}, fmtDate(doc.updated_at)),
+      h('dt', {}, t('detail.index')), h('dd', {}, indexStatus(doc.index_status))));
     const versionList = h('section', { class: 'card', id: 'doc-versions' }, h('h2', {}, t('detail.versions')),
       versions.length ? h('ul', { class: 'list' }, versions.map((v) => h('li', { class: v.version === version ? 'current' : '' },
         v.version === version ? h('strong', {}, t('qa.versionN', { n: v.version }))

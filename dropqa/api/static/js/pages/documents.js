@@ -181,6 +181,14 @@ function uploadRow(item) {
     failed && item.error ? h('div', { class: 'upload-error' }, item.error) : null);
 }
 
+/** "full-text ready · semantic 42 %": a document answers by full-text once written; embeddings follow. */
+export function indexStatus(status) {
+  if (!status) return '';
+  const pct = Number(status.semantic_percent);
+  return h('span', { class: `badge ${pct >= 100 ? 'badge-high' : 'badge-medium'}`, title: `${status.embedded} / ${status.embedded + status.pending}` },
+    t('docs.indexStatus', { n: pct }));
+}
+
 function docTable(docs, reload) {
   const body = h('tbody');
   for (const d of docs) {
@@ -191,6 +199,7 @@ function docTable(docs, reload) {
         h('a', { href: link(['documents', d.id]), title: d.source_key || d.filename }, d.filename))),
       h('td', { class: 'hide-sm' }, h('span', { class: 'badge' }, `v${d.current_version}`), ' ', versionsButton),
       h('td', { class: 'num hide-sm' }, d.node_count ?? ''),
+      h('td', { class: 'hide-sm index-status' }, indexStatus(d.index_status)),
       h('td', { class: 'num hide-sm' }, fmtBytes(d.file_size)),
       h('td', { class: 'num hide-sm', title: fmtDate(d.updated_at) }, fmtRelative(d.updated_at)),
       h('td', { class: 'num' }, h('button', { class: 'btn btn-small btn-ghost btn-danger', title: t('common.delete'),
@@ -204,7 +213,7 @@ function docTable(docs, reload) {
         versionsButton.setAttribute('aria-expanded', 'false');
         return;
       }
-      const cell = h('td', { colspan: '6' }, loading());
+      const cell = h('td', { colspan: '7' }, loading());
       extra = h('tr', { class: 'versions-row' }, cell);
       row.after(extra);
       versionsButton.setAttribute('aria-expanded', 'true');
@@ -227,7 +236,8 @@ function docTable(docs, reload) {
   return h('table', { class: 'table' },
     h('thead', {}, h('tr', {},
       h('th', {}, t('docs.name')), h('th', { class: 'hide-sm' }, t('docs.version')),
-      h('th', { class: 'num hide-sm' }, t('docs.sections')), h('th', { class: 'num hide-sm' }, t('docs.size')),
+      h('th', { class: 'num hide-sm' }, t('docs.sections')), h('th', { class: 'hide-sm' }, t('docs.index')),
+      h('th', { class: 'num hide-sm' }, t('docs.size')),
       h('th', { class: 'num hide-sm' }, t('docs.updated')), h('th', {}, ''))),
     body);
 }

@@ -1,0 +1,134 @@
+"""`dropqa index` a user can watch and stop, and a half-embedded store seen over HTTP.
+
+Real processes: the command with its output piped (as in a log or CI), a SIGINT in the middle of a
+run, a process killed between writing a version and embedding it, and `dropqa serve`.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import EXAMPLES
+from tests.e2e.api_support import dropqa_server
+
+pytestmark = pytest.mark.e2e
+DROPQA = str(Path(sys.executable).with_name("dropqa"))
+LONG_NAME = "a_broken_report_whose_name_is_much_longer_than_any_table_column_would_show.docx"
+
+
+@pytest.fixture()
+def env() -> Iterator[dict[str, str]]:
+    data = Path(tempfile.mkdtemp(prefix="dropqa-index-"))
+    data.chmod(0o755)
+    e = {k: v for k, v in os.environ.items() if k != "DATABASE_URL" and not k.startswith("DROPQA_")}
+    e.update(DROPQA_DATA_DIR=str(data), OPENBLAS_NUM_THREADS="1")
+    yield e
+    shutil.rmtree(data, ignore_errors=True)
+
+
+def file_lines(stdout: str) -> dict[str, str]:
+    """The per-file lines: source key → result."""
+    out = {}
+    for line in stdout.splitlines():
+        parts = line.split()
+        if parts and parts[0] in ("indexed", "new_version", "unchanged", "failed") and " nodes " in line:
+            key = line.split(" s  ", 1)[1].split("  — ")[0].split("  (")[0]
+            out[key] = parts[0]
+    return out
+
+
+def test_piped_output_has_one_whole_line_per_file(env: dict[str, str], tmp_path: Path) -> None:
+    for f in EXAMPLES.iterdir():
+        shutil.copy2(f, tmp_path / f.name)
+    (tmp_path / LONG_NAME).write_bytes(b"PK\x03\x04 not really a zip")
+    out = subprocess.run([DROPQA, "index", str(tmp_path), "--workers", "2"], env=env, capture_output=True,
+                         text=True, timeout=300)
+    assert out.returncode == 1, out.stdout + out.stderr
+    lines = file_lines(out.stdout)
+    assert lines == {**{f.name: "indexed" for f in EXAMPLES.iterdir()}, LONG_NAME: "failed"}
+    failed = next(line for line in out.stdout.splitlines() if line.startswith("failed "))
+    assert failed.split(" s  ", 1)[1].startswith(LONG_NAME + "  — ") and "damaged" in failed
+    assert "indexed: 4" in out.stdout and "failed: 1" in out.stdout
+    assert "\x1b[" not in out.stdout + out.stderr  # no bar, no colour codes in a log
+    docs = subprocess.run([DROPQA, "docs"], env=env, capture_output=True, text=True, timeout=120)
+    assert all(line.endswith("full-text ready · semantic 100 %") for line in docs.stdout.splitlines())
+    assert len(docs.stdout.splitlines()) == 4
+
+
+def test_sigint_stops_after_the_current_file_and_keeps_finished_ones(env: dict[str, str], tmp_path: Path) -> None:
+    for i in range(25):
+        (tmp_path / f"note_{i:02d}.md").write_text(
+            f"# Note {i}\n\n## Facts\n\nThe code word of note {i} is word{i * 7919}.\n", encoding="utf-8")
+    proc = subprocess.Popen([DROPQA, "index", str(tmp_path)], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    first = proc.stdout.readline()  # a line as soon as the first file is done, though piped
+    assert first.startswith("indexed "), first
+    proc.send_signal(signal.SIGINT)
+    rest, errors = proc.communicate(timeout=300)
+    stdout = first + rest
+    assert proc.returncode == 130, stdout + errors
+    assert "SIGINT: stopping after" in errors and "Stopped after" in stdout
+    finished = file_lines(stdout)
+    assert finished and set(finished.values()) == {"indexed"}
+    listed = subprocess.run([DROPQA, "docs"], env=env, capture_output=True, text=True, timeout=120).stdout
+    assert {line.split("\t")[0] for line in listed.splitlines()} == set(finished)  # finished work is kept
+
+    again = subprocess.run([DROPQA, "index", str(tmp_path)], env=env, capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0, again.stdout + again.stderr
+    rerun = file_lines(again.stdout)
+    assert len(rerun) == 25 and all(rerun[k] == "unchanged" for k in finished)
+    assert sum(1 for v in rerun.values() if v == "indexed") == 25 - len(finished)
+
+
+KILL_AFTER_WRITE = textwrap.dedent("""
+    import os, signal, sys
+    from pathlib import Path
+    from dropqa.config import get_settings
+    from dropqa.ingestion.pipeline import Indexer
+    from dropqa.tools.services import Services
+
+    svc = Services.open(get_settings())
+    indexer = Indexer(svc.db, svc.settings, svc.embedder)
+
+    def progress(stage, details=None):
+        if stage == "embedding":
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    indexer.index_file(Path(sys.argv[1]), Path(sys.argv[1]).name, progress=progress)
+""")
+
+
+def test_half_embedded_document_answers_and_shows_its_status_over_http(tmp_path: Path) -> None:
+    shutil.copy2(EXAMPLES / "云栖数据平台运维手册.md", tmp_path / "云栖数据平台运维手册.md")
+    with dropqa_server(api__embedded_workers="0") as server:
+        killed = subprocess.run([sys.executable, "-c", KILL_AFTER_WRITE, str(tmp_path / "云栖数据平台运维手册.md")],
+                                env=server.env, capture_output=True, text=True, timeout=300)
+        assert killed.returncode == -9, killed.stdout + killed.stderr
+        docs = server.get("/api/documents").json()["documents"]
+        status = docs[0]["index_status"]
+        assert status["fulltext"] == "ready" and status["semantic_percent"] == 0 and status["pending"] > 0
+        assert status["label"] == "full-text ready · semantic 0 %"
+        detail = server.get(f"/api/documents/{docs[0]['id']}").json()
+        assert detail["index_status"]["pending"] == status["pending"]
+        health = server.get("/api/health").json()
+        assert health["embeddings"] == {"pending_passages": status["pending"], "documents_filling": 1}
+        answer = server.post("/api/qa/ask", json={"question": "核心数据库的恢复时间目标是多少？"}).json()
+        assert answer["answerable"] is True and "45 分钟" in answer["answer"]
+
+        rerun = subprocess.run([DROPQA, "index", str(tmp_path)], env=server.env, capture_output=True, text=True,
+                               timeout=300)
+        assert rerun.returncode == 0 and "unchanged: 1" in rerun.stdout, rerun.stdout + rerun.stderr
+        after = server.get("/api/documents").json()["documents"][0]["index_status"]
+        assert after["semantic_percent"] == 100 and after["pending"] == 0
+        assert server.get("/api/health").json()["embeddings"]["pending_passages"] == 0

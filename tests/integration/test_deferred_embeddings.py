@@ -1,0 +1,150 @@
+"""Answerable before embedded: a version answers by full-text as soon as it is written, semantic
+search uses the embeddings filled in afterwards, versions never mix, and a process killed between
+the two phases leaves a version that answers and whose embeddings the next worker completes.
+All against the real embedded PostgreSQL, the real e5 model and real processes."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from dropqa.graph.run import ask
+from dropqa.ingestion.worker import Worker
+from dropqa.store import documents as doc_store
+from dropqa.store import jobs, pending, search
+from dropqa.store.scope import Scope
+from dropqa.tools.retrieval import hybrid_search
+from tests.conftest import EXAMPLES, ROOT
+
+pytestmark = pytest.mark.integration
+
+QUESTION = "核心数据库的恢复时间目标是多少？"
+MANUAL = "云栖数据平台运维手册.md"
+
+
+def count(db, sql: str, *args) -> int:
+    with db.connection() as conn:
+        return conn.execute(sql, args).fetchone()["n"]
+
+
+def embedded_nodes(db, doc_id, version) -> int:
+    return count(db, "SELECT count(*) AS n FROM embeddings e JOIN nodes n ON n.id = e.node_id "
+                     "WHERE n.document_id = %s AND n.version = %s", doc_id, version)
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("deferred")
+    shutil.copy2(EXAMPLES / MANUAL, root / MANUAL)
+    shutil.copy2(EXAMPLES / "pricing.md", root / "pricing.md")
+    return root
+
+
+def test_version_answers_by_fulltext_before_its_embeddings_exist(services, indexer, corpus):
+    outcome = indexer.index_file(corpus / MANUAL, MANUAL, embed=False)
+    assert outcome.status == "indexed", outcome.error
+    doc_id, version = outcome.document_id, outcome.version
+    waiting = pending.count_for(services.db, doc_id, version)
+    assert waiting > 0 and embedded_nodes(services.db, doc_id, version) == 0
+    assert doc_store.embedding_counts(services.db, doc_id, version) == (0, waiting)
+
+    qvec = services.embedder.embed_query(QUESTION).tolist()
+    assert search.semantic(services.db, qvec, services.embedder.name, services.embedder.dimensions,
+                           Scope(), 10) == []  # nothing embedded: the vector channel finds nothing
+    found = hybrid_search(services, QUESTION, Scope())
+    top = found.hits[0]
+    assert top.document_name == MANUAL and "45" in top.content
+    assert top.metadata["semantic_pending"] is True and top.relevance > 0.3
+
+    result = ask(services, QUESTION)
+    assert result.answerable and "45 分钟" in result.answer
+    assert result.sources[0].document_name == MANUAL
+
+
+def test_semantic_search_uses_the_embeddings_once_filled(services, indexer, corpus):
+    doc = doc_store.find_by_key(services.db, MANUAL)
+    filled = indexer.fill((doc["id"], doc["current_version"]))
+    assert filled > 0 and pending.count_for(services.db, doc["id"], doc["current_version"]) == 0
+    assert doc_store.embedding_counts(services.db, doc["id"], 1)[1] == 0
+    qvec = services.embedder.embed_query(QUESTION).tolist()
+    rows = search.semantic(services.db, qvec, services.embedder.name, services.embedder.dimensions, Scope(), 5)
+    assert rows and rows[0]["document_name"] == MANUAL
+    top = hybrid_search(services, QUESTION, Scope()).hits[0]
+    assert "semantic_pending" not in top.metadata and "semantic" in top.channels
+
+
+def test_new_version_filling_never_mixes_with_the_old_one(services, indexer, corpus):
+    first = indexer.index_file(corpus / "pricing.md", "pricing.md")
+    assert first.status == "indexed" and pending.count_for(services.db, first.document_id, 1) == 0
+    shutil.copy2(ROOT / "examples" / "updates" / "pricing.md", corpus / "pricing.md")
+    second = indexer.index_file(corpus / "pricing.md", "pricing.md", embed=False)
+    assert second.status == "new_version" and second.version == 2
+    assert pending.count_for(services.db, second.document_id, 2) > 0
+    found = hybrid_search(services, "How much does business support cost per month?", Scope())
+    pricing = [h for h in found.hits if h.document_name == "pricing.md"]
+    assert pricing and {h.version for h in pricing} == {2}  # v1's embeddings do not leak into answers
+    assert "350 EUR" in pricing[0].content
+    old = hybrid_search(services, "How much does business support cost per month?", Scope(version=1))
+    assert {h.version for h in old.hits if h.document_name == "pricing.md"} == {1}
+    listed = {d["source_key"]: d for d in doc_store.list_documents(services.db)}["pricing.md"]
+    assert listed["embed_pending"] > 0 and pending.index_status(listed["embed_done"], listed["embed_pending"])[
+        "semantic_percent"] < 100
+
+
+def test_worker_sweep_completes_pending_embeddings(services, indexer, corpus):
+    assert pending.totals(services.db)["nodes"] > 0  # pricing v2 from the test before
+    done = Worker(services, "sweeper").fill_pending()
+    assert done > 0 and pending.totals(services.db)["nodes"] == 0
+    doc = doc_store.find_by_key(services.db, "pricing.md")
+    assert pending.index_status(*doc_store.embedding_counts(services.db, doc["id"], 2))["label"] == \
+        "full-text ready · semantic 100 %"
+
+
+KILL_AFTER_WRITE = textwrap.dedent("""
+    import os, signal, sys
+    from pathlib import Path
+    from dropqa.config import Settings
+    from dropqa.ingestion.pipeline import Indexer
+    from dropqa.tools.services import Services
+
+    svc = Services.open(Settings(database_url=sys.argv[1], data_dir=sys.argv[2]))
+    indexer = Indexer(svc.db, svc.settings, svc.embedder)
+
+    def progress(stage, details=None):
+        if stage == "embedding":  # the version is written; die before its first embedding batch
+            print("written", flush=True)
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    indexer.index_file(Path(sys.argv[3]), sys.argv[4], progress=progress)
+    print("not killed", flush=True)
+""")
+
+
+def test_killed_between_the_phases_answers_and_the_next_worker_completes(services, settings, tmp_path):
+    (tmp_path / "killed.md").write_text(
+        "# 极光备份规范\n\n## 保留期限\n\n极光系统的冷备份保留九十一天，由运维值班组负责巡检。\n\n"
+        "## Recovery\n\nThe Aurora cold backups are restored in a quarterly drill.\n", encoding="utf-8")
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
+    proc = subprocess.run([sys.executable, "-c", KILL_AFTER_WRITE, settings.database_url, str(settings.data_dir),
+                           str(tmp_path / "killed.md"), "killed.md"], env=env, capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == -9 and "written" in proc.stdout, proc.stdout + proc.stderr
+    doc = doc_store.find_by_key(services.db, "killed.md")
+    assert doc is not None and doc["current_version"] == 1
+    assert pending.count_for(services.db, doc["id"], 1) > 0 and embedded_nodes(services.db, doc["id"], 1) == 0
+
+    result = ask(services, "极光系统的冷备份保留多少天？")
+    assert result.answerable and "九十一天" in result.answer and result.sources[0].document_name == "killed.md"
+
+    # the next worker: the job for the same file finds it unchanged and completes its embeddings
+    job = jobs.enqueue(services.db, "killed.md", str(tmp_path / "killed.md"))
+    final = Worker(services, "next-worker").run_once()
+    assert final is not None and final["id"] == job["id"]
+    assert final["state"] == "done" and final["outcome"] == "unchanged"
+    assert pending.count_for(services.db, doc["id"], 1) == 0 and embedded_nodes(services.db, doc["id"], 1) > 0
