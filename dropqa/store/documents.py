@@ -12,6 +12,7 @@ from psycopg.types.json import Jsonb
 from dropqa.store import blobs, jobs
 from dropqa.store.db import Database
 from dropqa.store.records import NewVersion, WriteResult
+from dropqa.store.vectors import pg_vector
 
 # Uploaded files are documents of their own namespace: ``upload:<name>`` (a folder-indexed file's key is its
 # relative path, which never starts so), so an upload never becomes a version of a folder document by name.
@@ -21,10 +22,6 @@ UPLOAD_PREFIX = "upload:"
 def file_name(source_key: str) -> str:
     """The file name a document is shown and cited by: the key's last part, without the upload namespace."""
     return PurePosixPath(source_key.removeprefix(UPLOAD_PREFIX)).name
-
-
-def _vec(values: list[float]) -> str:
-    return "[" + ",".join(f"{v:.6g}" for v in values) + "]"
 
 
 def find_by_key(db: Database, source_key: str) -> dict[str, Any] | None:
@@ -130,7 +127,7 @@ def _copy_nodes(conn: psycopg.Connection, doc_id: uuid.UUID, version: int, nv: N
 def _copy_embeddings(conn: psycopg.Connection, nv: NewVersion) -> None:
     with conn.cursor().copy("COPY embeddings (node_id, model_name, text_hash, embedding) FROM STDIN") as copy:
         for e in nv.embeddings:
-            copy.write_row((e.node_id, nv.model_name, e.text_hash, _vec(e.vector)))
+            copy.write_row((e.node_id, nv.model_name, e.text_hash, pg_vector(e.vector)))
 
 
 def _copy_pending(conn: psycopg.Connection, doc_id: uuid.UUID, version: int, nv: NewVersion) -> None:
@@ -154,7 +151,7 @@ def _insert_titles(conn: psycopg.Connection, doc_id: uuid.UUID, version: int, nv
         conn.cursor().executemany(
             "INSERT INTO title_index (document_id, version, node_id, title_text, model_name, embedding, "
             "search_vector) VALUES (%s, %s, %s, %s, %s, %s::vector, to_tsvector('simple', %s))",
-            [(doc_id, version, t.node_id, t.title_text, nv.model_name, _vec(t.vector), t.title_terms)
+            [(doc_id, version, t.node_id, t.title_text, nv.model_name, pg_vector(t.vector), t.title_terms)
              for t in nv.titles],
         )
 
@@ -164,7 +161,7 @@ def _insert_topics(conn: psycopg.Connection, doc_id: uuid.UUID, version: int, nv
     row (``merged_into`` the cluster), so the next document naming it finds the cluster by name;
     the ``document_topics`` trigger of migration 003 sends links of aliases to their cluster."""
     for t in nv.topics:
-        vec = _vec(t.vector) if t.vector else None
+        vec = pg_vector(t.vector) if t.vector else None
         topic_id = None
         if t.cluster_id is not None:
             conn.execute(
@@ -219,7 +216,7 @@ def similar_topics(db: Database, model_name: str, vectors: list[list[float]], mi
                 "WHERE embedding_model = %(m)s AND merged_into IS NULL AND embedding IS NOT NULL "
                 "AND 1 - (embedding <=> %(v)s::vector) >= %(min)s "
                 "ORDER BY embedding <=> %(v)s::vector LIMIT %(limit)s",
-                {"v": _vec(v), "m": model_name, "min": min_similarity, "limit": limit},
+                {"v": pg_vector(v), "m": model_name, "min": min_similarity, "limit": limit},
             ).fetchall())
     return out
 

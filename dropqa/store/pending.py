@@ -15,12 +15,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from dropqa.store.db import Database
+from dropqa.store.vectors import pg_vector
 
 EmbedFn = Callable[[list[str]], Sequence[Sequence[float]]]
-
-
-def _vec(values: Sequence[float]) -> str:
-    return "[" + ",".join(f"{float(v):.6g}" for v in values) + "]"
 
 
 def fill_batch(db: Database, model_name: str, embed: EmbedFn, limit: int,
@@ -57,7 +54,7 @@ def fill_batch(db: Database, model_name: str, embed: EmbedFn, limit: int,
         if texts:
             vectors = embed([by_hash[h] for h in texts])
             for h, v in zip(texts, vectors, strict=True):
-                texts[h] = _vec(v)
+                texts[h] = pg_vector(v)
             with conn.cursor().copy("COPY embeddings (node_id, model_name, text_hash, embedding) FROM STDIN") as cp:
                 for r in todo:
                     cp.write_row((r["node_id"], model_name, r["text_hash"], texts[r["text_hash"]]))

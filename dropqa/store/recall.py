@@ -31,14 +31,13 @@ def appendix_tables(db: Database, document_ids: list[uuid.UUID], version: int | 
     """The last appendix-flagged tables/figures of each document's visible version."""
     if not document_ids:
         return []
+    where, params = Scope(version=version, document_ids=tuple(document_ids), content_only=False).sql()
     with db.connection() as conn:
-        return conn.execute(
+        return conn.execute(  # type: ignore[call-overload]
             f"SELECT * FROM (SELECT {NODE_COLUMNS}, row_number() OVER (PARTITION BY n.document_id "
             f"ORDER BY n.position DESC) AS rn FROM nodes n JOIN documents d ON d.id = n.document_id "
-            f"WHERE n.document_id = ANY(%(docs)s) AND d.deleted_at IS NULL AND n.version = CASE WHEN "
-            f"%(v)s::int IS NULL THEN d.current_version ELSE LEAST(%(v)s::int, d.current_version) END "
-            f"AND (n.metadata->>'appendix_flag')::boolean IS TRUE) x WHERE rn <= %(limit)s",
-            {"docs": document_ids, "v": version, "limit": limit_per_doc},
+            f"WHERE {where} AND (n.metadata->>'appendix_flag')::boolean IS TRUE) x WHERE rn <= %(limit)s",
+            {**params, "limit": limit_per_doc},
         ).fetchall()
 
 

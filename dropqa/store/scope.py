@@ -23,7 +23,9 @@ class Scope:
     content_only: bool = True
     topics: tuple[str, ...] = field(default_factory=tuple)  # only documents with one of these topics
 
-    def sql(self, n: str = "n", d: str = "d") -> tuple[str, dict[str, object]]:
+    def sql(self, n: str = "n", d: str = "d", *, node_types: bool = True) -> tuple[str, dict[str, object]]:
+        """The WHERE clause (and its parameters) for nodes aliased ``n`` joined to documents ``d``.
+        ``node_types=False`` for tables without a ``node_type`` column (``title_index``)."""
         clauses = [
             f"{d}.deleted_at IS NULL",
             f"{n}.version = CASE WHEN %(scope_version)s::int IS NULL THEN {d}.current_version "
@@ -40,6 +42,6 @@ class Scope:
                 f"AND t.name = ANY(%(scope_topics)s))"
             )
             params["scope_topics"] = list(self.topics)
-        if self.content_only:
+        if self.content_only and node_types:
             clauses.append(f"{n}.node_type NOT IN ('section', 'document')")
         return " AND ".join(clauses), params

@@ -13,7 +13,7 @@ import psycopg
 
 from dropqa.store.db import Database
 from dropqa.store.scope import Scope
-from dropqa.store.vectors import vector_expr
+from dropqa.store.vectors import pg_vector, vector_expr
 
 NODE_COLUMNS = (
     "n.id AS node_id, n.document_id, n.version, n.node_type, n.title, n.content, n.summary, n.breadcrumb, "
@@ -88,7 +88,7 @@ def semantic(db: Database, vector: list[float], model_name: str, dims: int, scop
         conn.execute("SET LOCAL hnsw.ef_search = 100")
         conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
         return conn.execute(
-            sql, {**params, "vec": "[" + ",".join(f"{v:.6g}" for v in vector) + "]", "model": model_name,
+            sql, {**params, "vec": pg_vector(vector), "model": model_name,
                   "limit": limit},
         ).fetchall()  # type: ignore[arg-type]
 
@@ -135,8 +135,7 @@ def candidates_for_fuzzy(db: Database, terms: list[str], scope: Scope, limit: in
 def title_index(db: Database, vector: list[float], terms: list[str], model_name: str, dims: int,
                 scope: Scope, limit: int) -> list[dict[str, Any]]:
     """File and sheet titles (seed 004 §5.2): semantic similarity plus a term-match flag."""
-    where, params = scope.sql(n="ti", d="d")
-    where = where.replace("ti.node_type NOT IN ('section', 'document')", "TRUE")
+    where, params = scope.sql(n="ti", d="d", node_types=False)
     expr = vector_expr("ti.embedding", dims)
     qv = f"%(vec)s::vector({int(dims)})"
     sql = (
@@ -150,7 +149,7 @@ def title_index(db: Database, vector: list[float], terms: list[str], model_name:
     )
     with db.connection() as conn:
         return conn.execute(
-            sql, {**params, "terms": terms, "vec": "[" + ",".join(f"{v:.6g}" for v in vector) + "]",
+            sql, {**params, "terms": terms, "vec": pg_vector(vector),
                   "model": model_name, "limit": limit},
         ).fetchall()  # type: ignore[arg-type]
 
@@ -165,6 +164,6 @@ def similarities(db: Database, node_ids: list[str], vector: list[float], model_n
         rows = conn.execute(
             f"SELECT node_id, 1 - ({expr} <=> %s::vector({int(dims)})) AS sim FROM embeddings "
             "WHERE model_name = %s AND node_id = ANY(%s::uuid[])",
-            ("[" + ",".join(f"{v:.6g}" for v in vector) + "]", model_name, node_ids),
+            (pg_vector(vector), model_name, node_ids),
         ).fetchall()
     return {str(r["node_id"]): float(r["sim"]) for r in rows}

@@ -8,8 +8,17 @@ Queries must use the same expression, which :func:`vector_expr` returns.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
+
+import numpy as np
 
 from dropqa.store.db import Database
+
+
+def pg_vector(values: Sequence[float] | np.ndarray) -> np.ndarray:
+    """A query or stored vector as a parameter: the pgvector adapter (registered on every pooled
+    connection) sends it, in queries and in COPY alike — never a hand-formatted literal."""
+    return np.asarray(values, dtype=np.float32)
 
 
 def vector_expr(column: str, dims: int) -> str:
