@@ -8,8 +8,9 @@ import os
 import signal
 import socket
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 import typer
 from rich.console import Console
@@ -22,6 +23,7 @@ from dropqa.db_cli import db_status, db_stop
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="DropQA — ask questions about your documents, with cited answers.")
 console = Console()
+T = TypeVar("T")
 err = Console(stderr=True)
 
 
@@ -38,15 +40,21 @@ def _settings() -> Settings:
         raise typer.Exit(2) from exc
 
 
-def _services(settings: Settings):
+def _opened(open_: Callable[[Settings], T], settings: Settings) -> T:
+    """``open_(settings)``, or a one-line error and exit 2 when the database cannot be reached."""
     from dropqa.store.server import DatabaseUnavailable
-    from dropqa.tools.services import Services
 
     try:
-        return Services.open(settings)
+        return open_(settings)
     except DatabaseUnavailable as exc:
         err.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2) from exc
+
+
+def _services(settings: Settings):
+    from dropqa.tools.services import Services
+
+    return _opened(Services.open, settings)
 
 
 def _exit_on_signal(signum: int, _frame: object) -> None:
@@ -424,13 +432,8 @@ db_app.command("stop")(db_stop)
 def _database(settings: Settings):
     """The store without the models (commands that only read or tidy tables)."""
     from dropqa.store.db import Database
-    from dropqa.store.server import DatabaseUnavailable
 
-    try:
-        return Database.open(settings)
-    except DatabaseUnavailable as exc:
-        err.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(2) from exc
+    return _opened(Database.open, settings)
 
 
 @db_app.command("url")

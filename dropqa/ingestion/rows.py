@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dropqa.ingestion.document import ImageBlob, ParsedDocument, ParsedNode
+from dropqa.store.records import NodeFields
 
 # A sheet's row range is embedded by its caption, header and first rows: numbers cost many tokens
 # (each digit is one) and add little meaning, and full-text search finds every value anyway.
@@ -15,14 +16,9 @@ TABLE_RANGE_EMBED_CHARS = 800
 
 
 @dataclass
-class NodeRow:
-    id: uuid.UUID
-    parent_id: uuid.UUID | None
-    node_type: str
-    depth: int
-    title: str | None
-    content: str
-    position: int
+class NodeRow(NodeFields):
+    """A parsed node on its way to the store (``Indexer._node_record`` makes the row it becomes)."""
+
     path: list[str]  # section titles from the top section down to this node's section
     metadata: dict[str, Any] = field(default_factory=dict)
     summary: str | None = None

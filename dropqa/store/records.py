@@ -8,16 +8,24 @@ from typing import Any
 
 
 @dataclass
-class NodeRecord:
+class NodeFields:
+    """What every node is, from the parse to the row: its place in the tree and its text."""
+
     id: uuid.UUID
     parent_id: uuid.UUID | None
     node_type: str
     depth: int
     title: str | None
     content: str
+    position: int
+
+
+@dataclass
+class NodeRecord(NodeFields):
+    """A node as the store writes it: with its breadcrumb, summary and segmented search text."""
+
     summary: str | None
     breadcrumb: str
-    position: int
     metadata: dict[str, Any]
     content_hash: str
     title_terms: str  # jieba-segmented breadcrumb/title (weight A)

@@ -120,3 +120,21 @@ export function fileIcon(type) {
   const label = map[String(type || '').toLowerCase()] || String(type || '?').slice(0, 4).toUpperCase();
   return h('span', { class: `file-icon file-${label.toLowerCase()}`, 'aria-hidden': 'true' }, label);
 }
+
+/** An inline SVG icon of one stroked path (no icon font, no emoji font): ``attrs`` go on the <svg>. */
+export function svgIcon(d, { strokeWidth = '1.8', attrs = {} } = {}) {
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('aria-hidden', 'true');
+  for (const [k, v] of Object.entries(attrs)) svg.setAttribute(k, v);
+  const path = document.createElementNS(ns, 'path');
+  path.setAttribute('d', d);
+  path.setAttribute('fill', 'none');
+  path.setAttribute('stroke', 'currentColor');
+  path.setAttribute('stroke-width', strokeWidth);
+  path.setAttribute('stroke-linecap', 'round');
+  path.setAttribute('stroke-linejoin', 'round');
+  svg.append(path);
+  return svg;
+}

@@ -2,7 +2,7 @@
 
 import { api, invalidate } from '../api.js';
 import * as data from '../data.js';
-import { debounce, empty, errorBox, fileIcon, fill, fmtBytes, fmtDate, fmtRelative, h, link, loading, toast } from '../dom.js';
+import { debounce, empty, errorBox, fileIcon, fill, fmtBytes, fmtDate, fmtRelative, h, link, loading, svgIcon, toast } from '../dom.js';
 import { errorOf, t } from '../i18n.js';
 import * as uploads from '../uploads.js';
 
@@ -142,20 +142,8 @@ export function render(root, { query }) {
 }
 
 function dropIcon() {
-  const ns = 'http://www.w3.org/2000/svg';
-  const svg = document.createElementNS(ns, 'svg');
-  svg.setAttribute('viewBox', '0 0 24 24');
-  svg.setAttribute('class', 'dropzone-icon');
-  svg.setAttribute('aria-hidden', 'true');
-  const path = document.createElementNS(ns, 'path');
-  path.setAttribute('d', 'M12 16V4m0 0-4 4m4-4 4 4M4 16v2a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-2');
-  path.setAttribute('fill', 'none');
-  path.setAttribute('stroke', 'currentColor');
-  path.setAttribute('stroke-width', '1.8');
-  path.setAttribute('stroke-linecap', 'round');
-  path.setAttribute('stroke-linejoin', 'round');
-  svg.append(path);
-  return svg;
+  return svgIcon('M12 16V4m0 0-4 4m4-4 4 4M4 16v2a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-2',
+    { attrs: { class: 'dropzone-icon' } });
 }
 
 function uploadRow(item) {

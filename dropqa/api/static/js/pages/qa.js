@@ -3,7 +3,7 @@
 
 import { ApiError, api, stream } from '../api.js';
 import * as data from '../data.js';
-import { fill, fmtRelative, h, link, toast } from '../dom.js';
+import { fill, fmtRelative, h, link, svgIcon, toast } from '../dom.js';
 import { errorOf, errorText, has, lang, t } from '../i18n.js';
 
 const REASONING_KEY = 'dropqa.showReasoning';
@@ -353,21 +353,9 @@ function feedbackButton(msg, rating, label) {
 
 /** A thumb icon (inline SVG: no emoji font needed). */
 function thumb(down) {
-  const ns = 'http://www.w3.org/2000/svg';
-  const svg = document.createElementNS(ns, 'svg');
-  svg.setAttribute('viewBox', '0 0 24 24');
-  svg.setAttribute('width', '16');
-  svg.setAttribute('height', '16');
-  svg.setAttribute('aria-hidden', 'true');
+  const svg = svgIcon('M7 10v11H3V10h4zm2 11h8.3a2 2 0 0 0 2-1.6l1.4-7A2 2 0 0 0 18.7 10H14l.9-4.3a1.5 1.5 0 0 0-.4-1.4L13.6 '
+    + '3.5 8.3 9A2 2 0 0 0 9 10.4V21z', { strokeWidth: '1.7', attrs: { width: '16', height: '16' } });
   if (down) svg.style.transform = 'rotate(180deg)';
-  const path = document.createElementNS(ns, 'path');
-  path.setAttribute('d', 'M7 10v11H3V10h4zm2 11h8.3a2 2 0 0 0 2-1.6l1.4-7A2 2 0 0 0 18.7 10H14l.9-4.3a1.5 1.5 0 0 0-.4-1.4L13.6 '
-    + '3.5 8.3 9A2 2 0 0 0 9 10.4V21z');
-  path.setAttribute('fill', 'none');
-  path.setAttribute('stroke', 'currentColor');
-  path.setAttribute('stroke-width', '1.7');
-  path.setAttribute('stroke-linejoin', 'round');
-  svg.append(path);
   return svg;
 }
 
