@@ -59,5 +59,6 @@ def test_open_streams_end_and_the_process_exits_on_sigterm(server: Server) -> No
     except subprocess.TimeoutExpired:
         pytest.fail("the server did not exit within 20 s of SIGTERM")
     log = (server.data_dir / "server.log").read_text(errors="replace")
-    # uvicorn re-raises the signal after its graceful shutdown, so "killed by SIGTERM" is the clean exit
-    assert code in (0, -signal.SIGTERM) and "Traceback" not in log, log[-2000:]
+    # uvicorn re-raises the signal after its graceful shutdown and dropqa turns it into the shell's
+    # "ended by SIGTERM" status (128 + 15) once the embedded PostgreSQL is released: the clean exit
+    assert code in (0, 128 + signal.SIGTERM, -signal.SIGTERM) and "Traceback" not in log, log[-2000:]
