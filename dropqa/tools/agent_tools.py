@@ -96,7 +96,7 @@ def _related_text(res: ToolResult) -> str:
 GET_RELATED_DOCUMENTS = ToolSpec(
     name="get_related_documents", args=RelatedArgs, text=_related_text,
     description="Documents related to one document: shared topics, and documents that mention it by name.",
-    run=lambda svc, args, _version: get_related_documents_impl(svc, args))
+    run=lambda svc, args, _scope: get_related_documents_impl(svc, args))
 
 
 class FindingsArgs(BaseModel):
@@ -130,7 +130,7 @@ VERIFY_CONSISTENCY = ToolSpec(
                                + [f"- {c['description']}" for c in res.data.get("conflicts", [])]),
     description="Check whether gathered passages agree on the numbers the question asks about; names which "
                 "document (and which version) says what when they do not.",
-    run=lambda svc, args, _version: verify_consistency_impl(svc, args))
+    run=lambda svc, args, _scope: verify_consistency_impl(svc, args))
 
 
 def summarize_findings_impl(svc: Services, args: FindingsArgs, max_sentences: int = 5) -> ToolResult:
@@ -153,7 +153,7 @@ SUMMARIZE_FINDINGS = ToolSpec(
     text=lambda res: "\n".join([res.render(limit=0)]
                                + [f"- {s['text']} [{s['node_id']}]" for s in res.data.get("statements", [])]),
     description="The key statements of the gathered passages for the question, each with the node it comes from.",
-    run=lambda svc, args, _version: summarize_findings_impl(svc, args))
+    run=lambda svc, args, _scope: summarize_findings_impl(svc, args))
 
 
 class FinalAnswerArgs(BaseModel):

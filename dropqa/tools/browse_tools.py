@@ -47,7 +47,7 @@ def _node_text(res: ToolResult) -> str | None:
 GET_NODE_CONTENT = ToolSpec(
     name="get_node_content", args=NodeArgs, mcp=True, text=_node_text,
     description="Full text of one node, with the titles and summaries of the sections above it.",
-    run=lambda svc, args, _version: get_node_content_impl(svc, args.node_id))
+    run=lambda svc, args, _scope: get_node_content_impl(svc, args.node_id))
 
 
 def get_section_children_impl(svc: Services, node_id: str) -> ToolResult:
@@ -62,7 +62,7 @@ def get_section_children_impl(svc: Services, node_id: str) -> ToolResult:
 GET_SECTION_CHILDREN = ToolSpec(
     name="get_section_children", args=NodeArgs, text=lambda res: res.render(limit=50),
     description="The sub-sections and passages directly inside a section, in document order.",
-    run=lambda svc, args, _version: get_section_children_impl(svc, args.node_id))
+    run=lambda svc, args, _scope: get_section_children_impl(svc, args.node_id))
 
 
 class StructureArgs(BaseModel):
@@ -109,4 +109,4 @@ GET_DOCUMENT_STRUCTURE = ToolSpec(
     name="get_document_structure", args=StructureArgs, mcp=True, text=_outline_text,
     description='The outline of a document: its sections with titles and summaries (for "what does chapter 3 '
                 'say").',
-    run=lambda svc, args, _version: get_document_structure_impl(svc, args))
+    run=lambda svc, args, _scope: get_document_structure_impl(svc, args))

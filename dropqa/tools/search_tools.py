@@ -7,6 +7,7 @@ evals, MCP and LangGraph Studio.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -56,16 +57,16 @@ def keyword_search_impl(svc: Services, args: KeywordArgs, scope: Scope) -> ToolR
 
 
 
-def _scope(args: KeywordArgs | TextQueryArgs, run_version: int | None) -> Scope:
-    """The version asked for, else the run's."""
-    return Scope(version=args.version if args.version is not None else run_version)
+def _scope(args: KeywordArgs | TextQueryArgs, run_scope: Scope) -> Scope:
+    """The run's scope, at the version asked for (else the run's)."""
+    return run_scope if args.version is None else replace(run_scope, version=args.version)
 
 
 KEYWORD_SEARCH = ToolSpec(
     name="keyword_search", args=KeywordArgs, mcp=True,
     description="Find exact names, numbers, codes or phrases (mode=exact), a regular expression (mode=regex), "
                 "or an approximate phrase (mode=fuzzy). Best for names and numbers.",
-    run=lambda svc, args, run_version: keyword_search_impl(svc, args, _scope(args, run_version)))
+    run=lambda svc, args, run_scope: keyword_search_impl(svc, args, _scope(args, run_scope)))
 
 
 class TextQueryArgs(BaseModel):
@@ -88,7 +89,7 @@ FULLTEXT_SEARCH = ToolSpec(
     name="fulltext_search", args=TextQueryArgs, mcp=True,
     description="Full-text search (jieba-segmented, BM25-style ranking; titles weigh more than body text). "
                 "Best for several keywords at once.",
-    run=lambda svc, args, run_version: fulltext_search_impl(svc, args, _scope(args, run_version)))
+    run=lambda svc, args, run_scope: fulltext_search_impl(svc, args, _scope(args, run_scope)))
 
 
 def semantic_search_impl(svc: Services, args: TextQueryArgs, scope: Scope) -> ToolResult:
@@ -109,4 +110,4 @@ SEMANTIC_SEARCH = ToolSpec(
     name="semantic_search", args=TextQueryArgs, mcp=True,
     description="Semantic (embedding) search: finds passages that mean the same thing in other words or in the "
                 "other language. Best for vague or descriptive questions.",
-    run=lambda svc, args, run_version: semantic_search_impl(svc, args, _scope(args, run_version)))
+    run=lambda svc, args, run_scope: semantic_search_impl(svc, args, _scope(args, run_scope)))

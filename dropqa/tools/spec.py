@@ -16,6 +16,7 @@ from langchain_core.tools import BaseTool, StructuredTool
 from langgraph.prebuilt import ToolRuntime
 from pydantic import BaseModel
 
+from dropqa.store.scope import Scope
 from dropqa.tools.results import ToolResult
 from dropqa.tools.services import Services
 
@@ -26,21 +27,21 @@ def _standard_text(result: ToolResult) -> str | None:
 
 @dataclass(frozen=True)
 class ToolSpec:
-    """``run(services, args, run_version)``: ``args`` is an instance of ``args``; ``run_version`` is the
-    version the graph run asked for (``None`` outside a graph run), for tools whose own ``version``
-    argument defaults to it. ``text`` is what the agent reads (``None``: the standard render)."""
+    """``run(services, args, run_scope)``: ``args`` is an instance of ``args``; ``run_scope`` is what the
+    graph run narrows every search to (its version; ``Scope()`` outside a graph run), for tools whose own
+    ``version`` argument defaults to it. ``text`` is what the agent reads (``None``: the standard render)."""
 
     name: str
     description: str
     args: type[BaseModel]
-    run: Callable[[Services, Any, int | None], ToolResult]
+    run: Callable[[Services, Any, Scope], ToolResult]
     text: Callable[[ToolResult], str | None] = field(default=_standard_text)
     mcp: bool = False  # also served to other agents by ``dropqa mcp`` / ``/mcp``
 
-    def call(self, services: Services, arguments: Mapping[str, Any], run_version: int | None = None) -> ToolResult:
+    def call(self, services: Services, arguments: Mapping[str, Any], run_scope: Scope | None = None) -> ToolResult:
         """Validate ``arguments`` against the argument model (``ValidationError`` when they do not fit)
         and run the tool."""
-        return self.run(services, self.args.model_validate(dict(arguments)), run_version)
+        return self.run(services, self.args.model_validate(dict(arguments)), run_scope or Scope())
 
     def signature(self) -> inspect.Signature:
         """The argument model as a plain keyword-only signature: the fields' types and defaults, without
@@ -53,10 +54,11 @@ class ToolSpec:
         return inspect.Signature(params, return_annotation=dict[str, Any])
 
 
-def run_version(runtime: ToolRuntime[Any, Any]) -> int | None:
-    """The graph run's version (``State.version``; a plain dict state in tests)."""
+def run_scope(runtime: ToolRuntime[Any, Any]) -> Scope:
+    """What the graph run asked for (``State.version``; a plain dict state in tests)."""
     state = runtime.state
-    return state.get("version") if isinstance(state, Mapping) else getattr(state, "version", None)
+    version = state.get("version") if isinstance(state, Mapping) else getattr(state, "version", None)
+    return Scope(version=version)
 
 
 def as_langchain(spec: ToolSpec) -> BaseTool:
@@ -65,7 +67,7 @@ def as_langchain(spec: ToolSpec) -> BaseTool:
     :class:`ToolResult` from the artifact."""
 
     def invoke(runtime: ToolRuntime, **arguments: Any) -> tuple[str, dict[str, Any]]:
-        result = spec.call(runtime.context.services, arguments, run_version(runtime))
+        result = spec.call(runtime.context.services, arguments, run_scope(runtime))
         return result.as_tool_output(spec.text(result))
 
     return StructuredTool.from_function(func=invoke, name=spec.name, description=spec.description,
