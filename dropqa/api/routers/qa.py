@@ -113,8 +113,8 @@ def summarize(req: SummarizeRequest, svc: ServicesDep) -> summaries.Summary:
 
 @router.get("/history", response_model=list[HistoryItem])
 def qa_history(svc: ServicesDep, limit: Annotated[int, Query(ge=1, le=500)] = 50,
-                     offset: Annotated[int, Query(ge=0, le=1_000_000_000)] = 0,
-                     thread_id: Annotated[str | None, Query(max_length=200)] = None) -> list[HistoryItem]:
+               offset: Annotated[int, Query(ge=0, le=1_000_000_000)] = 0,
+               thread_id: Annotated[str | None, Query(max_length=200)] = None) -> list[HistoryItem]:
     """Answers given, newest first (one conversation's with ``thread_id``), with their feedback."""
     rows = qa_store.history(svc.db, limit, offset, thread_id or None)
     return [HistoryItem(id=str(r["id"]), question=r["question"], answer=r["answer"], thread_id=r["thread_id"],
