@@ -7,8 +7,9 @@ evals, MCP and LangGraph Studio.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 from rapidfuzz import fuzz
@@ -56,17 +57,20 @@ def keyword_search_impl(svc: Services, args: KeywordArgs, scope: Scope) -> ToolR
     return found("keyword_search", hits)
 
 
+def in_scope(impl: Callable[[Services, Any, Scope], ToolResult]) -> Callable[[Services, Any, Scope], ToolResult]:
+    """A search run in the run's scope, at the version the call asks for (else the run's)."""
 
-def _scope(args: KeywordArgs | TextQueryArgs, run_scope: Scope) -> Scope:
-    """The run's scope, at the version asked for (else the run's)."""
-    return run_scope if args.version is None else replace(run_scope, version=args.version)
+    def run(svc: Services, args: KeywordArgs | TextQueryArgs, run_scope: Scope) -> ToolResult:
+        return impl(svc, args, run_scope if args.version is None else replace(run_scope, version=args.version))
+
+    return run
 
 
 KEYWORD_SEARCH = ToolSpec(
     name="keyword_search", args=KeywordArgs, mcp=True,
     description="Find exact names, numbers, codes or phrases (mode=exact), a regular expression (mode=regex), "
                 "or an approximate phrase (mode=fuzzy). Best for names and numbers.",
-    run=lambda svc, args, run_scope: keyword_search_impl(svc, args, _scope(args, run_scope)))
+    run=in_scope(keyword_search_impl))
 
 
 class TextQueryArgs(BaseModel):
@@ -84,12 +88,9 @@ def fulltext_search_impl(svc: Services, args: TextQueryArgs, scope: Scope) -> To
     return found("fulltext_search", hits)
 
 
-
-FULLTEXT_SEARCH = ToolSpec(
-    name="fulltext_search", args=TextQueryArgs, mcp=True,
-    description="Full-text search (jieba-segmented, BM25-style ranking; titles weigh more than body text). "
-                "Best for several keywords at once.",
-    run=lambda svc, args, run_scope: fulltext_search_impl(svc, args, _scope(args, run_scope)))
+FULLTEXT_SEARCH = ToolSpec(name="fulltext_search", args=TextQueryArgs, run=in_scope(fulltext_search_impl), mcp=True,
+                           description="Full-text search (jieba-segmented, BM25-style ranking; titles weigh more "
+                                       "than body text). Best for several keywords at once.")
 
 
 def semantic_search_impl(svc: Services, args: TextQueryArgs, scope: Scope) -> ToolResult:
@@ -105,9 +106,7 @@ def semantic_search_impl(svc: Services, args: TextQueryArgs, scope: Scope) -> To
     return found("semantic_search", hits)
 
 
-
-SEMANTIC_SEARCH = ToolSpec(
-    name="semantic_search", args=TextQueryArgs, mcp=True,
-    description="Semantic (embedding) search: finds passages that mean the same thing in other words or in the "
-                "other language. Best for vague or descriptive questions.",
-    run=lambda svc, args, run_scope: semantic_search_impl(svc, args, _scope(args, run_scope)))
+SEMANTIC_SEARCH = ToolSpec(name="semantic_search", args=TextQueryArgs, run=in_scope(semantic_search_impl), mcp=True,
+                           description="Semantic (embedding) search: finds passages that mean the same thing in "
+                                       "other words or in the other language. Best for vague or descriptive "
+                                       "questions.")
