@@ -28,7 +28,7 @@ def _standard_text(result: ToolResult) -> str | None:
 @dataclass(frozen=True)
 class ToolSpec:
     """``run(services, args, run_scope)``: ``args`` is an instance of ``args``; ``run_scope`` is what the
-    graph run narrows every search to (its version; ``Scope()`` outside a graph run), for tools whose own
+    graph run narrows every search to (its version and topics; ``Scope()`` outside a graph run), for tools whose own
     ``version`` argument defaults to it. ``text`` is what the agent reads (``None``: the standard render)."""
 
     name: str
@@ -55,10 +55,14 @@ class ToolSpec:
 
 
 def run_scope(runtime: ToolRuntime[Any, Any]) -> Scope:
-    """What the graph run asked for (``State.version``; a plain dict state in tests)."""
+    """What the graph run asked for: its version, and the asker's topic filter, which holds for every tool
+    (``State``; a plain dict state in tests)."""
     state = runtime.state
-    version = state.get("version") if isinstance(state, Mapping) else getattr(state, "version", None)
-    return Scope(version=version)
+
+    def field(name: str) -> Any:
+        return state.get(name) if isinstance(state, Mapping) else getattr(state, name, None)
+
+    return Scope(version=field("version"), topics=tuple(field("topic_filter") or ()))
 
 
 def as_langchain(spec: ToolSpec) -> BaseTool:
