@@ -2,14 +2,14 @@
 browse tools, for other agents. Served over stdio (``dropqa mcp``) and streamable HTTP
 (mounted by the app at ``/mcp``, behind the same bearer token as the API).
 
-The tools call the same ``*_impl`` functions the agent's LangChain tools call, so
-search logic exists once.
+The search and browse tools are the agent's own (:mod:`dropqa.tools.registry`): one definition each —
+name, description, argument model, implementation — and ``ask`` is the API's :func:`answer_and_record`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any
 
 import anyio
 import psycopg
@@ -30,21 +30,13 @@ from dropqa.api.hosts import allowed_names
 from dropqa.api.limits import QuestionInput, validation_message
 from dropqa.api.load import Overloaded, RunLimiter
 from dropqa.config import Settings
-from dropqa.graph.run import ask as run_ask
+from dropqa.graph.run import answer_and_record
 from dropqa.models.embeddings import EmbedderBusy
-from dropqa.store import qa as qa_store
-from dropqa.store.scope import Scope as SearchScope
 from dropqa.store.server import DatabaseUnavailable
-from dropqa.tools.browse_tools import StructureArgs, get_document_structure_impl, get_node_content_impl
+from dropqa.tools.registry import mcp_specs
 from dropqa.tools.results import ToolResult
-from dropqa.tools.search_tools import (
-    KeywordArgs,
-    TextQueryArgs,
-    fulltext_search_impl,
-    keyword_search_impl,
-    semantic_search_impl,
-)
 from dropqa.tools.services import Services
+from dropqa.tools.spec import ToolSpec
 
 READ_ONLY = ToolAnnotations(readOnlyHint=True, openWorldHint=False)
 INSTRUCTIONS = (
@@ -81,17 +73,26 @@ def _result(make: Callable[[], ToolResult]) -> dict[str, Any]:
     return res.model_dump(mode="json")
 
 
+def _mcp_function(spec: ToolSpec, get_services: Callable[[], Services]) -> Callable[..., dict[str, Any]]:
+    """The tool as the MCP SDK wants it: a function whose signature is the argument model's fields.
+    The model itself validates each call (so its bounds give the same "invalid arguments" error here
+    as everywhere else)."""
+
+    def call(**arguments: Any) -> dict[str, Any]:
+        return _result(lambda: spec.call(get_services(), arguments))
+
+    call.__name__ = call.__qualname__ = spec.name
+    call.__signature__ = spec.signature()  # type: ignore[attr-defined]
+    return call
+
+
 def build_mcp(get_services: Callable[[], Services], limiter: RunLimiter | None = None) -> MCPServer:
     """The tools. ``limiter`` (the HTTP server's) makes ``ask`` share the API's bounded run slots."""
     server = MCPServer(name="dropqa", version=__version__, instructions=INSTRUCTIONS)
 
     def answer(req: QuestionInput) -> dict[str, Any]:
-        svc = get_services()
-        result = run_ask(svc, req.question, version=req.version, show_reasoning=True,
-                         topic_filter=req.topic_filter, thread_id=req.thread_id)
-        data = result.model_dump(mode="json")
-        data["answer_id"] = str(qa_store.record_answer(svc.db, result.question, data, req.thread_id))
-        return data
+        return answer_and_record(get_services(), req.question, version=req.version, show_reasoning=True,
+                                 topic_filter=req.topic_filter, thread_id=req.thread_id).model_dump(mode="json")
 
     @server.tool(annotations=READ_ONLY)
     async def ask(question: str, version: int | None = None, topic_filter: list[str] | None = None,
@@ -108,40 +109,9 @@ def build_mcp(get_services: Callable[[], Services], limiter: RunLimiter | None =
         except EXPECTED as exc:
             raise _tool_error(exc) from None
 
-    @server.tool(annotations=READ_ONLY)
-    def keyword_search(pattern: str, mode: Literal["exact", "regex", "fuzzy"] = "exact",
-                       case_sensitive: bool = False, version: int | None = None, limit: int = 10) -> dict[str, Any]:
-        """Find exact names, numbers, codes or phrases (mode=exact), a POSIX regular expression
-        (mode=regex) or an approximate phrase (mode=fuzzy)."""
-        return _result(lambda: keyword_search_impl(get_services(), KeywordArgs(
-            pattern=pattern, mode=mode, case_sensitive=case_sensitive, version=version, limit=limit),
-            SearchScope(version=version)))
-
-    @server.tool(annotations=READ_ONLY)
-    def fulltext_search(query: str, version: int | None = None, limit: int = 8) -> dict[str, Any]:
-        """Full-text search (jieba-segmented, BM25-style; titles weigh more). Best for several keywords."""
-        return _result(lambda: fulltext_search_impl(get_services(), TextQueryArgs(
-            query=query, version=version, limit=limit), SearchScope(version=version)))
-
-    @server.tool(annotations=READ_ONLY)
-    def semantic_search(query: str, version: int | None = None, limit: int = 8) -> dict[str, Any]:
-        """Semantic (embedding) search: passages that mean the same in other words or the other language."""
-        return _result(lambda: semantic_search_impl(get_services(), TextQueryArgs(
-            query=query, version=version, limit=limit), SearchScope(version=version)))
-
-    @server.tool(annotations=READ_ONLY)
-    def get_document_structure(document: str, version: int | None = None, max_depth: int = 3) -> dict[str, Any]:
-        """A document's outline (sections with titles, summaries and node ids). `document` is its id
-        or (part of) its file name."""
-        return _result(lambda: get_document_structure_impl(get_services(), StructureArgs(
-            document=document, version=version, max_depth=max_depth)))
-
-    @server.tool(annotations=READ_ONLY)
-    def get_node_content(node_id: str) -> dict[str, Any]:
-        """The full text of one node (from a search hit or the outline) with the titles and summaries
-        of the sections above it."""
-        return _result(lambda: get_node_content_impl(get_services(), node_id))
-
+    for spec in mcp_specs():
+        server.add_tool(_mcp_function(spec, get_services), name=spec.name, description=spec.description,
+                        annotations=READ_ONLY)
     return server
 
 

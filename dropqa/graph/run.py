@@ -1,7 +1,9 @@
 """Run the compiled graph for one question and return the public answer shape.
 
 The API (``POST /api/qa/ask``), ``dropqa ask --json`` and the eval runner all call
-:func:`ask`, so they return exactly the same JSON.
+:func:`ask`, so they return exactly the same JSON. REST, ``/v1`` and MCP answer through
+:func:`answer_and_record` (and streams keep their ``done`` answer with :func:`record_answer`), so every
+answer a user got is in the QA history with the id feedback refers to.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from dropqa.errors import CodedError
 from dropqa.graph.context import Context
 from dropqa.graph.graph import graph
 from dropqa.graph.state import RESET
+from dropqa.store import qa as qa_store
 from dropqa.tools.services import Services
 
 
@@ -94,6 +97,20 @@ def ask(services: Services, question: str, *, version: int | None = None, show_r
     runnable, config = _runnable(services, thread_id)
     result = runnable.invoke(_inputs(question, version, topic_filter), config, context=Context(services=services))
     return _answer(result, question, version, show_reasoning, started, topic_filter, thread_id)
+
+
+def record_answer(services: Services, data: dict[str, Any]) -> str:
+    """Keep an answer (an :class:`Answer` as JSON) in the QA history; returns its ``answer_id``."""
+    return str(qa_store.record_answer(services.db, data["question"], data, data.get("thread_id")))
+
+
+def answer_and_record(services: Services, question: str, *, version: int | None = None, show_reasoning: bool = True,
+                      topic_filter: list[str] | None = None, thread_id: str | None = None) -> Answer:
+    """:func:`ask`, then :func:`record_answer`: the answer with its ``answer_id``."""
+    answer = ask(services, question, version=version, show_reasoning=show_reasoning, topic_filter=topic_filter,
+                 thread_id=thread_id)
+    answer.answer_id = record_answer(services, answer.model_dump(mode="json"))
+    return answer
 
 
 def _runnable(services: Services, thread_id: str | None) -> tuple[Any, dict[str, Any]]:

@@ -1,20 +1,26 @@
 """Parsing in a child process with a time limit and an address-space limit.
 
 One pathological file (a decompression bomb, a parser stuck in a loop, a crash in
-a C extension) then fails that file only and never takes the indexer down.
+a C extension) then fails that file only and never takes the indexer down. A parser
+that raises something other than ``ParseError`` is a bug: the file's job gets a short
+message, and the child's traceback reaches this process's log.
 """
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import os
 import threading
+import traceback
 from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from dropqa.ingestion.document import ParsedDocument
     from dropqa.ingestion.parsers import ParseContext
+
+log = logging.getLogger(__name__)
 
 
 def _parse_child(conn: Connection, file_type: str, data: bytes, ctx: ParseContext, memory_mb: int) -> None:
@@ -42,8 +48,8 @@ def _parse_child(conn: Connection, file_type: str, data: bytes, ctx: ParseContex
     except MemoryError:
         conn.send(("parse_error", f"ran out of memory while parsing (limit {memory_mb} MB); "
                                   "the file is too large or malformed"))
-    except Exception as exc:
-        conn.send(("parse_error", f"unexpected {type(exc).__name__} while parsing: {exc}"))
+    except Exception as exc:  # a parser bug: the traceback goes to the parent's log
+        conn.send(("crash", (f"unexpected {type(exc).__name__} while parsing: {exc}", traceback.format_exc())))
     finally:
         conn.close()
 
@@ -102,6 +108,10 @@ def parse_isolated(file_type: str, data: bytes, ctx: ParseContext, *, timeout_s:
             if proc.is_alive():
                 proc.kill()
                 proc.join()
+    if kind == "crash":
+        message, child_traceback = payload
+        log.error("the %s parser failed on %s: %s\n%s", file_type, ctx.filename, message, child_traceback.rstrip())
+        raise ParseError(message)
     if kind != "ok":
         raise ParseError(payload)
     return payload

@@ -1,11 +1,8 @@
 """OCR behind a tiny interface: image in, paragraphs (text, confidence, box) out.
 
 One process-wide engine is created lazily and shared by every parser (PDF scans,
-image files, pictures inside docx/pptx). RapidOCR (PP-OCR models shipped inside the
-wheel) is the default; PaddleOCR is used only when ``paddleocr`` is importable *and*
-local model directories are configured (``DROPQA_OCR_PADDLE_DET_DIR`` /
-``DROPQA_OCR_PADDLE_REC_DIR`` / optional ``DROPQA_OCR_PADDLE_CLS_DIR``, or a
-``model_dirs`` mapping with ``det``/``rec``/``cls``) — nothing is ever downloaded.
+image files, pictures inside docx/pptx): RapidOCR, whose PP-OCR models ship inside the
+wheel — nothing is ever downloaded.
 
 Recognised lines are put in reading order and grouped into paragraphs by layout:
 a big vertical gap, an indent change, a very different text height, a short
@@ -14,14 +11,12 @@ previous line or a list/heading marker starts a new paragraph.
 
 from __future__ import annotations
 
-import importlib.util
 import io
-import os
 import re
 import statistics
 import threading
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
 
@@ -102,49 +97,13 @@ class _RapidEngine:
         return [(box, str(text), float(score)) for box, text, score in result or []]
 
 
-class _PaddleEngine:  # pragma: no cover - paddleocr is not installed in CI
-    def __init__(self, dirs: Mapping[str, str]) -> None:
-        from paddleocr import PaddleOCR
-
-        self._use_cls = bool(dirs.get("cls"))
-        self._ocr = PaddleOCR(
-            det_model_dir=dirs["det"],
-            rec_model_dir=dirs["rec"],
-            cls_model_dir=dirs.get("cls"),
-            use_angle_cls=self._use_cls,
-            lang="ch",
-            show_log=False,
-        )
-
-    def __call__(self, bgr: np.ndarray) -> list[RawLine]:
-        pages = self._ocr.ocr(bgr, cls=self._use_cls) or []
-        lines = pages[0] if pages else None
-        return [(box, str(text), float(score)) for box, (text, score) in lines or []]
-
-
-def _paddle_dirs(model_dirs: Mapping[str, str] | None) -> dict[str, str] | None:
-    dirs = dict(model_dirs or {})
-    for key in ("det", "rec", "cls"):
-        env = os.environ.get(f"DROPQA_OCR_PADDLE_{key.upper()}_DIR")
-        if env and key not in dirs:
-            dirs[key] = env
-    if not (dirs.get("det") and dirs.get("rec")):
-        return None
-    if not all(os.path.isdir(path) for path in dirs.values() if path):
-        return None
-    if importlib.util.find_spec("paddleocr") is None:
-        return None
-    return dirs
-
-
-def get_engine(model_dirs: Mapping[str, str] | None = None) -> Engine:
+def get_engine() -> Engine:
     """The process-wide engine, created on first use (thread-safe)."""
     global _ENGINE
     if _ENGINE is None:
         with _ENGINE_LOCK:
             if _ENGINE is None:
-                dirs = _paddle_dirs(model_dirs)
-                _ENGINE = _PaddleEngine(dirs) if dirs else _RapidEngine()
+                _ENGINE = _RapidEngine()
     return _ENGINE
 
 
@@ -196,19 +155,17 @@ def to_rgb(img: Image.Image) -> Image.Image:
         raise ParseError(f"the image is damaged (cannot decode its pixels): {exc}") from exc
 
 
-def recognize(
-    data: bytes, *, max_pixels: int = DEFAULT_MAX_PIXELS, model_dirs: Mapping[str, str] | None = None
-) -> OcrResult:
+def recognize(data: bytes, *, max_pixels: int = DEFAULT_MAX_PIXELS) -> OcrResult:
     """OCR image bytes in any format PIL reads."""
     img = open_image(data, max_pixels)
     try:
         img = ImageOps.exif_transpose(img) or img
     except (OSError, ValueError, SyntaxError) as exc:
         raise ParseError(f"the image is damaged: {exc}") from exc
-    return recognize_image(img, model_dirs=model_dirs)
+    return recognize_image(img)
 
 
-def recognize_image(img: Image.Image, *, model_dirs: Mapping[str, str] | None = None) -> OcrResult:
+def recognize_image(img: Image.Image) -> OcrResult:
     """OCR a PIL image; one longer than MAX_SIDE is downscaled first (boxes are in original pixels)."""
     width, height = img.size
     if max(width, height) > MAX_SIDE and img.format == "JPEG":
@@ -218,20 +175,20 @@ def recognize_image(img: Image.Image, *, model_dirs: Mapping[str, str] | None = 
         factor = MAX_SIDE / max(rgb.size)
         target = (max(1, round(rgb.width * factor)), max(1, round(rgb.height * factor)))
         rgb = rgb.resize(target, Image.Resampling.LANCZOS)
-    return _run(np.asarray(rgb), rgb.width / width, (width, height), model_dirs)
+    return _run(np.asarray(rgb), rgb.width / width, (width, height))
 
 
-def recognize_array(img: np.ndarray, *, model_dirs: Mapping[str, str] | None = None) -> OcrResult:
+def recognize_array(img: np.ndarray) -> OcrResult:
     """OCR an H×W (grey), H×W×3 (RGB) or H×W×4 (RGBA) uint8 array."""
     if img.ndim not in (2, 3) or (img.ndim == 3 and img.shape[2] not in (1, 3, 4)):
         raise ParseError(f"cannot OCR an array of shape {img.shape}")
     if img.ndim == 3 and img.shape[2] == 1:
         img = img[:, :, 0]
-    return recognize_image(Image.fromarray(np.ascontiguousarray(img).astype(np.uint8)), model_dirs=model_dirs)
+    return recognize_image(Image.fromarray(np.ascontiguousarray(img).astype(np.uint8)))
 
 
-def _run(rgb: np.ndarray, scale: float, size: tuple[int, int], model_dirs: Mapping[str, str] | None) -> OcrResult:
-    engine = get_engine(model_dirs)
+def _run(rgb: np.ndarray, scale: float, size: tuple[int, int]) -> OcrResult:
+    engine = get_engine()
     bgr = np.ascontiguousarray(rgb[:, :, ::-1])
     with _RUN_LOCK:
         raw = engine(bgr)

@@ -127,11 +127,6 @@ def keyword(db: Database, pattern: str, mode: str, case_sensitive: bool, scope: 
             raise BadPattern(str(exc).split("\n")[0]) from exc
 
 
-def candidates_for_fuzzy(db: Database, terms: list[str], scope: Scope, limit: int) -> list[dict[str, Any]]:
-    """Nodes sharing any token with the query: the pool a fuzzy matcher scores in Python."""
-    return fulltext(db, terms, scope, limit)
-
-
 def title_index(db: Database, vector: list[float], terms: list[str], model_name: str, dims: int,
                 scope: Scope, limit: int) -> list[dict[str, Any]]:
     """File and sheet titles (seed 004 §5.2): semantic similarity plus a term-match flag."""

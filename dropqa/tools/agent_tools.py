@@ -25,8 +25,8 @@ from dropqa.tools.extractive import pick_sentences
 from dropqa.tools.hits import Hit
 from dropqa.tools.results import ToolResult, failed
 from dropqa.tools.retrieval import term_weights
-from dropqa.tools.search_tools import services_of
 from dropqa.tools.services import Services
+from dropqa.tools.spec import ToolSpec
 
 NODES_CAP = 200  # the argument schemas' hard limit; Settings.agent.max_nodes is the one that applies
 
@@ -84,15 +84,19 @@ def get_related_documents_impl(svc: Services, args: RelatedArgs) -> ToolResult:
                       data={"document": doc["filename"], "related": items})
 
 
-@tool("get_related_documents", args_schema=RelatedArgs, response_format="content_and_artifact")
-def get_related_documents(document: str, runtime: ToolRuntime, limit: int = 8) -> tuple[str, dict]:
-    """Documents related to one document: shared topics, and documents that mention it by name."""
-    res = get_related_documents_impl(services_of(runtime), RelatedArgs(document=document, limit=limit))
+
+def _related_text(res: ToolResult) -> str:
     lines = [res.render(limit=0)]
     for r in res.data.get("related", []):
         why = ", ".join(r["shared_topics"]) or "—"
         lines.append(f"[{r['document_id']}] {r['filename']} (topics: {why}; mentions: {r.get('mentions', 0)})")
-    return res.as_tool_output("\n".join(lines))
+    return "\n".join(lines)
+
+
+GET_RELATED_DOCUMENTS = ToolSpec(
+    name="get_related_documents", args=RelatedArgs, text=_related_text,
+    description="Documents related to one document: shared topics, and documents that mention it by name.",
+    run=lambda svc, args, _scope: get_related_documents_impl(svc, args))
 
 
 class FindingsArgs(BaseModel):
@@ -119,13 +123,14 @@ def verify_consistency_impl(svc: Services, args: FindingsArgs) -> ToolResult:
     })
 
 
-@tool("verify_consistency", args_schema=FindingsArgs, response_format="content_and_artifact")
-def verify_consistency(node_ids: list[str], question: str, runtime: ToolRuntime) -> tuple[str, dict]:
-    """Check whether gathered passages agree on the numbers the question asks about; names which document
-    (and which version) says what when they do not."""
-    res = verify_consistency_impl(services_of(runtime), FindingsArgs(node_ids=node_ids, question=question))
-    lines = [res.render(limit=0)] + [f"- {c['description']}" for c in res.data.get("conflicts", [])]
-    return res.as_tool_output("\n".join(lines))
+
+VERIFY_CONSISTENCY = ToolSpec(
+    name="verify_consistency", args=FindingsArgs,
+    text=lambda res: "\n".join([res.render(limit=0)]
+                               + [f"- {c['description']}" for c in res.data.get("conflicts", [])]),
+    description="Check whether gathered passages agree on the numbers the question asks about; names which "
+                "document (and which version) says what when they do not.",
+    run=lambda svc, args, _scope: verify_consistency_impl(svc, args))
 
 
 def summarize_findings_impl(svc: Services, args: FindingsArgs, max_sentences: int = 5) -> ToolResult:
@@ -142,12 +147,13 @@ def summarize_findings_impl(svc: Services, args: FindingsArgs, max_sentences: in
                       hits=hits, data={"statements": lines})
 
 
-@tool("summarize_findings", args_schema=FindingsArgs, response_format="content_and_artifact")
-def summarize_findings(node_ids: list[str], question: str, runtime: ToolRuntime) -> tuple[str, dict]:
-    """The key statements of the gathered passages for the question, each with the node it comes from."""
-    res = summarize_findings_impl(services_of(runtime), FindingsArgs(node_ids=node_ids, question=question))
-    lines = [res.render(limit=0)] + [f"- {s['text']} [{s['node_id']}]" for s in res.data.get("statements", [])]
-    return res.as_tool_output("\n".join(lines))
+
+SUMMARIZE_FINDINGS = ToolSpec(
+    name="summarize_findings", args=FindingsArgs,
+    text=lambda res: "\n".join([res.render(limit=0)]
+                               + [f"- {s['text']} [{s['node_id']}]" for s in res.data.get("statements", [])]),
+    description="The key statements of the gathered passages for the question, each with the node it comes from.",
+    run=lambda svc, args, _scope: summarize_findings_impl(svc, args))
 
 
 class FinalAnswerArgs(BaseModel):

@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import uuid
 
-from langchain_core.tools import tool
-from langgraph.prebuilt import ToolRuntime
 from pydantic import BaseModel, Field
 
 from dropqa.store import nodes as node_store
 from dropqa.store.scope import MAX_VERSION
 from dropqa.tools.hits import Hit
 from dropqa.tools.results import ToolResult, failed, found
-from dropqa.tools.search_tools import services_of
 from dropqa.tools.services import Services
+from dropqa.tools.spec import ToolSpec
 
 
 def _uuid(value: str) -> uuid.UUID | None:
@@ -39,14 +37,17 @@ def get_node_content_impl(svc: Services, node_id: str) -> ToolResult:
                       data={"content": node["content"], "parents": context})
 
 
-@tool("get_node_content", args_schema=NodeArgs, response_format="content_and_artifact")
-def get_node_content(node_id: str, runtime: ToolRuntime) -> tuple[str, dict]:
-    """Full text of one node, with the titles and summaries of the sections above it."""
-    res = get_node_content_impl(services_of(runtime), node_id)
+def _node_text(res: ToolResult) -> str | None:
     if res.error:
-        return res.as_tool_output()
+        return None
     parents = "\n".join(f"{'  ' * p['depth']}{p['title']}: {p['summary'] or ''}" for p in res.data["parents"])
-    return res.as_tool_output(f"{res.render(limit=0)}\n{parents}\n---\n{res.data['content']}")
+    return f"{res.render(limit=0)}\n{parents}\n---\n{res.data['content']}"
+
+
+GET_NODE_CONTENT = ToolSpec(
+    name="get_node_content", args=NodeArgs, mcp=True, text=_node_text,
+    description="Full text of one node, with the titles and summaries of the sections above it.",
+    run=lambda svc, args, _scope: get_node_content_impl(svc, args.node_id))
 
 
 def get_section_children_impl(svc: Services, node_id: str) -> ToolResult:
@@ -57,11 +58,11 @@ def get_section_children_impl(svc: Services, node_id: str) -> ToolResult:
     return found("get_section_children", [Hit.from_row(r, "browse") for r in rows], what="children")
 
 
-@tool("get_section_children", args_schema=NodeArgs, response_format="content_and_artifact")
-def get_section_children(node_id: str, runtime: ToolRuntime) -> tuple[str, dict]:
-    """The sub-sections and passages directly inside a section, in document order."""
-    res = get_section_children_impl(services_of(runtime), node_id)
-    return res.as_tool_output(res.render(limit=50))
+
+GET_SECTION_CHILDREN = ToolSpec(
+    name="get_section_children", args=NodeArgs, text=lambda res: res.render(limit=50),
+    description="The sub-sections and passages directly inside a section, in document order.",
+    run=lambda svc, args, _scope: get_section_children_impl(svc, args.node_id))
 
 
 class StructureArgs(BaseModel):
@@ -96,16 +97,16 @@ def get_document_structure_impl(svc: Services, args: StructureArgs) -> ToolResul
                       data={"document_id": str(doc_id), "version": version, "tree": tree})
 
 
-@tool("get_document_structure", args_schema=StructureArgs, response_format="content_and_artifact")
-def get_document_structure(document: str, runtime: ToolRuntime, version: int | None = None,
-                           max_depth: int = 3) -> tuple[str, dict]:
-    """The outline of a document: its sections with titles and summaries (for "what does chapter 3 say")."""
-    res = get_document_structure_impl(services_of(runtime), StructureArgs(document=document, version=version,
-                                                                          max_depth=max_depth))
+def _outline_text(res: ToolResult) -> str | None:
     if res.error:
-        return res.as_tool_output()
+        return None
     lines = [res.render(limit=0)]
     lines += [f"{'  ' * t['depth']}[{t['node_id']}] {t['title']}: {t['summary'] or ''}" for t in res.data["tree"]]
-    return res.as_tool_output("\n".join(lines))
+    return "\n".join(lines)
 
 
+GET_DOCUMENT_STRUCTURE = ToolSpec(
+    name="get_document_structure", args=StructureArgs, mcp=True, text=_outline_text,
+    description='The outline of a document: its sections with titles and summaries (for "what does chapter 3 '
+                'say").',
+    run=lambda svc, args, _scope: get_document_structure_impl(svc, args))

@@ -1,26 +1,30 @@
-"""The tool set the agent may use (all read-only)."""
+"""The tool set: every tool's one definition (:class:`~dropqa.tools.spec.ToolSpec`), as the agent's
+LangChain tools (all read-only) and as the list MCP serves."""
 
 from __future__ import annotations
 
 from langchain_core.tools import BaseTool
 
-from dropqa.tools.agent_tools import (
-    final_answer,
-    get_related_documents,
-    summarize_findings,
-    verify_consistency,
-)
-from dropqa.tools.browse_tools import get_document_structure, get_node_content, get_section_children
-from dropqa.tools.search_tools import fulltext_search, keyword_search, semantic_search
+from dropqa.tools.agent_tools import GET_RELATED_DOCUMENTS, SUMMARIZE_FINDINGS, VERIFY_CONSISTENCY, final_answer
+from dropqa.tools.browse_tools import GET_DOCUMENT_STRUCTURE, GET_NODE_CONTENT, GET_SECTION_CHILDREN
+from dropqa.tools.search_tools import FULLTEXT_SEARCH, KEYWORD_SEARCH, SEMANTIC_SEARCH
+from dropqa.tools.spec import ToolSpec, as_langchain
+
+SEARCH_AND_BROWSE: tuple[ToolSpec, ...] = (KEYWORD_SEARCH, FULLTEXT_SEARCH, SEMANTIC_SEARCH, GET_NODE_CONTENT,
+                                           GET_SECTION_CHILDREN, GET_DOCUMENT_STRUCTURE)
+AGENT_ONLY: tuple[ToolSpec, ...] = (GET_RELATED_DOCUMENTS, VERIFY_CONSISTENCY, SUMMARIZE_FINDINGS)
 
 
 def search_and_browse_tools() -> list[BaseTool]:
-    return [keyword_search, fulltext_search, semantic_search, get_node_content, get_section_children,
-            get_document_structure]
+    return [as_langchain(s) for s in SEARCH_AND_BROWSE]
 
 
 def agent_tools() -> list[BaseTool]:
     """Everything ``act`` may run: search, browse, related documents, consistency, summaries, final_answer.
     ``search_web`` is deliberately absent — answers come from the user's documents only."""
-    return [*search_and_browse_tools(), get_related_documents, verify_consistency, summarize_findings,
-            final_answer]
+    return [*search_and_browse_tools(), *(as_langchain(s) for s in AGENT_ONLY), final_answer]
+
+
+def mcp_specs() -> list[ToolSpec]:
+    """The tools other agents get over MCP (besides ``ask``)."""
+    return [s for s in (*SEARCH_AND_BROWSE, *AGENT_ONLY) if s.mcp]

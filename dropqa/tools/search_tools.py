@@ -1,45 +1,27 @@
 """Search tools (read-only): keyword, full-text, semantic. Each honours the version filter.
 
-The database, settings and embedder come from the graph's run-time context through
-``ToolRuntime`` — never from a global — so the same tools run under the API, the
-CLI, the evals and LangGraph Studio.
+Each tool is one :class:`~dropqa.tools.spec.ToolSpec` (the agent's tool and the MCP tool); the database,
+settings and embedder are passed in — never a global — so the same tools run under the API, the CLI, the
+evals, MCP and LangGraph Studio.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, Literal
 
-from langchain_core.tools import tool
-from langgraph.prebuilt import ToolRuntime
 from pydantic import BaseModel, Field
 from rapidfuzz import fuzz
 
 from dropqa.store import search
 from dropqa.store.scope import MAX_VERSION, Scope
 from dropqa.text.segment import query_terms
-from dropqa.tools.context import ToolContext
 from dropqa.tools.hits import Hit
 from dropqa.tools.results import ToolResult, failed, found
 from dropqa.tools.retrieval import score_hits, term_weights
 from dropqa.tools.services import Services
-
-
-def services_of(runtime: ToolRuntime[ToolContext, Any]) -> Services:
-    return runtime.context.services
-
-
-def scope_of(runtime: ToolRuntime[ToolContext, Any], version: int | None) -> Scope:
-    """The version asked for, else the run's (the graph's ``State.version``; a plain dict state in tests),
-    and the asker's topic filter, which holds for every tool."""
-    state = runtime.state
-
-    def field(name: str) -> Any:
-        return state.get(name) if isinstance(state, Mapping) else getattr(state, name, None)
-
-    if version is None:
-        version = field("version")
-    return Scope(version=version, topics=tuple(field("topic_filter") or ()))
+from dropqa.tools.spec import ToolSpec
 
 
 class KeywordArgs(BaseModel):
@@ -54,7 +36,7 @@ class KeywordArgs(BaseModel):
 def keyword_search_impl(svc: Services, args: KeywordArgs, scope: Scope) -> ToolResult:
     if args.mode == "fuzzy":
         terms = query_terms(args.pattern)
-        rows = search.candidates_for_fuzzy(svc.db, terms, scope, svc.settings.retrieval.candidate_k * 4)
+        rows = search.fulltext(svc.db, terms, scope, svc.settings.retrieval.candidate_k * 4)
         scored = []
         for r in rows:
             s = fuzz.partial_ratio(args.pattern.lower(), (r["content"] or "").lower())
@@ -75,14 +57,20 @@ def keyword_search_impl(svc: Services, args: KeywordArgs, scope: Scope) -> ToolR
     return found("keyword_search", hits)
 
 
-@tool("keyword_search", args_schema=KeywordArgs, response_format="content_and_artifact")
-def keyword_search(pattern: str, runtime: ToolRuntime, mode: str = "exact", case_sensitive: bool = False,
-                   version: int | None = None, limit: int = 10) -> tuple[str, dict]:
-    """Find exact names, numbers, codes or phrases (mode=exact), a regular expression (mode=regex),
-    or an approximate phrase (mode=fuzzy). Best for names and numbers."""
-    args = KeywordArgs(pattern=pattern, mode=mode, case_sensitive=case_sensitive, version=version,  # type: ignore[arg-type]
-                       limit=limit)
-    return keyword_search_impl(services_of(runtime), args, scope_of(runtime, version)).as_tool_output()
+def in_scope(impl: Callable[[Services, Any, Scope], ToolResult]) -> Callable[[Services, Any, Scope], ToolResult]:
+    """A search run in the run's scope, at the version the call asks for (else the run's)."""
+
+    def run(svc: Services, args: KeywordArgs | TextQueryArgs, run_scope: Scope) -> ToolResult:
+        return impl(svc, args, run_scope if args.version is None else replace(run_scope, version=args.version))
+
+    return run
+
+
+KEYWORD_SEARCH = ToolSpec(
+    name="keyword_search", args=KeywordArgs, mcp=True,
+    description="Find exact names, numbers, codes or phrases (mode=exact), a regular expression (mode=regex), "
+                "or an approximate phrase (mode=fuzzy). Best for names and numbers.",
+    run=in_scope(keyword_search_impl))
 
 
 class TextQueryArgs(BaseModel):
@@ -100,12 +88,9 @@ def fulltext_search_impl(svc: Services, args: TextQueryArgs, scope: Scope) -> To
     return found("fulltext_search", hits)
 
 
-@tool("fulltext_search", args_schema=TextQueryArgs, response_format="content_and_artifact")
-def fulltext_search(query: str, runtime: ToolRuntime, version: int | None = None, limit: int = 8) -> tuple[str, dict]:
-    """Full-text search (jieba-segmented, BM25-style ranking; titles weigh more than body text).
-    Best for several keywords at once."""
-    args = TextQueryArgs(query=query, version=version, limit=limit)
-    return fulltext_search_impl(services_of(runtime), args, scope_of(runtime, version)).as_tool_output()
+FULLTEXT_SEARCH = ToolSpec(name="fulltext_search", args=TextQueryArgs, run=in_scope(fulltext_search_impl), mcp=True,
+                           description="Full-text search (jieba-segmented, BM25-style ranking; titles weigh more "
+                                       "than body text). Best for several keywords at once.")
 
 
 def semantic_search_impl(svc: Services, args: TextQueryArgs, scope: Scope) -> ToolResult:
@@ -121,9 +106,7 @@ def semantic_search_impl(svc: Services, args: TextQueryArgs, scope: Scope) -> To
     return found("semantic_search", hits)
 
 
-@tool("semantic_search", args_schema=TextQueryArgs, response_format="content_and_artifact")
-def semantic_search(query: str, runtime: ToolRuntime, version: int | None = None, limit: int = 8) -> tuple[str, dict]:
-    """Semantic (embedding) search: finds passages that mean the same thing in other words or in the
-    other language. Best for vague or descriptive questions."""
-    args = TextQueryArgs(query=query, version=version, limit=limit)
-    return semantic_search_impl(services_of(runtime), args, scope_of(runtime, version)).as_tool_output()
+SEMANTIC_SEARCH = ToolSpec(name="semantic_search", args=TextQueryArgs, run=in_scope(semantic_search_impl), mcp=True,
+                           description="Semantic (embedding) search: finds passages that mean the same thing in "
+                                       "other words or in the other language. Best for vague or descriptive "
+                                       "questions.")

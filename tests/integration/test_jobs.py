@@ -219,6 +219,20 @@ def test_parse_child_limits_fail_the_file_not_the_worker():
         parse_isolated("image", png.getvalue(), ParseContext(filename="big.png"), timeout_s=60, memory_mb=64)
 
 
+def test_a_parser_bug_in_the_child_reaches_the_log_with_its_traceback(caplog):
+    from dropqa.ingestion.parsers import ParseContext, ParseError
+    from dropqa.ingestion.worker import parse_isolated
+
+    broken = ParseContext(filename="bug.txt", max_chars=None)  # type: ignore[arg-type]  # a TypeError in the parser
+    with caplog.at_level("ERROR", logger="dropqa.ingestion.isolation"), \
+            pytest.raises(ParseError, match="unexpected TypeError while parsing") as failed:
+        parse_isolated("txt", b"hello", broken, timeout_s=30, memory_mb=0)
+    assert "Traceback" not in str(failed.value)  # the job's message stays one line
+    [record] = [r for r in caplog.records if r.name == "dropqa.ingestion.isolation"]
+    assert "bug.txt" in record.getMessage() and "Traceback (most recent call last)" in record.getMessage()
+    assert "decode_limited" in record.getMessage()  # where in the parser it happened
+
+
 def test_cancelling_an_active_job_stops_the_worker_and_keeps_the_old_version(services, tmp_path):
     db = services.db
     path = write_md(tmp_path, "cancel.md", paragraphs=3)

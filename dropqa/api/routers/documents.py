@@ -120,8 +120,8 @@ def document_info(r: dict[str, Any]) -> DocumentInfo:
     )
 
 
-async def _document(db: Any, document_id: uuid.UUID) -> dict[str, Any]:
-    doc = await run_in_threadpool(doc_store.get_document, db, document_id)
+def _document(db: Any, document_id: uuid.UUID) -> dict[str, Any]:
+    doc = doc_store.get_document(db, document_id)
     if doc is None or doc["current_version"] < 1:
         raise HTTPException(404, f"no document {document_id}")
     return doc
@@ -147,7 +147,7 @@ async def upload_documents(
     if replace is not None:
         if len(files) != 1:
             raise HTTPException(400, "replace takes exactly one file")
-        target = await _document(svc.db, replace)
+        target = await run_in_threadpool(_document, svc.db, replace)
     depth_limit = svc.settings.api.max_queued_jobs
     depth = await run_in_threadpool(jobs.queue_depth, svc.db)
     if depth + len(files) > depth_limit:
@@ -164,27 +164,27 @@ async def upload_documents(
 
 
 @router.get("/documents", response_model=DocumentPage)
-async def list_documents(db: DbDep, limit: Limit = 100, offset: Offset = 0,
-                         q: Annotated[str | None, Query(max_length=200, description="part of the file name")] = None,
-                         type: Annotated[str | None, Query(max_length=20, description="md, docx, pdf, …")] = None,
-                         topic: Annotated[uuid.UUID | None, Query(description="a topic id")] = None,
-                         include_deleted: bool = False) -> DocumentPage:
+def list_documents(db: DbDep, limit: Limit = 100, offset: Offset = 0,
+                   q: Annotated[str | None, Query(max_length=200, description="part of the file name")] = None,
+                   type: Annotated[str | None, Query(max_length=20, description="md, docx, pdf, …")] = None,
+                   topic: Annotated[uuid.UUID | None, Query(description="a topic id")] = None,
+                   include_deleted: bool = False) -> DocumentPage:
     kw: dict[str, Any] = {"query": q or None, "file_type": type or None, "topic_id": topic,
                           "include_deleted": include_deleted}
-    rows = await run_in_threadpool(lambda: doc_store.list_documents(db, limit=limit, offset=offset, **kw))
-    total = await run_in_threadpool(lambda: doc_store.count_documents(db, **kw))
+    rows = doc_store.list_documents(db, limit=limit, offset=offset, **kw)
+    total = doc_store.count_documents(db, **kw)
     return DocumentPage(documents=[document_info(r) for r in rows], total=total, limit=limit, offset=offset)
 
 
 @router.get("/documents/{document_id}", response_model=DocumentDetail)
-async def document_detail(document_id: uuid.UUID, db: DbDep,
-                          version: Annotated[int | None, Query(ge=1, le=1_000_000)] = None) -> DocumentDetail:
-    doc = await _document(db, document_id)
+def document_detail(document_id: uuid.UUID, db: DbDep,
+                    version: Annotated[int | None, Query(ge=1, le=1_000_000)] = None) -> DocumentDetail:
+    doc = _document(db, document_id)
     v = min(version or doc["current_version"], doc["current_version"])
-    tree = await run_in_threadpool(node_store.outline, db, document_id, v)
-    versions = await run_in_threadpool(doc_store.list_versions, db, document_id)
-    topics = await run_in_threadpool(doc_store.document_topics, db, document_id, v)
-    done, waiting = await run_in_threadpool(doc_store.embedding_counts, db, document_id, doc["current_version"])
+    tree = node_store.outline(db, document_id, v)
+    versions = doc_store.list_versions(db, document_id)
+    topics = doc_store.document_topics(db, document_id, v)
+    done, waiting = doc_store.embedding_counts(db, document_id, doc["current_version"])
     info = document_info({**doc, "version_count": len(versions), "node_count": None, "embed_done": done,
                           "embed_pending": waiting})
     return DocumentDetail(
@@ -198,37 +198,37 @@ async def document_detail(document_id: uuid.UUID, db: DbDep,
 
 
 @router.get("/documents/{document_id}/versions", response_model=list[VersionInfo])
-async def document_versions(document_id: uuid.UUID, db: DbDep) -> list[VersionInfo]:
-    await _document(db, document_id)
-    return [VersionInfo(**x) for x in await run_in_threadpool(doc_store.list_versions, db, document_id)]
+def document_versions(document_id: uuid.UUID, db: DbDep) -> list[VersionInfo]:
+    _document(db, document_id)
+    return [VersionInfo(**x) for x in doc_store.list_versions(db, document_id)]
 
 
 @router.delete("/documents/{document_id}", response_model=DeleteResponse)
-async def delete_document(document_id: uuid.UUID, db: DbDep) -> DeleteResponse:
+def delete_document(document_id: uuid.UUID, db: DbDep) -> DeleteResponse:
     """Remove the document from answers at once. Its versions, nodes and the QA history stay."""
-    doc = await _document(db, document_id)
-    await run_in_threadpool(doc_store.mark_deleted, db, doc["source_key"])
-    if await run_in_threadpool(jobs.unfinished_for_key, db, doc["source_key"]):
+    doc = _document(db, document_id)
+    doc_store.mark_deleted(db, doc["source_key"])
+    if jobs.unfinished_for_key(db, doc["source_key"]):
         # a queued or running index job would bring it back: a delete job after it keeps it deleted
-        await run_in_threadpool(jobs.enqueue, db, doc["source_key"], doc["storage_path"] or "", "delete")
+        jobs.enqueue(db, doc["source_key"], doc["storage_path"] or "", "delete")
     return DeleteResponse(id=str(document_id), deleted=True)
 
 
 @router.post("/documents/{document_id}/reindex", response_model=ReindexResponse, status_code=202)
-async def reindex_document(document_id: uuid.UUID, db: DbDep) -> ReindexResponse:
+def reindex_document(document_id: uuid.UUID, db: DbDep) -> ReindexResponse:
     """Parse the stored bytes of the current version again with the current parsers and settings; writes a
     new version. The bytes come from the database, so any worker on any machine can do it."""
-    doc = await _document(db, document_id)
+    doc = _document(db, document_id)
     if doc["deleted_at"] is not None:
         raise HTTPException(409, "the document is deleted; upload it again to bring it back")
-    sha = await run_in_threadpool(doc_store.version_file_hash, db, document_id, doc["current_version"])
+    sha = doc_store.version_file_hash(db, document_id, doc["current_version"])
     path, blob = doc["source_key"], None
-    if sha and await run_in_threadpool(blobs.exists, db, sha):
+    if sha and blobs.exists(db, sha):
         blob = sha
     else:  # indexed before file bytes were stored in the database: the file it was read from, if still there
         path = doc["storage_path"]
-        if not path or not await run_in_threadpool(Path(path).is_file):
+        if not path or not Path(path).is_file():
             raise HTTPException(409, "the original file is no longer available; upload it again")
-    await run_in_threadpool(doc_store.forget_hash, db, document_id)
-    job = await run_in_threadpool(lambda: jobs.enqueue(db, doc["source_key"], path, blob=blob))
+    doc_store.forget_hash(db, document_id)
+    job = jobs.enqueue(db, doc["source_key"], path, blob=blob)
     return ReindexResponse(document_id=str(document_id), job_id=str(job["id"]), job_state=job["state"])

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from fastapi import APIRouter, Request
-from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
@@ -57,19 +56,19 @@ class Health(BaseModel):
 
 
 @router.get("/api/health", response_model=Health, responses={503: {"model": Health}})
-async def health(request: Request) -> Health | JSONResponse:
+def health(request: Request) -> Health | JSONResponse:
     svc = request.app.state.services
-    db_ok = await run_in_threadpool(svc.db.ping)  # a couple of seconds at most when the database is gone
+    db_ok = svc.db.ping()  # a couple of seconds at most when the database is gone
     depth = None
     if db_ok:
         try:
-            depth = await run_in_threadpool(jobs.queue_depth, svc.db)
+            depth = jobs.queue_depth(svc.db)
         except DatabaseUnavailable:  # lost between the two calls
             db_ok = False
     filling: dict[str, int] = {}
     if db_ok:
         try:
-            filling = await run_in_threadpool(pending.totals, svc.db)
+            filling = pending.totals(svc.db)
         except DatabaseUnavailable:
             db_ok = False
     workers = getattr(request.app.state, "workers", None)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import uuid
 
 from fastapi import APIRouter, HTTPException, Response
-from fastapi.concurrency import run_in_threadpool
 
 from dropqa.api.deps import Authorized, DbDep
 from dropqa.api.errors import ERROR_RESPONSES
@@ -21,9 +20,9 @@ _SAFE = {"image/png", "image/jpeg", "image/gif", "image/webp", "image/bmp", "ima
             responses={200: {"content": {m: {"schema": {"type": "string", "format": "binary"}}
                                          for m in [*sorted(_SAFE), "application/octet-stream"]},
                              "description": "the image bytes"}})
-async def get_image(image_id: uuid.UUID, db: DbDep) -> Response:
+def get_image(image_id: uuid.UUID, db: DbDep) -> Response:
     """An image by its id, or by the id of the node it belongs to (a source's ``node_id``)."""
-    row = await run_in_threadpool(node_store.get_image, db, image_id)
+    row = node_store.get_image(db, image_id)
     if row is None:
         raise HTTPException(404, f"no image {image_id}")
     mime = row["mime"] if row["mime"] in _SAFE else "application/octet-stream"

@@ -66,11 +66,11 @@ def job_info(j: dict[str, Any]) -> JobInfo:
 
 
 @router.get("/jobs", response_model=JobPage)
-async def list_jobs(db: DbDep, state: State | None = None,
-                    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
-                    offset: Annotated[int, Query(ge=0, le=1_000_000_000)] = 0) -> JobPage:
-    rows = await run_in_threadpool(lambda: jobs.list_jobs(db, state=state, limit=limit, offset=offset))
-    total = await run_in_threadpool(lambda: jobs.count_jobs(db, state=state))
+def list_jobs(db: DbDep, state: State | None = None,
+              limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+              offset: Annotated[int, Query(ge=0, le=1_000_000_000)] = 0) -> JobPage:
+    rows = jobs.list_jobs(db, state=state, limit=limit, offset=offset)
+    total = jobs.count_jobs(db, state=state)
     return JobPage(jobs=[job_info(r) for r in rows], total=total, limit=limit, offset=offset)
 
 
@@ -147,19 +147,19 @@ async def job_stream(request: Request, db: DbDep, settings: SettingsDep,
 
 
 @router.get("/jobs/{job_id}", response_model=JobInfo)
-async def get_job(job_id: uuid.UUID, db: DbDep) -> JobInfo:
-    job = await run_in_threadpool(jobs.get, db, job_id)
+def get_job(job_id: uuid.UUID, db: DbDep) -> JobInfo:
+    job = jobs.get(db, job_id)
     if job is None:
         raise HTTPException(404, f"no job {job_id}")
     return job_info(job)
 
 
 @router.post("/jobs/{job_id}/cancel", response_model=JobInfo)
-async def cancel_job(job_id: uuid.UUID, db: DbDep) -> JobInfo:
+def cancel_job(job_id: uuid.UUID, db: DbDep) -> JobInfo:
     """Cancel a job that has not finished (a running one stops at its next heartbeat)."""
-    job = await run_in_threadpool(jobs.get, db, job_id)
+    job = jobs.get(db, job_id)
     if job is None:
         raise HTTPException(404, f"no job {job_id}")
-    if not await run_in_threadpool(jobs.cancel, db, job_id):
+    if not jobs.cancel(db, job_id):
         raise HTTPException(409, f"the job has already finished ({job['state']})")
-    return job_info(await run_in_threadpool(jobs.get, db, job_id))  # type: ignore[arg-type]
+    return job_info(jobs.get(db, job_id))  # type: ignore[arg-type]

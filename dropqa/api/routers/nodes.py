@@ -6,7 +6,6 @@ import uuid
 from typing import Any
 
 from fastapi import APIRouter, HTTPException
-from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel
 
 from dropqa.api.deps import Authorized, DbDep
@@ -36,13 +35,13 @@ class NodeDetail(BaseModel):
 
 
 @router.get("/nodes/{node_id}", response_model=NodeDetail)
-async def node_detail(node_id: uuid.UUID, db: DbDep) -> NodeDetail:
+def node_detail(node_id: uuid.UUID, db: DbDep) -> NodeDetail:
     """Everything a client needs to check what a citation points at; ``image_id`` (for
     ``GET /api/images/{id}``) when the node is an image or a table read from one."""
-    node = await run_in_threadpool(node_store.get_node, db, node_id)
+    node = node_store.get_node(db, node_id)
     if node is None:
         raise HTTPException(404, f"no node {node_id}")
-    image = await run_in_threadpool(node_store.image_for_node, db, node_id)
+    image = node_store.image_for_node(db, node_id)
     meta = node["metadata"] or {}
     crumb = node["breadcrumb"] or ""
     return NodeDetail(

@@ -29,9 +29,8 @@ from dropqa.api.deps import Authorized, LimiterDep, ServicesDep
 from dropqa.api.errors import ERROR_RESPONSES
 from dropqa.api.limits import QuestionInput, ThreadId, TopicName, Version
 from dropqa.api.load import RunLimiter
-from dropqa.api.routers.qa import record
 from dropqa.api.sse import EVENT_SCHEMA, error_payload, from_thread
-from dropqa.graph.run import Answer, Source, ask, check_version, stream
+from dropqa.graph.run import Answer, Source, answer_and_record, check_version, record_answer, stream
 from dropqa.tools.services import Services
 
 router = APIRouter(prefix="/v1", tags=["openai"], dependencies=[Authorized], responses=ERROR_RESPONSES)
@@ -162,13 +161,13 @@ async def chat_completions(req: ChatRequest, svc: ServicesDep,
         return EventSourceResponse(_chunks(svc, req, question, shutdown, limiter), shutdown_event=shutdown,
                                    shutdown_grace_period=2.0, ping=10, sep="\n")
     async with limiter.slot():
-        answer = await run_in_threadpool(lambda: ask(svc, question, version=req.version, show_reasoning=True,
-                                                     topic_filter=req.topic_filter, thread_id=req.thread_id))
-    answer_id = await record(svc, answer.question, answer.model_dump(mode="json"), req.thread_id)
+        answer = await run_in_threadpool(lambda: answer_and_record(
+            svc, question, version=req.version, show_reasoning=True, topic_filter=req.topic_filter,
+            thread_id=req.thread_id))
     return ChatCompletion(
         id=f"chatcmpl-{uuid.uuid4().hex}", created=int(time.time()), model=MODEL_ID,
         choices=[ChatChoice(message={"role": "assistant", "content": answer.answer + sources_text(answer)})],
-        usage=_usage(answer), citations=answer.sources, answer_id=answer_id, confidence=answer.confidence,
+        usage=_usage(answer), citations=answer.sources, answer_id=answer.answer_id, confidence=answer.confidence,
         answerable=answer.answerable,
     )
 
@@ -195,7 +194,7 @@ async def _chunks(svc: Services, req: ChatRequest, question: str, shutdown: anyi
                     yield chunk({"content": data["text"]})
                 elif name == "done":
                     answer = Answer(**data)
-                    answer_id = await record(svc, answer.question, data, req.thread_id)
+                    answer_id = await run_in_threadpool(record_answer, svc, data)
                     tail = sources_text(answer)
                     if tail:
                         yield chunk({"content": tail})

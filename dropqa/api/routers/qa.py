@@ -17,9 +17,8 @@ from dropqa.api.errors import ERROR_RESPONSES
 from dropqa.api.limits import QuestionInput, Text, Version
 from dropqa.api.sse import EVENT_SCHEMA, event_stream
 from dropqa.graph import summarize as summaries
-from dropqa.graph.run import Answer, ask, check_version, stream
+from dropqa.graph.run import Answer, answer_and_record, check_version, record_answer, stream
 from dropqa.store import qa as qa_store
-from dropqa.tools.services import Services
 
 router = APIRouter(prefix="/api/qa", tags=["qa"], dependencies=[Authorized], responses=ERROR_RESPONSES)
 
@@ -64,19 +63,12 @@ class FeedbackResponse(BaseModel):
     feedback: dict[str, Any]
 
 
-async def record(svc: Services, question: str, data: dict[str, Any], thread_id: str | None) -> str:
-    """Keep the answer in the history; its id is what feedback refers to."""
-    return str(await run_in_threadpool(qa_store.record_answer, svc.db, question, data, thread_id))
-
-
 @router.post("/ask", response_model=Answer)
 async def ask_question(req: AskRequest, svc: ServicesDep, limiter: LimiterDep) -> Answer:
     async with limiter.slot():  # 429 with Retry-After when too many questions are in flight
-        result = await run_in_threadpool(lambda: ask(svc, req.question, version=req.version,
-                                                     show_reasoning=req.show_reasoning,
-                                                     topic_filter=req.topic_filter, thread_id=req.thread_id))
-    result.answer_id = await record(svc, result.question, result.model_dump(mode="json"), req.thread_id)
-    return result
+        return await run_in_threadpool(lambda: answer_and_record(
+            svc, req.question, version=req.version, show_reasoning=req.show_reasoning,
+            topic_filter=req.topic_filter, thread_id=req.thread_id))
 
 
 @router.post("/stream", response_class=EventSourceResponse, responses={200: {
@@ -97,7 +89,7 @@ async def stream_answer(req: AskRequest, svc: ServicesDep, limiter: LimiterDep) 
                       topic_filter=req.topic_filter, thread_id=req.thread_id)
 
     async def done(data: dict[str, Any]) -> dict[str, Any]:
-        data["answer_id"] = await record(svc, data.get("question") or req.question, data, req.thread_id)
+        data["answer_id"] = await run_in_threadpool(record_answer, svc, data)
         return data
 
     shutdown = anyio.Event()
@@ -107,33 +99,33 @@ async def stream_answer(req: AskRequest, svc: ServicesDep, limiter: LimiterDep) 
 
 
 @router.post("/summarize", response_model=summaries.Summary)
-async def summarize(req: SummarizeRequest, svc: ServicesDep) -> summaries.Summary:
+def summarize(req: SummarizeRequest, svc: ServicesDep) -> summaries.Summary:
     """A document's or a topic's summary, composed from the section summaries written at indexing
     time (offline, no model); every line cites its section."""
     try:
         if req.document_id is not None:
-            return await run_in_threadpool(lambda: summaries.summarize_document(
-                svc, req.document_id, version=req.version, max_sections=req.max_sections))  # type: ignore[arg-type]
-        return await run_in_threadpool(lambda: summaries.summarize_topic(svc, req.topic_id))  # type: ignore[arg-type]
+            return summaries.summarize_document(svc, req.document_id, version=req.version,
+                                                max_sections=req.max_sections)
+        return summaries.summarize_topic(svc, req.topic_id)  # type: ignore[arg-type]
     except summaries.NotFound as exc:
         raise HTTPException(404, str(exc)) from exc
 
 
 @router.get("/history", response_model=list[HistoryItem])
-async def qa_history(svc: ServicesDep, limit: Annotated[int, Query(ge=1, le=500)] = 50,
-                     offset: Annotated[int, Query(ge=0, le=1_000_000_000)] = 0,
-                     thread_id: Annotated[str | None, Query(max_length=200)] = None) -> list[HistoryItem]:
+def qa_history(svc: ServicesDep, limit: Annotated[int, Query(ge=1, le=500)] = 50,
+               offset: Annotated[int, Query(ge=0, le=1_000_000_000)] = 0,
+               thread_id: Annotated[str | None, Query(max_length=200)] = None) -> list[HistoryItem]:
     """Answers given, newest first (one conversation's with ``thread_id``), with their feedback."""
-    rows = await run_in_threadpool(qa_store.history, svc.db, limit, offset, thread_id or None)
+    rows = qa_store.history(svc.db, limit, offset, thread_id or None)
     return [HistoryItem(id=str(r["id"]), question=r["question"], answer=r["answer"], thread_id=r["thread_id"],
                         created_at=r["created_at"], feedback=r["feedback"], response=r["response"]) for r in rows]
 
 
 @router.post("/feedback", response_model=FeedbackResponse)
-async def feedback(req: FeedbackRequest, svc: ServicesDep) -> FeedbackResponse:
+def feedback(req: FeedbackRequest, svc: ServicesDep) -> FeedbackResponse:
     """Thumbs up or down and a comment on an answer (``answer_id`` from /ask, the stream's ``done``
     or the history); a second call replaces the first."""
-    row = await run_in_threadpool(qa_store.set_feedback, svc.db, req.answer_id, req.rating, req.comment)
+    row = qa_store.set_feedback(svc.db, req.answer_id, req.rating, req.comment)
     if row is None:
         raise HTTPException(404, f"no answer {req.answer_id}")
     return FeedbackResponse(answer_id=str(row["id"]), feedback=row["feedback"])

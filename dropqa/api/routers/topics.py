@@ -6,7 +6,6 @@ import uuid
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query
-from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, Field
 
 from dropqa.api.deps import Authorized, DbDep
@@ -68,11 +67,11 @@ def _doc(r: dict[str, Any]) -> TopicDocument:
     return TopicDocument(**document_info(r).model_dump(), confidence=r["confidence"])
 
 
-async def _detail(db: Any, topic_id: uuid.UUID, limit: int = 100) -> TopicDetail:
-    topic = await run_in_threadpool(topic_store.get_topic, db, topic_id)
+def _detail(db: Any, topic_id: uuid.UUID, limit: int = 100) -> TopicDetail:
+    topic = topic_store.get_topic(db, topic_id)
     if topic is None:
         raise HTTPException(404, f"no topic {topic_id}")
-    docs = await run_in_threadpool(lambda: topic_store.topic_documents(db, topic["id"], limit=limit))
+    docs = topic_store.topic_documents(db, topic["id"], limit=limit)
     return TopicDetail(id=str(topic["id"]), name=topic["name"], description=topic["description"],
                        descriptions=topic["descriptions"] or {},
                        document_count=topic["document_count"], merged_names=list(topic["merged_names"] or []),
@@ -81,12 +80,12 @@ async def _detail(db: Any, topic_id: uuid.UUID, limit: int = 100) -> TopicDetail
 
 
 @router.get("", response_model=TopicPage)
-async def list_topics(db: DbDep, limit: Limit = 100, offset: Offset = 0,
-                      q: Annotated[str | None, Query(max_length=100, description="part of the name")] = None,
-                      ) -> TopicPage:
+def list_topics(db: DbDep, limit: Limit = 100, offset: Offset = 0,
+                q: Annotated[str | None, Query(max_length=100, description="part of the name")] = None,
+                ) -> TopicPage:
     """Topics carried by at least one live document, most documents first."""
-    rows = await run_in_threadpool(lambda: topic_store.list_topics(db, query=q or None, limit=limit, offset=offset))
-    total = await run_in_threadpool(lambda: topic_store.count_topics(db, query=q or None))
+    rows = topic_store.list_topics(db, query=q or None, limit=limit, offset=offset)
+    total = topic_store.count_topics(db, query=q or None)
     return TopicPage(topics=[TopicInfo(id=str(r["id"]), name=r["name"], description=r["description"],
                                        descriptions=r["descriptions"] or {},
                                        document_count=r["document_count"], confidence=r["confidence"]) for r in rows],
@@ -94,28 +93,28 @@ async def list_topics(db: DbDep, limit: Limit = 100, offset: Offset = 0,
 
 
 @router.post("/merge", response_model=MergeResponse)
-async def merge_topics(req: MergeRequest, db: DbDep) -> MergeResponse:
+def merge_topics(req: MergeRequest, db: DbDep) -> MergeResponse:
     """Merge similar topics into one. Their documents move to the target; the merge also applies to
     documents indexed later (their extracted topic names lead to the target)."""
     try:
-        result = await run_in_threadpool(topic_store.merge_topics, db, req.source_ids, req.target_id, req.name)
+        result = topic_store.merge_topics(db, req.source_ids, req.target_id, req.name)
     except topic_store.MergeError as exc:
         status = 404 if isinstance(exc, topic_store.UnknownTopic) else 409
         raise HTTPException(status, str(exc)) from exc
-    return MergeResponse(topic=await _detail(db, req.target_id), merged=[str(s) for s in result["merged"]],
+    return MergeResponse(topic=_detail(db, req.target_id), merged=[str(s) for s in result["merged"]],
                          links_moved=result["links_moved"])
 
 
 @router.get("/{topic_id}", response_model=TopicDetail)
-async def topic_detail(topic_id: uuid.UUID, db: DbDep) -> TopicDetail:
+def topic_detail(topic_id: uuid.UUID, db: DbDep) -> TopicDetail:
     """A topic and its documents (a merged topic answers with the topic it was merged into)."""
-    return await _detail(db, topic_id)
+    return _detail(db, topic_id)
 
 
 @router.get("/{topic_id}/documents", response_model=TopicDocuments)
-async def topic_documents(topic_id: uuid.UUID, db: DbDep, limit: Limit = 100, offset: Offset = 0) -> TopicDocuments:
-    topic = await run_in_threadpool(topic_store.get_topic, db, topic_id)
+def topic_documents(topic_id: uuid.UUID, db: DbDep, limit: Limit = 100, offset: Offset = 0) -> TopicDocuments:
+    topic = topic_store.get_topic(db, topic_id)
     if topic is None:
         raise HTTPException(404, f"no topic {topic_id}")
-    docs = await run_in_threadpool(lambda: topic_store.topic_documents(db, topic["id"], limit=limit, offset=offset))
+    docs = topic_store.topic_documents(db, topic["id"], limit=limit, offset=offset)
     return TopicDocuments(documents=[_doc(d) for d in docs], limit=limit, offset=offset)

@@ -49,12 +49,9 @@ class ParseContext:
 class Parser(Protocol):
     """Turns the bytes of one file into a :class:`ParsedDocument`.
 
-    ``file_types`` lists the canonical types it handles (``"md"``, ``"docx"`` …);
-    the registry maps sniffed types to parsers. ``parse`` must not touch the
+    The registry (``parsers/__init__.py``) maps sniffed types to parsers. ``parse`` must not touch the
     database or the network and must raise :class:`ParseError` with a message a
     user understands when the file is broken.
     """
-
-    file_types: tuple[str, ...]
 
     def parse(self, data: bytes, ctx: ParseContext) -> ParsedDocument: ...

@@ -22,7 +22,6 @@ SNIFF_CHARS = 64_000
 
 
 class CsvParser:
-    file_types = ("csv",)
 
     def parse(self, data: bytes, ctx: ParseContext) -> ParsedDocument:
         title = PurePath(ctx.filename).stem

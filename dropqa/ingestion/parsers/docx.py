@@ -45,7 +45,6 @@ _RUNNING_NOISE = re.compile(r"[\d\s第页頁共/|\-—–·.,，:：]+", re.IGNO
 
 
 class DocxParser:
-    file_types: tuple[str, ...] = ("docx",)
 
     def parse(self, data: bytes, ctx: ParseContext) -> ParsedDocument:
         guard_container(data, ctx, legacy_ext="doc", label="Word")

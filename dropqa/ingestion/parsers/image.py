@@ -19,7 +19,6 @@ WEB_FORMATS = {"PNG": "image/png", "JPEG": "image/jpeg", "GIF": "image/gif", "WE
 
 
 class ImageParser:
-    file_types = ("image",)
 
     def parse(self, data: bytes, ctx: ParseContext) -> ParsedDocument:
         img = open_image(data, ctx.max_image_pixels)
@@ -65,7 +64,7 @@ class ImageParser:
             blob = ImageBlob(buf.getvalue(), "image/png", rgb.width, rgb.height)
         result = OcrResult()
         if ctx.ocr_enabled:
-            result = recognize_image(rgb, model_dirs=ctx.extra.get("ocr_model_dirs"))  # type: ignore[arg-type]
+            result = recognize_image(rgb)
         if not ctx.ocr_enabled:
             warnings.append(f"OCR is disabled: the text in {where} was not extracted")
         elif not result.paragraphs:

@@ -16,7 +16,6 @@ _md = MarkdownIt("commonmark", {"html": True}).enable("table").enable("strikethr
 
 
 class MarkdownParser:
-    file_types = ("md",)
 
     def parse(self, data: bytes, ctx: ParseContext) -> ParsedDocument:
         return parse_markdown_text(decode_limited(data, ctx.max_chars), ctx.filename)

@@ -7,7 +7,6 @@ nodes. Running headers/footers and page numbers are dropped.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import PurePath
 from typing import Any
 
@@ -68,7 +67,6 @@ def open_pdf(data: bytes, ctx: ParseContext) -> tuple[pymupdf.Document, list[str
 
 
 class PdfParser:
-    file_types = ("pdf",)
 
     def parse(self, data: bytes, ctx: ParseContext) -> ParsedDocument:
         doc, warnings = open_pdf(data, ctx)
@@ -81,7 +79,6 @@ class _PdfRun:
 
     def __init__(self, doc: pymupdf.Document, ctx: ParseContext, warnings: list[str]) -> None:
         self.doc, self.ctx, self.warnings = doc, ctx, warnings
-        self.model_dirs: Mapping[str, str] | None = ctx.extra.get("ocr_model_dirs")  # type: ignore[assignment]
         self.ocr_pages: list[int] = []
         self._ocr_cache: dict[int, OcrResult] = {}
 
@@ -194,7 +191,7 @@ class _PdfRun:
 
     def _ocr_image(self, blob: ImageBlob, page: pymupdf.Page, image: ImageData) -> OcrResult:
         try:
-            result = recognize(blob.data, max_pixels=self.ctx.max_image_pixels, model_dirs=self.model_dirs)
+            result = recognize(blob.data, max_pixels=self.ctx.max_image_pixels)
         except ParseError:  # a format PIL cannot read (JBIG2, JPX …): OCR the rendered region
             result = self._ocr_render(page, image.bbox)
         if image.xref > 0:
@@ -246,7 +243,7 @@ class _PdfRun:
         arr = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.width, pix.n)
         if pix.n not in (1, 3):
             arr = np.ascontiguousarray(arr[:, :, :3])
-        return recognize_array(arr, model_dirs=self.model_dirs)
+        return recognize_array(arr)
 
 
 def _is_text_background(image: ImageData, ctx: ParseContext) -> bool:

@@ -34,7 +34,6 @@ NOTES_PREFIX_EN = "Speaker notes: "
 
 
 class PptxParser:
-    file_types: tuple[str, ...] = ("pptx",)
 
     def parse(self, data: bytes, ctx: ParseContext) -> ParsedDocument:
         guard_container(data, ctx, legacy_ext="ppt", label="PowerPoint")

@@ -29,7 +29,6 @@ CHAT_INLINE = re.compile(rf"^\[?{_TS}\]?\s*([^:：\s][^:：]{{0,30}})[:：]\s*(.
 
 
 class TextParser:
-    file_types = ("txt",)
 
     def parse(self, data: bytes, ctx: ParseContext) -> ParsedDocument:
         return parse_plain_text(decode_limited(data, ctx.max_chars), ctx.filename)

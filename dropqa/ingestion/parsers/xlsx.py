@@ -33,7 +33,6 @@ OLE_MAGIC = b"\xd0\xcf\x11\xe0"
 
 
 class XlsxParser:
-    file_types = ("xlsx",)
 
     def parse(self, data: bytes, ctx: ParseContext) -> ParsedDocument:
         if data.startswith(OLE_MAGIC):

@@ -115,4 +115,4 @@ def test_ocr_disabled_and_blank_images_warn_instead_of_silently_empty() -> None:
 
 def test_registry_returns_image_parser() -> None:
     parser = get_parser("image")
-    assert isinstance(parser, ImageParser) and parser.file_types == ("image",)
+    assert isinstance(parser, ImageParser)

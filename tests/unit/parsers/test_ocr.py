@@ -192,12 +192,3 @@ def test_engine_is_created_once_across_threads(monkeypatch: pytest.MonkeyPatch) 
         t.join()
     assert len(created) == 1
     assert all(engine is created[0] for engine in got)
-
-
-def test_paddleocr_only_with_local_model_dirs(monkeypatch: pytest.MonkeyPatch, tmp_path: object) -> None:
-    for key in ("DET", "REC", "CLS"):
-        monkeypatch.delenv(f"DROPQA_OCR_PADDLE_{key}_DIR", raising=False)
-    assert ocr._paddle_dirs(None) is None
-    assert ocr._paddle_dirs({"det": "/nonexistent/det", "rec": "/nonexistent/rec"}) is None
-    monkeypatch.setattr(ocr.importlib.util, "find_spec", lambda name: None)
-    assert ocr._paddle_dirs({"det": str(tmp_path), "rec": str(tmp_path)}) is None  # not importable
