@@ -66,6 +66,20 @@ class ChatModelSettings(Section):
     max_retries: int = 1
 
 
+class VisionModelSettings(ChatModelSettings):
+    """The vision model (OpenAI-compatible image input) that reads images: table / chart / figure / photo /
+    text. ``model`` empty = not configured: images are OCR'd. The endpoint keys are those of a chat model."""
+
+    model: str = Field("", description="a model that accepts images (e.g. gpt-4o-mini, qwen2.5-vl); empty = "
+                       "images are only OCR'd")
+    timeout_s: float = Field(60.0, gt=0, description="a vision request taking longer fails; the image is OCR'd")
+    max_side: int = Field(1024, ge=64, le=8192, description="an image is downscaled so its longer side is at "
+                          "most this many pixels before it is sent")
+    max_calls_per_document: int = Field(20, ge=0, description="distinct images per document read by the vision "
+                                        "model; the rest are OCR'd")
+    concurrency: int = Field(2, ge=1, le=16, description="vision requests in flight per document")
+
+
 class EmbeddingSettings(Section):
     provider: Literal["local", "openai"] = "local"
     model: str = "multilingual-e5-small"
@@ -87,6 +101,7 @@ class EmbeddingSettings(Section):
 class ModelSettings(Section):
     chat: ChatModelSettings = ChatModelSettings()
     fallbacks: list[ChatModelSettings] = Field(default_factory=list)
+    vision: VisionModelSettings = VisionModelSettings()
     embeddings: EmbeddingSettings = EmbeddingSettings()
 
 

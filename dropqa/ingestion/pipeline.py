@@ -33,6 +33,7 @@ from dropqa.ingestion.rows import NodeRow, embedded_rows, flatten
 from dropqa.ingestion.safety import check_file_size, explain_ole
 from dropqa.ingestion.sniff import detect_type
 from dropqa.ingestion.topic_clusters import refresh_topics
+from dropqa.ingestion.vision import VisionReader
 from dropqa.models.embeddings import Embedder, get_embedder
 from dropqa.store import blobs
 from dropqa.store import documents as doc_store
@@ -120,14 +121,17 @@ class Indexer:
     """Indexes files into the store. One per process; reuse it (the embedder loads once)."""
 
     def __init__(self, db: Database, settings: Settings, embedder: Embedder | None = None,
-                 parse: ParseFn | None = None, model: EnrichmentModel | None = None):
+                 parse: ParseFn | None = None, model: EnrichmentModel | None = None,
+                 vision: VisionReader | None = None):
         """``parse`` runs the format parser (default: :func:`default_parse`); ``model`` is the chat
-        model for contextual enrichment and topic names (default: the configured one, if any)."""
+        model for contextual enrichment and topic names, ``vision`` the model that reads images
+        (default for both: the configured one, if any)."""
         self.db = db
         self.settings = settings
         self.embedder = embedder or get_embedder(settings.models.embeddings)
         self.parse = parse or default_parse(settings)
         self.model = model if model is not None else EnrichmentModel.from_settings(settings)
+        self.vision = vision if vision is not None else VisionReader.from_settings(settings)
         ensure_vector_index(db, self.embedder.name, self.embedder.dimensions)
 
     def index_file(self, path: Path, source_key: str, progress: Progress | None = None,
@@ -161,6 +165,7 @@ class Indexer:
         if pf.parsed is not None:
             with _failures(outcome):
                 report("enriching")
+                self._read_images(pf.parsed, Path(outcome.path).name)
                 nv = self.build_version(pf.parsed, outcome.source_key, Path(outcome.path), outcome.file_type or "",
                                         pf.file_hash, pf.size, report)
                 if pf.read_bytes is not None:
@@ -224,6 +229,19 @@ class Indexer:
         pf.parsed = self.parse(file_type, data, self.parse_context(path.name))
         pf.file_hash, pf.size = file_hash, size
         pf.read_bytes = data if stored is None else None
+
+    def _read_images(self, parsed: ParsedDocument, filename: str) -> None:
+        """With a vision model: its reading of each image replaces the OCR text (kept on failure)."""
+        if self.vision is None:
+            return
+        try:
+            stats = self.vision.read(parsed, filename)
+        except Exception as exc:  # reading images must never fail the document: OCR stays
+            log.warning("reading the images of %s failed", filename, exc_info=True)
+            parsed.warnings.append(f"the vision model could not read the images ({type(exc).__name__}: "
+                                   f"{str(exc)[:200]}); they keep their OCR text")
+            return
+        parsed.metadata["vision"] = {**stats.as_dict(), "model": self.vision.name}
 
     def parse_context(self, filename: str) -> ParseContext:
         return ParseContext.from_settings(filename, self.settings.ingestion)

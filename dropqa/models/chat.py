@@ -118,3 +118,15 @@ def chat_with_fallbacks(settings: ModelSettings, schema: type | None = None) -> 
     return chat_runnable(chat_providers(settings), schema=schema)
 
 
+
+
+def vision_runnable(settings: ModelSettings, schema: type) -> tuple[str, Runnable] | None:
+    """``(name, runnable)`` for the vision model (``models.vision``) replying with ``schema`` (structured
+    output, see :func:`chat_runnable`); None when no vision model is configured."""
+    cfg = settings.vision
+    if not cfg.model:
+        return None
+    name = provider_name(cfg)
+    runnable = chat_runnable([(name, build_chat_model(cfg))], schema=schema)
+    assert runnable is not None
+    return name, runnable

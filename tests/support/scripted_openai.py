@@ -28,6 +28,10 @@ timeouts ``max_retries`` times, and each retry consumes a reply.
 ``embedding_delay`` seconds; ``embedding_requests`` records each request's inputs and
 ``max_embeddings_in_flight`` how many were answered at once (a client's concurrency).
 
+Image input (a vision request): a user message's ``content`` may be a list of parts
+(``{"type": "text", …}``, ``{"type": "image_url", "image_url": {"url": "data:image/png;base64,…"}}``);
+it is recorded as sent, and :func:`image_urls` lists a request's image URLs.
+
 Served: ``POST /v1/chat/completions`` (plain JSON, or ``stream: true`` as SSE with
 content and tool-call deltas and a final usage chunk when
 ``stream_options.include_usage``), ``GET /v1/models``. Every completion carries
@@ -291,6 +295,31 @@ class _Handler(BaseHTTPRequestHandler):
     def _event(self, data: dict[str, Any]) -> None:
         self.wfile.write(b"data: " + json.dumps(data, ensure_ascii=False).encode("utf-8") + b"\n\n")
         self.wfile.flush()
+
+
+def image_urls(body: dict[str, Any]) -> list[str]:
+    """The URLs of every ``image_url`` content part in a recorded request, in order."""
+    urls = []
+    for message in body.get("messages", []):
+        parts = message.get("content")
+        for part in parts if isinstance(parts, list) else []:
+            if isinstance(part, dict) and part.get("type") == "image_url":
+                url = part.get("image_url")
+                urls.append(str(url.get("url") if isinstance(url, dict) else url))
+    return urls
+
+
+def text_parts(body: dict[str, Any]) -> str:
+    """The text of a recorded request's messages (plain content and ``text`` parts), joined."""
+    texts = []
+    for message in body.get("messages", []):
+        parts = message.get("content")
+        if isinstance(parts, str):
+            texts.append(parts)
+        for part in parts if isinstance(parts, list) else []:
+            if isinstance(part, dict) and part.get("type") == "text":
+                texts.append(str(part.get("text", "")))
+    return "\n".join(texts)
 
 
 def _content(reply: dict[str, Any]) -> str:

@@ -1,4 +1,4 @@
-"""Prompts of ingestion-time enrichment (chunk contexts, topic names), one file per language.
+"""Prompts of ingestion-time enrichment (chunk contexts, topic names, image readings), one file per language.
 
 ``<name>.<lang>.md`` with ``$placeholders``, filled by the one loader (``dropqa.models.prompts``); :func:`fill` checks
 that a prompt uses exactly the placeholders its caller provides, so a broken
@@ -12,6 +12,7 @@ from dropqa.models import prompts
 PLACEHOLDERS = {
     "context": {"document", "document_summary", "section", "section_summary", "chunks", "count"},
     "cluster_topic": {"documents", "phrases"},
+    "read_image": {"document"},
 }
 
 
