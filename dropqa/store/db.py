@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 
 import psycopg
 from pgvector.psycopg import register_vector
@@ -26,6 +27,8 @@ from dropqa.store.watchdog import EmbeddedWatchdog
 
 log = logging.getLogger(__name__)
 _CONNECTION_STATES = ("57P01", "57P02", "57P03")  # admin / crash shutdown, cannot connect now
+# The connection of the :meth:`Database.transaction` block this thread/task is in, if any.
+_SHARED: ContextVar[tuple[Database, psycopg.Connection] | None] = ContextVar("dropqa_transaction", default=None)
 
 
 def is_connection_error(exc: BaseException) -> bool:
@@ -94,7 +97,12 @@ class Database:
     @contextmanager
     def connection(self, timeout: float | None = None) -> Iterator[psycopg.Connection]:
         """A pooled connection; :class:`DatabaseUnavailable` at once when the embedded server is known
-        to be down, after ``acquire_timeout_s`` when none can be had, or when it breaks mid-use."""
+        to be down, after ``acquire_timeout_s`` when none can be had, or when it breaks mid-use.
+        Inside :meth:`transaction`, the block's own connection (its work joins that transaction)."""
+        shared = _SHARED.get()
+        if shared is not None and shared[0] is self:
+            yield shared[1]
+            return
         if self.watchdog is not None and not self.watchdog.alive:
             raise DatabaseUnavailable("the embedded PostgreSQL is not running; it is being restarted")
         try:
@@ -104,6 +112,23 @@ class Database:
             if is_connection_error(exc):
                 raise DatabaseUnavailable(f"the database is unavailable: {str(exc).splitlines()[0]}") from exc
             raise
+
+    @contextmanager
+    def transaction(self) -> Iterator[psycopg.Connection]:
+        """One transaction for several store calls (a request that deletes, frees and queues): every
+        :meth:`connection` taken inside the block, in this thread or task, is the block's connection,
+        committed at the end of the block and rolled back if it raises."""
+        shared = _SHARED.get()
+        if shared is not None and shared[0] is self:
+            with shared[1].transaction():  # nested: a savepoint
+                yield shared[1]
+            return
+        with self.connection() as conn, conn.transaction():
+            token = _SHARED.set((self, conn))
+            try:
+                yield conn
+            finally:
+                _SHARED.reset(token)
 
     def ping(self, timeout: float = 2.0) -> bool:
         try:

@@ -175,3 +175,27 @@ def test_sizes_are_reported(services) -> None:
     assert sizes["blob_chunks"]["total_bytes"] > 0
     st = blobs.stats(services.db)
     assert st["blobs"] >= 1 and st["bytes"] > 0 and st["disk_bytes"] > 0
+
+
+def test_a_delete_is_one_transaction(services, indexer, tmp_path: Path) -> None:
+    """``Database.transaction``: every store call inside shares one connection; an error undoes them all
+    (the DELETE route hides the document, frees its bytes and queues its delete job this way)."""
+    db = services.db
+    data = md("The archive closes at 17:00.", "Archive")
+    (tmp_path / "t.md").write_bytes(data)
+    assert indexer.index_file(tmp_path / "t.md", "tx/t.md").status == "indexed"
+    with db.transaction() as conn:
+        with db.connection() as inner:
+            assert inner is conn  # joined, not a second pooled connection
+    with pytest.raises(RuntimeError), db.transaction():
+        assert doc_store.mark_deleted(db, "tx/t.md")
+        assert not stored(db, sha(data))  # freed inside the transaction ...
+        jobs.enqueue(db, "tx/t.md", "", "delete")
+        raise RuntimeError("the request failed after the delete")
+    # ... and all of it undone with it
+    assert rows(db, "SELECT deleted_at FROM documents WHERE source_key = 'tx/t.md'")[0]["deleted_at"] is None
+    assert stored(db, sha(data)) and not jobs.list_jobs(db, source_key="tx/t.md")
+    with db.transaction():
+        assert doc_store.mark_deleted(db, "tx/t.md")
+    assert rows(db, "SELECT deleted_at FROM documents WHERE source_key = 'tx/t.md'")[0]["deleted_at"] is not None
+    assert not stored(db, sha(data))

@@ -205,12 +205,14 @@ def document_versions(document_id: uuid.UUID, db: DbDep) -> list[VersionInfo]:
 
 @router.delete("/documents/{document_id}", response_model=DeleteResponse)
 def delete_document(document_id: uuid.UUID, db: DbDep) -> DeleteResponse:
-    """Remove the document from answers at once. Its versions, nodes and the QA history stay."""
-    doc = _document(db, document_id)
-    doc_store.mark_deleted(db, doc["source_key"])
-    if jobs.unfinished_for_key(db, doc["source_key"]):
-        # a queued or running index job would bring it back: a delete job after it keeps it deleted
-        jobs.enqueue(db, doc["source_key"], doc["storage_path"] or "", "delete")
+    """Remove the document from answers at once. Its versions, nodes and the QA history stay.
+    One transaction: hidden, its unused bytes freed and a delete job queued together, or none of it."""
+    with db.transaction():
+        doc = _document(db, document_id)
+        doc_store.mark_deleted(db, doc["source_key"])
+        if jobs.unfinished_for_key(db, doc["source_key"]):
+            # a queued or running index job would bring it back: a delete job after it keeps it deleted
+            jobs.enqueue(db, doc["source_key"], doc["storage_path"] or "", "delete")
     return DeleteResponse(id=str(document_id), deleted=True)
 
 
