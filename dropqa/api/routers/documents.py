@@ -220,17 +220,18 @@ def delete_document(document_id: uuid.UUID, db: DbDep) -> DeleteResponse:
 def reindex_document(document_id: uuid.UUID, db: DbDep) -> ReindexResponse:
     """Parse the stored bytes of the current version again with the current parsers and settings; writes a
     new version. The bytes come from the database, so any worker on any machine can do it."""
-    doc = _document(db, document_id)
-    if doc["deleted_at"] is not None:
-        raise HTTPException(409, "the document is deleted; upload it again to bring it back")
-    sha = doc_store.version_file_hash(db, document_id, doc["current_version"])
-    path, blob = doc["source_key"], None
-    if sha and blobs.exists(db, sha):
-        blob = sha
-    else:  # indexed before file bytes were stored in the database: the file it was read from, if still there
-        path = doc["storage_path"]
-        if not path or not Path(path).is_file():
-            raise HTTPException(409, "the original file is no longer available; upload it again")
-    doc_store.forget_hash(db, document_id)
-    job = jobs.enqueue(db, doc["source_key"], path, blob=blob)
+    with db.transaction():  # the hash is forgotten only together with the job that re-reads the bytes
+        doc = _document(db, document_id)
+        if doc["deleted_at"] is not None:
+            raise HTTPException(409, "the document is deleted; upload it again to bring it back")
+        sha = doc_store.version_file_hash(db, document_id, doc["current_version"])
+        path, blob = doc["source_key"], None
+        if sha and blobs.exists(db, sha):
+            blob = sha
+        else:  # indexed before file bytes were stored in the database: the file it was read from, if still there
+            path = doc["storage_path"]
+            if not path or not Path(path).is_file():
+                raise HTTPException(409, "the original file is no longer available; upload it again")
+        doc_store.forget_hash(db, document_id)
+        job = jobs.enqueue(db, doc["source_key"], path, blob=blob)
     return ReindexResponse(document_id=str(document_id), job_id=str(job["id"]), job_state=job["state"])
