@@ -12,7 +12,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -74,28 +74,40 @@ def dropqa_server(data: Path | None = None, **settings: str) -> Iterator[Server]
                             stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     server = Server(f"http://127.0.0.1:{port}", env, data, proc, settings.get("api_token"))
     try:
-        deadline = time.time() + 90
-        while time.time() < deadline:
-            if proc.poll() is not None:
-                raise RuntimeError(f"server exited: {(data / 'server.log').read_text(errors='replace')}")
-            try:
-                if requests.get(server.base + "/api/health", timeout=2).ok:
-                    break
-            except requests.RequestException:
-                time.sleep(0.3)
-        else:
-            raise RuntimeError("server did not come up")
+        wait_until_healthy(proc, server.base, 90, lambda: (data / "server.log").read_text(errors="replace"))
         yield server
     finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(30)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait(10)
+        stop_group(proc, signal.SIGTERM, 30)
         log.close()
         shutil.rmtree(data, ignore_errors=True)
+
+
+def wait_until_healthy(proc: subprocess.Popen, base: str, seconds: float, output: Callable[[], str]) -> None:
+    """Until ``base``/api/health answers OK; RuntimeError (with ``output()``) if the process exits or
+    ``seconds`` pass first."""
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the server exited: {output()}")
+        try:
+            if requests.get(base + "/api/health", timeout=2).ok:
+                return
+        except requests.RequestException:
+            pass
+        time.sleep(0.3)
+    raise RuntimeError(f"the server did not come up in {seconds:.0f} s: {output()[-2000:]}")
+
+
+def stop_group(proc: subprocess.Popen, sig: int, seconds: float) -> None:
+    """Send ``sig`` to the process group, wait ``seconds``, then SIGKILL it."""
+    if proc.poll() is not None:
+        return
+    os.killpg(proc.pid, sig)
+    try:
+        proc.wait(seconds)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(10)
 
 
 def sse_events(response: requests.Response) -> Iterator[tuple[str, Any]]:

@@ -11,11 +11,9 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,15 +21,10 @@ import pytest
 import requests
 
 from tests.conftest import EXAMPLES
+from tests.e2e.api_support import free_port, wait_until_healthy
 
 pytestmark = pytest.mark.e2e
 DROPQA = [str(Path(sys.executable).with_name("dropqa"))]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
@@ -50,17 +43,7 @@ def server(env: dict[str, str]) -> Iterator[str]:
     proc = subprocess.Popen([*DROPQA, "serve", "--host", "127.0.0.1", "--port", str(port)], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
     base = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 90
-    while time.time() < deadline:
-        if proc.poll() is not None:
-            pytest.fail(f"server exited: {proc.stdout.read().decode() if proc.stdout else ''}")
-        try:
-            if requests.get(base + "/api/health", timeout=2).ok:
-                break
-        except requests.RequestException:
-            time.sleep(0.5)
-    else:
-        pytest.fail("server did not come up")
+    wait_until_healthy(proc, base, 90, lambda: proc.stdout.read().decode() if proc.stdout else "")
     yield base
     os.killpg(proc.pid, signal.SIGTERM)
     proc.wait(20)

@@ -17,7 +17,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -26,7 +25,7 @@ import pytest
 import requests
 
 from tests.conftest import ROOT
-from tests.e2e.api_support import free_port
+from tests.e2e.api_support import free_port, wait_until_healthy
 
 pytestmark = pytest.mark.e2e
 DROPQA = str(Path(sys.executable).with_name("dropqa"))
@@ -74,17 +73,7 @@ def served() -> Iterator[dict[str, Any]]:
                             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.time() + 240
-        while time.time() < deadline:
-            if proc.poll() is not None:
-                pytest.fail(f"dropqa run exited: {log_path.read_text(errors='replace')}")
-            try:
-                if requests.get(base + "/api/health", timeout=2).ok:
-                    break
-            except requests.RequestException:
-                time.sleep(0.5)
-        else:
-            pytest.fail("dropqa run did not come up")
+        wait_until_healthy(proc, base, 240, lambda: log_path.read_text(errors="replace"))
         yield {"base": base, "env": env, "output": log_path.read_text(errors="replace"), "port": port}
     finally:
         if proc.poll() is None:

@@ -184,9 +184,8 @@ def test_a_delete_is_one_transaction(services, indexer, tmp_path: Path) -> None:
     data = md("The archive closes at 17:00.", "Archive")
     (tmp_path / "t.md").write_bytes(data)
     assert indexer.index_file(tmp_path / "t.md", "tx/t.md").status == "indexed"
-    with db.transaction() as conn:
-        with db.connection() as inner:
-            assert inner is conn  # joined, not a second pooled connection
+    with db.transaction() as conn, db.connection() as inner:
+        assert inner is conn  # joined, not a second pooled connection
     with pytest.raises(RuntimeError), db.transaction():
         assert doc_store.mark_deleted(db, "tx/t.md")
         assert not stored(db, sha(data))  # freed inside the transaction ...
