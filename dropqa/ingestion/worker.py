@@ -200,5 +200,14 @@ class Worker:
             details = {"nodes": outcome.nodes, "warnings": list(outcome.warnings)[:20]}
             if outcome.enrichment:
                 details["enrichment"] = outcome.enrichment
-            jobs.finish(self.db, job["id"], outcome.status, outcome.document_id, outcome.version,
+            jobs.finish(self.db, job["id"], _own_outcome(job, outcome), outcome.document_id, outcome.version,
                         worker_id=self.worker_id, progress=details)
+
+
+def _own_outcome(job: dict[str, Any], outcome: Any) -> str:
+    """What the job did. A version this job wrote before its worker died (while filling embeddings)
+    is found "unchanged" by the retry: the job row's recorded version says it is the job's own."""
+    if (outcome.status == "unchanged" and job.get("document_id") is not None
+            and str(job["document_id"]) == str(outcome.document_id) and job.get("version") == outcome.version):
+        return "indexed" if outcome.version == 1 else "new_version"
+    return str(outcome.status)

@@ -56,7 +56,9 @@ def write_version(db: Database, nv: NewVersion, job: tuple[uuid.UUID, str] | Non
     reports ``unchanged``. With ``job`` (``(job_id, worker_id)``) the job row is
     locked first and the write happens only while that worker still holds the
     job: a job cancelled (or taken over) at the last moment raises
-    :class:`~dropqa.store.jobs.JobLost` and writes nothing.
+    :class:`~dropqa.store.jobs.JobLost` and writes nothing. The job row records the version it
+    wrote (in this transaction), so a retry after a crash in the embedding phase can tell the
+    version is its own (see ``Worker``).
     """
     with db.connection() as conn, conn.transaction():
         if job is not None:
@@ -95,6 +97,9 @@ def write_version(db: Database, nv: NewVersion, job: tuple[uuid.UUID, str] | Non
             "storage_path = %s, current_version = %s, deleted_at = NULL, updated_at = now() WHERE id = %s",
             (nv.filename, nv.file_type, nv.file_hash, nv.file_size, nv.storage_path, version, doc_id),
         )
+        if job is not None:  # a retry of this job after a crash knows the version is its own
+            conn.execute("UPDATE ingestion_jobs SET document_id = %s, version = %s WHERE id = %s",
+                         (doc_id, version, job[0]))
         return WriteResult(doc_id, version, "indexed" if version == 1 else "new_version")
 
 
