@@ -11,18 +11,16 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import requests
 
 from tests.conftest import ROOT
+from tests.e2e.api_support import dropqa_env, free_port, fresh_data_dir, stop_group, wait_until_healthy
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is in the 'test' extra")
 
@@ -35,20 +33,12 @@ DROPQA = str(Path(sys.executable).with_name("dropqa"))
 VIEWPORT = {"width": 1280, "height": 860}
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 class Server:
     """``dropqa serve`` in its own process group with its own data dir."""
 
     def __init__(self, extra_env: dict[str, str] | None = None) -> None:
-        self.data = Path(tempfile.mkdtemp(prefix="dropqa-browser-"))
-        self.data.chmod(0o755)  # the embedded PostgreSQL runs as an unprivileged user when tests run as root
-        env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL" and not k.startswith("DROPQA_")}
-        env.update(DROPQA_DATA_DIR=str(self.data), OPENBLAS_NUM_THREADS="1", **(extra_env or {}))
+        self.data = fresh_data_dir("dropqa-browser-")
+        env = dropqa_env(self.data, **(extra_env or {}))
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = self.data / "serve.log"
@@ -57,27 +47,15 @@ class Server:
                                          stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
 
     def wait(self, timeout: float = 90) -> Server:
-        deadline = time.time() + timeout
-        while time.time() < deadline:
-            if self.proc.poll() is not None:
-                pytest.fail(f"dropqa serve exited:\n{self.log.read_text(errors='replace')}")
-            try:
-                if requests.get(self.url + "/api/health", timeout=2).ok:
-                    return self
-            except requests.RequestException:
-                pass
-            time.sleep(0.3)
-        self.stop()
-        pytest.fail("dropqa serve did not come up")
+        try:
+            wait_until_healthy(self.proc, self.url, timeout, lambda: self.log.read_text(errors="replace"))
+        except RuntimeError as exc:
+            self.stop()
+            pytest.fail(f"dropqa serve: {exc}")
+        return self
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(20)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(5)
+        stop_group(self.proc, signal.SIGTERM, 20)
         self._stop_postmaster()
         shutil.rmtree(self.data, ignore_errors=True)
 

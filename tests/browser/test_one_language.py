@@ -13,6 +13,7 @@ import pytest
 
 from tests.browser.conftest import DROPQA, Server, screenshot
 from tests.conftest import EXAMPLES, ROOT
+from tests.e2e.api_support import dropqa_env
 
 I18N = ROOT / "dropqa" / "api" / "static" / "js" / "i18n.js"
 SERVER_SENTENCES = ["the file is empty", "unsupported file type", "there is no version", "Something went wrong",
@@ -46,10 +47,7 @@ def server() -> Iterator[Server]:
 
 
 def srv_env(srv: Server) -> dict[str, str]:
-    import os
-
-    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL" and not k.startswith("DROPQA_")}
-    return {**env, "DROPQA_DATA_DIR": str(srv.data), "OPENBLAS_NUM_THREADS": "1"}
+    return dropqa_env(srv.data)
 
 
 def walk(page, base: str, lang: str, tmp_path: Path) -> dict[str, str]:

@@ -54,6 +54,16 @@ class Server:
         return self.request("DELETE", path, **kw)
 
 
+def dropqa_env(data: Path | None = None, **extra: str) -> dict[str, str]:
+    """This process' environment without DropQA's own settings (``DATABASE_URL``, ``DROPQA_*``), so a
+    spawned ``dropqa`` sees only what the test gives it: ``data`` as its data dir, and ``extra``."""
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL" and not k.startswith("DROPQA_")}
+    env["OPENBLAS_NUM_THREADS"] = "1"
+    if data is not None:
+        env["DROPQA_DATA_DIR"] = str(data)
+    return {**env, **extra}
+
+
 def fresh_data_dir(prefix: str = "dropqa-api-") -> Path:
     data = Path(tempfile.mkdtemp(prefix=prefix))
     data.chmod(0o755)  # the embedded PostgreSQL runs as an unprivileged user when tests run as root
@@ -65,9 +75,7 @@ def dropqa_server(data: Path | None = None, **settings: str) -> Iterator[Server]
     """``dropqa serve`` in ``data`` (default: a fresh data dir, removed afterwards); ``settings`` become
     ``DROPQA_*`` variables."""
     data = data or fresh_data_dir()
-    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL" and not k.startswith("DROPQA_")}
-    env.update(DROPQA_DATA_DIR=str(data), OPENBLAS_NUM_THREADS="1")
-    env.update({f"DROPQA_{k.upper()}": v for k, v in settings.items()})
+    env = dropqa_env(data, **{f"DROPQA_{k.upper()}": v for k, v in settings.items()})
     port = free_port()
     log = open(data / "server.log", "wb")  # noqa: SIM115 - closed below
     proc = subprocess.Popen([DROPQA, "serve", "--host", "127.0.0.1", "--port", str(port)], env=env,

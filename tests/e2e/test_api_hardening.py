@@ -4,7 +4,6 @@ over-long input on every entry point, the Host allow-list, the token before the 
 
 from __future__ import annotations
 
-import os
 import subprocess
 import threading
 from pathlib import Path
@@ -14,7 +13,7 @@ import anyio
 import pytest
 import requests
 
-from tests.e2e.api_support import DROPQA, Server, dropqa_server, sse_events
+from tests.e2e.api_support import DROPQA, Server, dropqa_env, dropqa_server, sse_events
 
 pytestmark = pytest.mark.e2e
 TOKEN = "hardening-token"
@@ -145,8 +144,7 @@ def test_uploads_beyond_the_ingestion_queue_depth_get_429(server: Server) -> Non
 
 
 def test_an_empty_or_wildcard_host_is_not_loopback(tmp_path: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("DROPQA_") and k != "DATABASE_URL"}
-    env.update(DROPQA_DATA_DIR=str(tmp_path), DROPQA_API__HOST="")
+    env = dropqa_env(tmp_path, DROPQA_API__HOST="")
     for args in (["serve"], ["serve", "--host", "0.0.0.0"], ["serve", "--host", "::"]):
         proc = subprocess.run([DROPQA, *args, "--port", "1"], env=env, capture_output=True, text=True, timeout=60)
         assert proc.returncode == 2 and "without a token" in proc.stderr, (args, proc.stderr)

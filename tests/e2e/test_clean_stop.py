@@ -7,7 +7,6 @@ import os
 import shutil
 import signal
 import subprocess
-import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,7 +15,7 @@ import psutil
 import pytest
 import requests
 
-from tests.e2e.api_support import DROPQA, free_port
+from tests.e2e.api_support import DROPQA, dropqa_env, free_port, fresh_data_dir
 
 pytestmark = pytest.mark.e2e
 
@@ -60,11 +59,8 @@ def serve(env: dict[str, str]) -> tuple[subprocess.Popen[bytes], str]:
 
 @pytest.fixture()
 def env() -> Iterator[dict[str, str]]:
-    data = Path(tempfile.mkdtemp(prefix="dropqa-stop-"))
-    data.chmod(0o755)  # the embedded PostgreSQL runs as an unprivileged user when tests run as root
-    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL" and not k.startswith("DROPQA_")}
-    env.update(DROPQA_DATA_DIR=str(data), OPENBLAS_NUM_THREADS="1")
-    yield env
+    data = fresh_data_dir("dropqa-stop-")
+    yield dropqa_env(data)
     for proc in postgres_of(data):
         proc.kill()
     shutil.rmtree(data, ignore_errors=True)

@@ -13,7 +13,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,7 +20,7 @@ import pytest
 import requests
 
 from tests.conftest import EXAMPLES
-from tests.e2e.api_support import free_port, wait_until_healthy
+from tests.e2e.api_support import dropqa_env, free_port, fresh_data_dir, wait_until_healthy
 
 pytestmark = pytest.mark.e2e
 DROPQA = [str(Path(sys.executable).with_name("dropqa"))]
@@ -29,11 +28,8 @@ DROPQA = [str(Path(sys.executable).with_name("dropqa"))]
 
 @pytest.fixture(scope="module")
 def env() -> Iterator[dict[str, str]]:
-    data = Path(tempfile.mkdtemp(prefix="dropqa-e2e-"))
-    data.chmod(0o755)
-    e = {k: v for k, v in os.environ.items() if k != "DATABASE_URL" and not k.startswith("DROPQA_")}
-    e.update(DROPQA_DATA_DIR=str(data), OPENBLAS_NUM_THREADS="1")
-    yield e
+    data = fresh_data_dir("dropqa-e2e-")
+    yield dropqa_env(data)
     shutil.rmtree(data, ignore_errors=True)
 
 

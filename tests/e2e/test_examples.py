@@ -16,7 +16,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,7 +24,7 @@ import pytest
 import requests
 
 from tests.conftest import ROOT
-from tests.e2e.api_support import free_port, wait_until_healthy
+from tests.e2e.api_support import dropqa_env, free_port, fresh_data_dir, wait_until_healthy
 
 pytestmark = pytest.mark.e2e
 DROPQA = str(Path(sys.executable).with_name("dropqa"))
@@ -62,10 +61,8 @@ def questions_in(command: str) -> list[str]:
 
 @pytest.fixture(scope="module")
 def served() -> Iterator[dict[str, Any]]:
-    data = Path(tempfile.mkdtemp(prefix="dropqa-examples-"))
-    data.chmod(0o755)
-    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL" and not k.startswith("DROPQA_")}
-    env.update(DROPQA_DATA_DIR=str(data), OPENBLAS_NUM_THREADS="1", NO_COLOR="1", COLUMNS="400")
+    data = fresh_data_dir("dropqa-examples-")
+    env = dropqa_env(data, NO_COLOR="1", COLUMNS="400")
     port = free_port()
     log_path = data / "run.log"
     log = open(log_path, "wb")  # noqa: SIM115 - closed below

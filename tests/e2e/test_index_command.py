@@ -6,12 +6,10 @@ run, a process killed between writing a version and embedding it, and `dropqa se
 
 from __future__ import annotations
 
-import os
 import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import textwrap
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import EXAMPLES
-from tests.e2e.api_support import dropqa_server
+from tests.e2e.api_support import dropqa_env, dropqa_server, fresh_data_dir
 
 pytestmark = pytest.mark.e2e
 DROPQA = str(Path(sys.executable).with_name("dropqa"))
@@ -28,11 +26,8 @@ LONG_NAME = "a_broken_report_whose_name_is_much_longer_than_any_table_column_wou
 
 @pytest.fixture()
 def env() -> Iterator[dict[str, str]]:
-    data = Path(tempfile.mkdtemp(prefix="dropqa-index-"))
-    data.chmod(0o755)
-    e = {k: v for k, v in os.environ.items() if k != "DATABASE_URL" and not k.startswith("DROPQA_")}
-    e.update(DROPQA_DATA_DIR=str(data), OPENBLAS_NUM_THREADS="1")
-    yield e
+    data = fresh_data_dir("dropqa-index-")
+    yield dropqa_env(data)
     shutil.rmtree(data, ignore_errors=True)
 
 

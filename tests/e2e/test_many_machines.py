@@ -22,7 +22,7 @@ from psycopg.rows import dict_row
 
 from dropqa.store.documents import UPLOAD_PREFIX
 from tests.conftest import EXAMPLES
-from tests.e2e.api_support import DROPQA, Server, dropqa_server, fresh_data_dir, wait_for_jobs
+from tests.e2e.api_support import DROPQA, Server, dropqa_env, dropqa_server, fresh_data_dir, wait_for_jobs
 
 pytestmark = pytest.mark.e2e
 
@@ -31,9 +31,7 @@ RTO_QUESTION = "核心数据库的恢复时间目标是多少？"
 
 
 def _env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL" and not k.startswith("DROPQA_")}
-    env.update(OPENBLAS_NUM_THREADS="1", **extra)
-    return env
+    return dropqa_env(**extra)
 
 
 @pytest.fixture(scope="module")
