@@ -21,16 +21,12 @@ import pytest
 from dropqa.ingestion.worker import Worker
 from dropqa.store import jobs
 from tests.conftest import ROOT
+from tests.support.sql import one
 
 pytestmark = pytest.mark.faults
 KILLS = 6
 FILES = 6
 STALE_S = 2.0
-
-
-def one(db, sql: str, *args):
-    with db.connection() as conn:
-        return conn.execute(sql, args).fetchone()
 
 
 def write_doc(folder: Path, i: int) -> Path:

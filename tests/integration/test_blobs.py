@@ -14,6 +14,7 @@ from dropqa.ingestion.watcher import Watcher
 from dropqa.ingestion.worker import Worker
 from dropqa.store import blobs, jobs
 from dropqa.store import documents as doc_store
+from tests.support.sql import rows
 
 pytestmark = pytest.mark.integration
 
@@ -23,11 +24,6 @@ def small_chunks(settings):
     """Chunks of 4 KB so a small file spans several; no grace, so collection is immediate."""
     settings.storage.blob_chunk_bytes = 4096
     settings.storage.blob_grace_s = 0.0
-
-
-def rows(db, sql: str, *args):
-    with db.connection() as conn:
-        return conn.execute(sql, args).fetchall()
 
 
 def stored(db, sha: str) -> bool:

@@ -18,6 +18,7 @@ from PIL import Image
 from dropqa.ingestion.worker import Worker
 from dropqa.store import jobs
 from tests.conftest import ROOT
+from tests.support.sql import execute, one
 
 pytestmark = pytest.mark.integration
 
@@ -29,16 +30,6 @@ def fast_retries(settings):
     """Tiny backoff so retry tests finish in milliseconds (this module's own Settings object)."""
     settings.ingestion.job_retry_base_s = 0.01
     settings.ingestion.job_heartbeat_s = 0.5
-
-
-def one(db, sql: str, *args):
-    with db.connection() as conn:
-        return conn.execute(sql, args).fetchone()
-
-
-def execute(db, sql: str, *args) -> None:
-    with db.connection() as conn:
-        conn.execute(sql, args)
 
 
 def write_md(folder: Path, name: str, paragraphs: int = 3, sentences: int = 1) -> Path:
