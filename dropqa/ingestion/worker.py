@@ -117,7 +117,7 @@ class Worker:
                 log.exception("job %s failed", job["id"])
                 jobs.fail(self.db, job["id"], f"unexpected {type(exc).__name__}: {exc}", worker_id=self.worker_id)
         final = jobs.get(self.db, job["id"])
-        if refresh_topics and final and final["state"] == "done" and final["outcome"] != "unchanged":
+        if refresh_topics and final and _changed_a_document(final):
             self.indexer.refresh_topics()
         return final
 
@@ -133,7 +133,7 @@ class Worker:
                 log.exception("worker %s: cannot reach the job queue", self.worker_id)
                 job = None
             if job is not None:
-                changed = changed or (job["state"] == "done" and job["outcome"] != "unchanged")
+                changed = changed or _changed_a_document(job)
                 continue
             if changed:  # the queue ran empty: the collection's topics, once per batch
                 self.indexer.refresh_topics()
@@ -202,6 +202,11 @@ class Worker:
                 details["enrichment"] = outcome.enrichment
             jobs.finish(self.db, job["id"], _own_outcome(job, outcome), outcome.document_id, outcome.version,
                         worker_id=self.worker_id, progress=details)
+
+
+def _changed_a_document(job: jobs.Job) -> bool:
+    """The job is done and indexed, versioned or deleted something (the topics may have moved)."""
+    return job["state"] == "done" and job["outcome"] != "unchanged"
 
 
 def _own_outcome(job: dict[str, Any], outcome: Any) -> str:
