@@ -33,6 +33,8 @@ class Section(BaseModel):
 class DatabaseSettings(Section):
     pool_min: int = 1
     pool_max: int = 8
+    pool_max_idle_s: float = Field(600.0, gt=0, description="a pooled connection unused this long is closed "
+                                   "(one per period, down to pool_min)")
     statement_timeout_ms: int = 30_000
     regex_timeout_ms: int = 2_000
     startup_timeout_s: float = 60.0

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import anyio
 import psycopg
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
@@ -90,9 +89,10 @@ def build_mcp(get_services: Callable[[], Services], limiter: RunLimiter | None =
     """The tools. ``limiter`` (the HTTP server's) makes ``ask`` share the API's bounded run slots."""
     server = MCPServer(name="dropqa", version=__version__, instructions=INSTRUCTIONS)
 
-    def answer(req: QuestionInput) -> dict[str, Any]:
-        return answer_and_record(get_services(), req.question, version=req.version, show_reasoning=True,
-                                 topic_filter=req.topic_filter, thread_id=req.thread_id).model_dump(mode="json")
+    async def answer(req: QuestionInput) -> dict[str, Any]:
+        found = await answer_and_record(get_services(), req.question, version=req.version, show_reasoning=True,
+                                        topic_filter=req.topic_filter, thread_id=req.thread_id)
+        return found.model_dump(mode="json")
 
     @server.tool(annotations=READ_ONLY)
     async def ask(question: str, version: int | None = None, topic_filter: list[str] | None = None,
@@ -103,9 +103,9 @@ def build_mcp(get_services: Callable[[], Services], limiter: RunLimiter | None =
             req = QuestionInput(question=question, version=version, topic_filter=topic_filter or [],
                                 thread_id=thread_id)
             if limiter is None:
-                return await anyio.to_thread.run_sync(answer, req)
+                return await answer(req)
             async with limiter.slot():
-                return await anyio.to_thread.run_sync(answer, req)
+                return await answer(req)
         except EXPECTED as exc:
             raise _tool_error(exc) from None
 

@@ -1,9 +1,10 @@
-"""Server-sent events from a synchronous generator, with a terminal event that is always sent.
+"""Server-sent events from the graph's async stream, with a terminal event that is always sent.
 
-The graph's ``stream()`` is synchronous (LangGraph runs its nodes in threads and keeps
-run state in context variables), so the whole generator runs in ONE dedicated thread
-and hands its events to the event loop through a queue: the loop never blocks, and a
-client that goes away stops the generator at its next event.
+The run (``graph.run.stream``: ``graph.astream`` over async nodes) is iterated in an asyncio task of
+its own and hands its events over through a queue, so the response notices a server shutdown even
+while a step is still working. A client that goes away cancels the task: the chat-model request in
+flight is cancelled with it, a node's database work in a worker thread ends with its current query,
+and the run slot is given back once the task has ended.
 """
 
 from __future__ import annotations
@@ -11,8 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import threading
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import aclosing
 from typing import Any
 
@@ -39,42 +39,31 @@ class ShuttingDown(Exception):
     """The server is stopping; the stream ends with an error event."""
 
 
-async def from_thread(factory: Callable[[], Iterator[Any]], shutdown: anyio.Event | None = None,
-                      poll_s: float = 0.25, on_exit: Callable[[], None] | None = None) -> AsyncIterator[Any]:
-    """Iterate ``factory()`` in its own thread. Raises what the generator raised, or
-    :class:`ShuttingDown` when ``shutdown`` is set first. When the consumer stops (the client left),
-    the generator is closed at its next event, which ends the run; ``on_exit`` is called from the
-    thread once the run has really ended (a run slot is given back then, not before)."""
-    loop = asyncio.get_running_loop()
+_running: set[asyncio.Task[None]] = set()  # the loop keeps only weak references to tasks
+
+
+async def in_task(factory: Callable[[], AsyncIterator[Any]], shutdown: anyio.Event | None = None,
+                  poll_s: float = 0.25, on_exit: Callable[[], None] | None = None) -> AsyncIterator[Any]:
+    """Iterate ``factory()`` in a task of its own. Raises what the run raised, or :class:`ShuttingDown`
+    when ``shutdown`` is set first. When the consumer stops (the client left), the task is cancelled;
+    ``on_exit`` is called once the run has really ended (a run slot is given back then, not before)."""
     queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
-    stop = threading.Event()
 
-    def put(kind: str, value: Any) -> None:
+    async def produce() -> None:
         try:
-            loop.call_soon_threadsafe(queue.put_nowait, (kind, value))
-        except RuntimeError:  # the event loop is closed: nobody listens any more
-            stop.set()
-
-    def pump() -> None:
-        try:
-            gen = factory()
-            try:
-                for item in gen:
-                    if stop.is_set():
-                        break
-                    put("item", item)
-            finally:
-                close = getattr(gen, "close", None)
-                if close is not None:
-                    close()
+            async with aclosing(factory()) as events:
+                async for item in events:
+                    queue.put_nowait(("item", item))
         except Exception as exc:
-            put("error", exc)
+            queue.put_nowait(("error", exc))
         finally:
             if on_exit is not None:
                 on_exit()
-            put("end", None)
+            queue.put_nowait(("end", None))
 
-    threading.Thread(target=pump, name="sse-stream", daemon=True).start()
+    task = asyncio.create_task(produce(), name="sse-run")
+    _running.add(task)
+    task.add_done_callback(_running.discard)
     try:
         while True:
             try:
@@ -90,7 +79,7 @@ async def from_thread(factory: Callable[[], Iterator[Any]], shutdown: anyio.Even
             else:
                 return
     finally:
-        stop.set()
+        task.cancel()  # nothing when the run has ended; else the run stops at its next await
 
 
 def error_payload(exc: BaseException) -> dict[str, Any]:
@@ -119,19 +108,19 @@ def sse(event: str, data: Any, seq: int | None = None) -> dict[str, Any]:
     return out
 
 
-async def event_stream(factory: Callable[[], Iterator[Event]], *, terminal: frozenset[str] = frozenset({"done"}),
+async def event_stream(factory: Callable[[], AsyncIterator[Event]], *, terminal: frozenset[str] = frozenset({"done"}),
                        on_terminal: Callable[[dict[str, Any]], Awaitable[dict[str, Any]]] | None = None,
                        shutdown: anyio.Event | None = None,
                        limiter: RunLimiter | None = None) -> AsyncIterator[dict[str, Any]]:
     """``(event, data)`` pairs → SSE dicts. Ends with exactly one terminal event: the generator's
     own (``done``, passed through ``on_terminal`` first) or ``error`` — whatever went wrong.
     With ``limiter``, the run starts once it has a run slot (an ``error`` event ``too_many_requests``
-    when none comes in time) and gives it back when the run's thread ends."""
+    when none comes in time) and gives it back when the run's task ends."""
     seq = 0
     try:
         if limiter is not None:
             await limiter.acquire()
-        async with aclosing(from_thread(factory, shutdown, on_exit=limiter.release if limiter else None)) as events:
+        async with aclosing(in_task(factory, shutdown, on_exit=limiter.release if limiter else None)) as events:
             async for name, data in events:
                 if name in terminal and on_terminal is not None:
                     data = await on_terminal(data)

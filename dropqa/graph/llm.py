@@ -4,7 +4,8 @@ The configured providers are one runnable (``dropqa.models.chat.chat_runnable``:
 ``with_fallbacks`` over every provider); an error or a timeout moves on to the next. When
 all of them fail, :class:`ChatUnavailable` is raised and the node falls back to the offline
 path for the rest of the run (``degraded: true`` in the answer). Usage is counted per
-provider from the answering reply's ``usage_metadata``.
+provider from the answering reply's ``usage_metadata``. The calls are async (``ainvoke``): a run
+that is cancelled (its client left) cancels the request in flight.
 """
 
 from __future__ import annotations
@@ -45,30 +46,30 @@ def usage_of(message: AIMessage, provider: str) -> dict[str, Any]:
             "by_provider": {provider: {"prompt_tokens": prompt, "completion_tokens": completion, "calls": 1}}}
 
 
-def _invoke(svc: Services, messages: Sequence[BaseMessage], tools: Sequence[BaseTool] | None,
-            schema: type | None) -> Any:
+async def _invoke(svc: Services, messages: Sequence[BaseMessage], tools: Sequence[BaseTool] | None,
+                  schema: type | None) -> Any:
     errors: list[str] = []
     runnable = chat_runnable(svc.chat_providers, tools=tools, schema=schema, errors=errors)
     if runnable is None:
         raise ChatUnavailable("no chat model configured")
     try:
-        return runnable.invoke(list(messages))
+        return await runnable.ainvoke(list(messages))
     except Exception as exc:  # with_fallbacks re-raises when the last provider failed too
         raise ChatUnavailable("; ".join(errors) or f"{type(exc).__name__}: {str(exc)[:200]}") from exc
 
 
-def invoke_chat(svc: Services, messages: Sequence[BaseMessage], tools: Sequence[BaseTool] | None = None,
-                ) -> tuple[AIMessage, dict[str, Any]]:
+async def invoke_chat(svc: Services, messages: Sequence[BaseMessage], tools: Sequence[BaseTool] | None = None,
+                      ) -> tuple[AIMessage, dict[str, Any]]:
     """The first provider that answers: ``(message, usage)``. Raises :class:`ChatUnavailable`."""
-    message = _invoke(svc, messages, tools, None)
+    message = await _invoke(svc, messages, tools, None)
     return message, usage_of(message, message.response_metadata.get(PROVIDER_KEY, "model"))
 
 
-def invoke_structured(svc: Services, messages: Sequence[BaseMessage], schema: type[Reply],
-                      ) -> tuple[Reply, dict[str, Any]]:
+async def invoke_structured(svc: Services, messages: Sequence[BaseMessage], schema: type[Reply],
+                            ) -> tuple[Reply, dict[str, Any]]:
     """The first provider's reply as ``schema`` (``with_structured_output``): ``(reply, usage)``.
     Raises :class:`ChatUnavailable` when every provider fails or the reply does not fit ``schema``."""
-    out = _invoke(svc, messages, None, schema)
+    out = await _invoke(svc, messages, None, schema)
     raw, parsed = out.get("raw"), out.get("parsed")
     usage = usage_of(raw, out[PROVIDER_KEY]) if isinstance(raw, AIMessage) else {}
     if parsed is None:

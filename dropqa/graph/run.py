@@ -1,7 +1,8 @@
 """Run the compiled graph for one question and return the public answer shape.
 
-The API (``POST /api/qa/ask``), ``dropqa ask --json`` and the eval runner all call
-:func:`ask`, so they return exactly the same JSON. REST, ``/v1`` and MCP answer through
+The graph is async (``ainvoke``/``astream``). The API (``POST /api/qa/ask``) awaits :func:`aask`;
+``dropqa ask --json`` and the eval runner call :func:`ask`, the same run on the process's background
+loop (``graph.loop``), so they return exactly the same JSON. REST, ``/v1`` and MCP answer through
 :func:`answer_and_record` (and streams keep their ``done`` answer with :func:`record_answer`), so every
 answer a user got is in the QA history with the id feedback refers to.
 """
@@ -9,14 +10,16 @@ answer a user got is in the QA history with the id feedback refers to.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 from pydantic import BaseModel, Field
 
+from dropqa.blocking import in_thread
 from dropqa.errors import CodedError
 from dropqa.graph.context import Context
 from dropqa.graph.graph import graph
+from dropqa.graph.loop import run_sync
 from dropqa.graph.state import RESET
 from dropqa.store import qa as qa_store
 from dropqa.tools.services import Services
@@ -89,14 +92,23 @@ def _clean(question: str) -> str:
     return question
 
 
+async def aask(services: Services, question: str, *, version: int | None = None, show_reasoning: bool = True,
+               topic_filter: list[str] | None = None, thread_id: str | None = None) -> Answer:
+    """Answer ``question`` (the graph's ``ainvoke``); cancelling the call cancels the run."""
+    question = _clean(question)
+    await in_thread(check_version, services, version)
+    started = time.perf_counter()
+    runnable, config = await _runnable(services, thread_id)
+    result = await runnable.ainvoke(_inputs(question, version, topic_filter), config,
+                                    context=Context(services=services))
+    return _answer(result, question, version, show_reasoning, started, topic_filter, thread_id)
+
+
 def ask(services: Services, question: str, *, version: int | None = None, show_reasoning: bool = True,
         topic_filter: list[str] | None = None, thread_id: str | None = None) -> Answer:
-    question = _clean(question)
-    check_version(services, version)
-    started = time.perf_counter()
-    runnable, config = _runnable(services, thread_id)
-    result = runnable.invoke(_inputs(question, version, topic_filter), config, context=Context(services=services))
-    return _answer(result, question, version, show_reasoning, started, topic_filter, thread_id)
+    """:func:`aask` for synchronous callers (CLI, evals, benchmarks), on the process's background loop."""
+    return run_sync(aask(services, question, version=version, show_reasoning=show_reasoning,
+                         topic_filter=topic_filter, thread_id=thread_id))
 
 
 def record_answer(services: Services, data: dict[str, Any]) -> str:
@@ -104,22 +116,24 @@ def record_answer(services: Services, data: dict[str, Any]) -> str:
     return str(qa_store.record_answer(services.db, data["question"], data, data.get("thread_id")))
 
 
-def answer_and_record(services: Services, question: str, *, version: int | None = None, show_reasoning: bool = True,
-                      topic_filter: list[str] | None = None, thread_id: str | None = None) -> Answer:
-    """:func:`ask`, then :func:`record_answer`: the answer with its ``answer_id``."""
-    answer = ask(services, question, version=version, show_reasoning=show_reasoning, topic_filter=topic_filter,
-                 thread_id=thread_id)
-    answer.answer_id = record_answer(services, answer.model_dump(mode="json"))
+async def answer_and_record(services: Services, question: str, *, version: int | None = None,
+                            show_reasoning: bool = True, topic_filter: list[str] | None = None,
+                            thread_id: str | None = None) -> Answer:
+    """:func:`aask`, then :func:`record_answer`: the answer with its ``answer_id``."""
+    answer = await aask(services, question, version=version, show_reasoning=show_reasoning,
+                        topic_filter=topic_filter, thread_id=thread_id)
+    answer.answer_id = await in_thread(record_answer, services, answer.model_dump(mode="json"))
     return answer
 
 
-def _runnable(services: Services, thread_id: str | None) -> tuple[Any, dict[str, Any]]:
-    """The plain graph, or — for a conversation — the graph with the PostgreSQL checkpointer."""
+async def _runnable(services: Services, thread_id: str | None) -> tuple[Any, dict[str, Any]]:
+    """The plain graph, or — for a conversation — the graph with the PostgreSQL checkpointer (made
+    once per database, in a worker thread: it opens a pool and creates its tables)."""
     if not thread_id:
         return graph, {}
     from dropqa.graph.threads import threaded_graph
 
-    return threaded_graph(services), {"configurable": {"thread_id": thread_id}}
+    return await in_thread(threaded_graph, services), {"configurable": {"thread_id": thread_id}}
 
 
 def _inputs(question: str, version: int | None, topic_filter: list[str] | None) -> dict[str, Any]:
@@ -130,10 +144,11 @@ def _inputs(question: str, version: int | None, topic_filter: list[str] | None) 
 ANSWER_NODES = frozenset({"answer", "synthesize"})
 
 
-def stream(services: Services, question: str, *, version: int | None = None, show_reasoning: bool = True,
-           topic_filter: list[str] | None = None, thread_id: str | None = None,
-           ) -> Iterator[tuple[str, dict[str, Any]]]:
-    """Run the graph and yield ``(event, data)`` pairs as they happen.
+async def stream(services: Services, question: str, *, version: int | None = None, show_reasoning: bool = True,
+                 topic_filter: list[str] | None = None, thread_id: str | None = None,
+                 ) -> AsyncIterator[tuple[str, dict[str, Any]]]:
+    """Run the graph (``astream``) and yield ``(event, data)`` pairs as they happen. Closing the
+    iterator (the client left) cancels the run, including a chat-model request in flight.
 
     Events: ``status`` (a node started working: ``{"node"}``), ``retrieval`` (``{"hits", "top_relevance"}``),
     ``reasoning`` (one trace step), ``token`` (``{"text"}``: the answer as it is written), ``citation``
@@ -141,14 +156,14 @@ def stream(services: Services, question: str, *, version: int | None = None, sho
     itself if this raises; ``done`` is always the last event of a successful run.
     """
     question = _clean(question)
-    check_version(services, version)
+    await in_thread(check_version, services, version)
     started = time.perf_counter()
     final: dict[str, Any] = {}
     trace: list[dict[str, Any]] = []
     streamed_tokens = False
     yield "status", {"node": "start"}
-    runnable, config = _runnable(services, thread_id)
-    for mode, chunk in runnable.stream(
+    runnable, config = await _runnable(services, thread_id)
+    async for mode, chunk in runnable.astream(
         _inputs(question, version, topic_filter),
         config,
         context=Context(services=services),

@@ -3,20 +3,51 @@
 A run with a ``thread_id`` keeps its state between questions, so a follow-up ("and in
 2023?") is completed from the thread's last question. The checkpointer uses its own
 small autocommit pool (what PostgresSaver requires) against the same database, and
-creates its tables once per process (``setup()`` is idempotent).
+creates its tables once per process (``setup()`` is idempotent). The graph is async, so it calls the
+saver's async methods: :class:`ThreadedSaver` runs the sync ones in a worker thread, which keeps one
+saver (and one pool) for the server's loop and for the background loop of synchronous callers.
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
+from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.base import ChannelVersions, Checkpoint, CheckpointMetadata, CheckpointTuple
 from langgraph.checkpoint.postgres import PostgresSaver
 from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool
 
+from dropqa.blocking import in_thread
 from dropqa.graph.graph import build_graph
 from dropqa.tools.services import Services
+
+
+class ThreadedSaver(PostgresSaver):
+    """``PostgresSaver`` whose async methods are its sync ones in a worker thread."""
+
+    async def aget_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
+        return await in_thread(self.get_tuple, config)
+
+    async def alist(self, config: RunnableConfig | None, *, filter: dict[str, Any] | None = None,
+                    before: RunnableConfig | None = None, limit: int | None = None) -> AsyncIterator[CheckpointTuple]:
+        found = await in_thread(lambda: list(self.list(config, filter=filter, before=before, limit=limit)))
+        for item in found:
+            yield item
+
+    async def aput(self, config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata,
+                   new_versions: ChannelVersions) -> RunnableConfig:
+        return await in_thread(self.put, config, checkpoint, metadata, new_versions)
+
+    async def aput_writes(self, config: RunnableConfig, writes: Sequence[tuple[str, Any]], task_id: str,
+                          task_path: str = "") -> None:
+        await in_thread(self.put_writes, config, writes, task_id, task_path)
+
+    async def adelete_thread(self, thread_id: str) -> None:
+        await in_thread(self.delete_thread, thread_id)
+
 
 _lock = threading.Lock()
 _compiled: dict[str, tuple[ConnectionPool, Any]] = {}
@@ -33,7 +64,7 @@ def threaded_graph(services: Services) -> Any:
                                   reconnect_timeout=max(5.0, db.acquire_timeout_s),
                                   kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row,
                                           "connect_timeout": max(1, round(db.connect_timeout_s))})
-            saver = PostgresSaver(pool)  # type: ignore[arg-type]
+            saver = ThreadedSaver(pool)  # type: ignore[arg-type]
             saver.setup()
             _compiled[url] = (pool, build_graph().compile(checkpointer=saver, name="dropqa"))
         return _compiled[url][1]

@@ -72,15 +72,14 @@ def _validated(reply: dict[str, Any], schema: Any) -> dict[str, Any]:
 
 def _tagged(name: str, runnable: Runnable, structured: Any, errors: list[str] | None) -> Runnable:
     """``runnable`` whose reply says which provider gave it; a failure is logged (and added to
-    ``errors``), then raised (``with_fallbacks`` moves on to the next provider)."""
-    def call(messages: Any) -> Any:
-        try:
-            reply = runnable.invoke(messages)
-        except Exception as exc:
-            log.warning("chat provider %s failed: %s: %s", name, type(exc).__name__, str(exc)[:200])
-            if errors is not None:
-                errors.append(f"{name}: {type(exc).__name__}: {str(exc)[:200]}")
-            raise
+    ``errors``), then raised (``with_fallbacks`` moves on to the next provider). Sync and async
+    (``ainvoke`` awaits the provider's own async client, so cancelling the run cancels the request)."""
+    def failed(exc: Exception) -> None:
+        log.warning("chat provider %s failed: %s: %s", name, type(exc).__name__, str(exc)[:200])
+        if errors is not None:
+            errors.append(f"{name}: {type(exc).__name__}: {str(exc)[:200]}")
+
+    def tag(reply: Any) -> Any:
         if structured:
             return {**_validated(reply, structured), PROVIDER_KEY: name}
         if not isinstance(reply, AIMessage):
@@ -88,7 +87,23 @@ def _tagged(name: str, runnable: Runnable, structured: Any, errors: list[str] | 
         reply.response_metadata[PROVIDER_KEY] = name
         return reply
 
-    return RunnableLambda(call, name=name)
+    def call(messages: Any) -> Any:
+        try:
+            reply = runnable.invoke(messages)
+        except Exception as exc:
+            failed(exc)
+            raise
+        return tag(reply)
+
+    async def acall(messages: Any) -> Any:
+        try:
+            reply = await runnable.ainvoke(messages)
+        except Exception as exc:
+            failed(exc)
+            raise
+        return tag(reply)
+
+    return RunnableLambda(call, afunc=acall, name=name)
 
 
 def chat_runnable(providers: Sequence[tuple[str, BaseChatModel]], tools: Sequence[Any] | None = None,
@@ -116,8 +131,6 @@ def chat_runnable(providers: Sequence[tuple[str, BaseChatModel]], tools: Sequenc
 def chat_with_fallbacks(settings: ModelSettings, schema: type | None = None) -> Runnable | None:
     """The configured models as one runnable (see :func:`chat_runnable`); None offline."""
     return chat_runnable(chat_providers(settings), schema=schema)
-
-
 
 
 def vision_runnable(settings: ModelSettings, schema: type) -> tuple[str, Runnable] | None:

@@ -30,6 +30,14 @@ def template(package: str, filename: str) -> Template:
     return found
 
 
+def preload(package: str) -> None:
+    """Read every prompt file of ``package`` now (import time), so a run never reads a file on the
+    event loop and a malformed prompt stops the program at start, not in a run."""
+    for entry in resources.files(package).iterdir():
+        if entry.name.endswith(".md"):
+            template(package, entry.name)
+
+
 def fill(package: str, filename: str, values: dict[str, object], expected: Collection[str] | None = None) -> str:
     """The prompt with every placeholder filled from ``values``."""
     prompt = template(package, filename)

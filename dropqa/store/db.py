@@ -83,6 +83,7 @@ class Database:
             url,
             min_size=settings.database.pool_min,
             max_size=settings.database.pool_max,
+            max_idle=settings.database.pool_max_idle_s,
             kwargs={"row_factory": dict_row, "connect_timeout": connect_timeout},
             configure=configure,
             check=ConnectionPool.check_connection,  # a connection to a server that died is replaced

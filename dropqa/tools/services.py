@@ -22,15 +22,21 @@ class Services:
     settings: Settings
     db: Database
     embedder: Embedder
-    _chat: list[tuple[str, Any]] | None = field(default=None, repr=False)
+    _chat: list[tuple[str, Any]] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        """What every run reads once is made here, where blocking is fine — never on a run's event
+        loop: the chat clients (their TLS set-up reads certificate files) and the answerability fit."""
+        from dropqa.models.chat import chat_providers
+        from dropqa.tools.answerability import calibration
+
+        self._chat = chat_providers(self.settings.models)
+        path = self.settings.retrieval.calibration_file
+        calibration(str(path) if path else None)
 
     @property
     def chat_providers(self) -> list[tuple[str, Any]]:
         """``(name, chat model)``: the model and its fallbacks, in the order they are tried; empty offline."""
-        if self._chat is None:
-            from dropqa.models.chat import chat_providers
-
-            self._chat = chat_providers(self.settings.models)
         return self._chat
 
     @classmethod

@@ -16,6 +16,7 @@ from langchain_core.tools import BaseTool, StructuredTool
 from langgraph.prebuilt import ToolRuntime
 from pydantic import BaseModel
 
+from dropqa.blocking import in_thread
 from dropqa.store.scope import Scope
 from dropqa.tools.results import ToolResult
 from dropqa.tools.services import Services
@@ -74,5 +75,8 @@ def as_langchain(spec: ToolSpec) -> BaseTool:
         result = spec.call(runtime.context.services, arguments, run_scope(runtime))
         return result.as_tool_output(spec.text(result))
 
-    return StructuredTool.from_function(func=invoke, name=spec.name, description=spec.description,
+    async def ainvoke(runtime: ToolRuntime, **arguments: Any) -> tuple[str, dict[str, Any]]:
+        return await in_thread(invoke, runtime, **arguments)  # the graph's async ToolNode: the shared pool
+
+    return StructuredTool.from_function(func=invoke, coroutine=ainvoke, name=spec.name, description=spec.description,
                                         args_schema=spec.args, response_format="content_and_artifact")

@@ -17,7 +17,8 @@ a callable ``(request_body: dict) -> reply``. A reply is a dict:
 - ``{"tool_calls": [{"name": str, "arguments": dict}, ...]}`` plus optional ``"content"``;
 - ``{"status": 500}`` (any HTTP status ≥ 400, optional ``"message"``) — an OpenAI-style error;
 - ``{"delay": seconds, ...}`` — wait first (a client with a shorter timeout times out),
-  then answer with the other keys (empty content when there are none).
+  then answer with the other keys (empty content when there are none). A client that closes
+  its connection during the wait is counted in ``abandoned`` (and gets no answer).
 
 Optional keys: ``"finish_reason"`` overrides the computed one. An exhausted list
 answers 500 ``script exhausted``. Note that the OpenAI client retries 5xx and
@@ -44,6 +45,8 @@ import base64
 import hashlib
 import itertools
 import json
+import select
+import socket
 import struct
 import threading
 import time
@@ -69,6 +72,7 @@ class ScriptedOpenAI:
         self.embedding_delay = embedding_delay
         self.embedding_requests: list[list[str]] = []
         self.max_embeddings_in_flight = 0
+        self.abandoned = 0  # delayed requests whose client hung up before the answer
         self._in_flight = 0
         self.requests: list[dict[str, Any]] = []
         self.chunk_chars = chunk_chars
@@ -176,6 +180,15 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:  # keep test output clean
         pass
 
+    def _wait_for_client(self, seconds: float) -> bool:
+        """Wait ``seconds`` (or until the server closes); False as soon as the client hangs up."""
+        deadline = time.monotonic() + seconds
+        while (left := deadline - time.monotonic()) > 0 and not self.server_llm._closing.is_set():
+            readable, _, _ = select.select([self.connection], [], [], min(0.05, left))
+            if readable and self.connection.recv(1, socket.MSG_PEEK) == b"":
+                return False
+        return True
+
     # --- routing ----------------------------------------------------------------------------
 
     def do_GET(self) -> None:
@@ -206,8 +219,10 @@ class _Handler(BaseHTTPRequestHandler):
         except Exception as exc:  # a broken callable script: tell the test through the client
             self._error(500, f"ScriptedOpenAI: the script raised {type(exc).__name__}: {exc}")
             return
-        if reply.get("delay"):
-            llm.wait(float(reply["delay"]))
+        if reply.get("delay") and not self._wait_for_client(float(reply["delay"])):
+            with llm._lock:
+                llm.abandoned += 1
+            return
         try:
             if int(reply.get("status", 200)) >= 400:
                 self._error(int(reply["status"]), str(reply.get("message") or "scripted server error"))

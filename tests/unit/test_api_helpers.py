@@ -1,18 +1,18 @@
-"""API helpers without a server: upload file names, and the SSE bridge that runs a synchronous
-event generator in a thread and always ends with exactly one terminal event."""
+"""API helpers without a server: upload file names, and the SSE bridge that runs the graph's async
+event stream in a task of its own and always ends with exactly one terminal event."""
 
 from __future__ import annotations
 
+import asyncio
 import json
-import threading
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import AsyncIterator
 from typing import Any
 
 import anyio
 import pytest
 
-from dropqa.api.sse import event_stream
+from dropqa.api.sse import event_stream, in_task
 from dropqa.api.uploads import safe_filename
 
 
@@ -47,7 +47,7 @@ def collect(factory: Any, **kw: Any) -> list[tuple[str, Any]]:
 
 
 def test_events_pass_through_and_done_is_completed_by_the_caller() -> None:
-    def gen() -> Iterator[tuple[str, dict[str, Any]]]:
+    async def gen() -> AsyncIterator[tuple[str, dict[str, Any]]]:
         yield "status", {"node": "start"}
         yield "token", {"text": "hi"}
         yield "done", {"answer": "hi"}
@@ -64,7 +64,7 @@ def test_events_pass_through_and_done_is_completed_by_the_caller() -> None:
 @pytest.mark.parametrize(("exc", "code"), [(ValueError("the question is empty"), "bad_request"),
                                            (RuntimeError("boom"), "internal_error")])
 def test_a_failing_run_ends_with_one_error_event_and_no_stack_trace(exc: Exception, code: str) -> None:
-    def gen() -> Iterator[tuple[str, dict[str, Any]]]:
+    async def gen() -> AsyncIterator[tuple[str, dict[str, Any]]]:
         yield "status", {"node": "start"}
         raise exc
 
@@ -76,18 +76,16 @@ def test_a_failing_run_ends_with_one_error_event_and_no_stack_trace(exc: Excepti
 
 
 def test_a_run_without_done_ends_with_error() -> None:
-    def gen() -> Iterator[tuple[str, dict[str, Any]]]:
+    async def gen() -> AsyncIterator[tuple[str, dict[str, Any]]]:
         yield "status", {"node": "start"}
 
     assert collect(gen)[-1] == ("error", {"code": "internal_error", "message": "internal error (RuntimeError)"})
 
 
 def test_shutdown_ends_a_blocked_stream_with_an_error_event() -> None:
-    release = threading.Event()
-
-    def gen() -> Iterator[tuple[str, dict[str, Any]]]:
+    async def gen() -> AsyncIterator[tuple[str, dict[str, Any]]]:
         yield "status", {"node": "start"}
-        release.wait(10)  # a slow model call
+        await asyncio.sleep(10)  # a slow model call
         yield "done", {"answer": "late"}
 
     async def run() -> list[str]:
@@ -97,7 +95,35 @@ def test_shutdown_ends_a_blocked_stream_with_an_error_event() -> None:
             names.append(e["event"])
             if e["event"] == "status":
                 shutdown.set()
-        release.set()
         return names
 
     assert anyio.run(run) == ["status", "error"]
+
+
+def test_a_consumer_that_leaves_cancels_the_run_in_flight_and_the_run_then_ends() -> None:
+    """The client left during a slow step: the step's await is cancelled (not waited out), the
+    generator is closed, and ``on_exit`` (the run slot) comes back once the run has ended."""
+    seen: list[str] = []
+
+    async def gen() -> AsyncIterator[str]:
+        try:
+            yield "first"
+            await asyncio.sleep(30)  # a model call in flight
+            yield "never"
+        except asyncio.CancelledError:
+            seen.append("cancelled")
+            raise
+        finally:
+            seen.append("closed")
+
+    async def run() -> float:
+        exited = asyncio.Event()
+        started = asyncio.get_running_loop().time()
+        async for item in in_task(gen, on_exit=exited.set):
+            assert item == "first"
+            break  # the client leaves
+        await asyncio.wait_for(exited.wait(), timeout=5)
+        return asyncio.get_running_loop().time() - started
+
+    assert anyio.run(run) < 5
+    assert seen == ["cancelled", "closed"]

@@ -110,7 +110,7 @@ def test_a_stream_without_a_run_slot_ends_with_an_error_event() -> None:
         await limiter.acquire()  # someone else's run
         ran = []
 
-        def run():  # type: ignore[no-untyped-def]
+        async def run():  # type: ignore[no-untyped-def]
             ran.append(True)
             yield "done", {}
 
@@ -127,13 +127,13 @@ def test_a_stream_gives_its_slot_back_when_the_run_ends() -> None:
     async def scenario() -> RunLimiter:
         limiter = RunLimiter(max_running=1, max_waiting=0, wait_s=1)
 
-        def run():  # type: ignore[no-untyped-def]
+        async def run():  # type: ignore[no-untyped-def]
             yield "status", {"node": "start"}
             yield "done", {"answer": "x"}
 
         events = [e["event"] async for e in event_stream(run, limiter=limiter)]
         assert events == ["status", "done"]
-        for _ in range(100):  # the slot comes back from the run's thread
+        for _ in range(100):  # the slot comes back when the run's task has ended
             if limiter.snapshot().running == 0:
                 break
             await asyncio.sleep(0.01)

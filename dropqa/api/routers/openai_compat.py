@@ -29,7 +29,7 @@ from dropqa.api.deps import Authorized, LimiterDep, ServicesDep
 from dropqa.api.errors import ERROR_RESPONSES
 from dropqa.api.limits import QuestionInput, ThreadId, TopicName, Version
 from dropqa.api.load import RunLimiter
-from dropqa.api.sse import EVENT_SCHEMA, error_payload, from_thread
+from dropqa.api.sse import EVENT_SCHEMA, error_payload, in_task
 from dropqa.graph.run import Answer, Source, answer_and_record, check_version, record_answer, stream
 from dropqa.tools.services import Services
 
@@ -161,9 +161,8 @@ async def chat_completions(req: ChatRequest, svc: ServicesDep,
         return EventSourceResponse(_chunks(svc, req, question, shutdown, limiter), shutdown_event=shutdown,
                                    shutdown_grace_period=2.0, ping=10, sep="\n")
     async with limiter.slot():
-        answer = await run_in_threadpool(lambda: answer_and_record(
-            svc, question, version=req.version, show_reasoning=True, topic_filter=req.topic_filter,
-            thread_id=req.thread_id))
+        answer = await answer_and_record(svc, question, version=req.version, show_reasoning=True,
+                                         topic_filter=req.topic_filter, thread_id=req.thread_id)
     return ChatCompletion(
         id=f"chatcmpl-{uuid.uuid4().hex}", created=int(time.time()), model=MODEL_ID,
         choices=[ChatChoice(message={"role": "assistant", "content": answer.answer + sources_text(answer)})],
@@ -181,14 +180,14 @@ async def _chunks(svc: Services, req: ChatRequest, question: str, shutdown: anyi
                 "choices": [{"index": 0, "delta": delta, "finish_reason": finish, "logprobs": None}], **extra}
         return {"data": json.dumps(body, ensure_ascii=False)}
 
-    def run():  # type: ignore[no-untyped-def]
+    def run() -> AsyncIterator[tuple[str, dict[str, Any]]]:
         return stream(svc, question, version=req.version, show_reasoning=False, topic_filter=req.topic_filter,
                       thread_id=req.thread_id)
 
     yield chunk({"role": "assistant", "content": ""})
     try:
         await limiter.acquire()
-        async with aclosing(from_thread(run, shutdown, on_exit=limiter.release)) as events:
+        async with aclosing(in_task(run, shutdown, on_exit=limiter.release)) as events:
             async for name, data in events:
                 if name == "token":
                     yield chunk({"content": data["text"]})

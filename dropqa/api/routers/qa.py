@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import AsyncIterator
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
@@ -66,9 +67,8 @@ class FeedbackResponse(BaseModel):
 @router.post("/ask", response_model=Answer)
 async def ask_question(req: AskRequest, svc: ServicesDep, limiter: LimiterDep) -> Answer:
     async with limiter.slot():  # 429 with Retry-After when too many questions are in flight
-        return await run_in_threadpool(lambda: answer_and_record(
-            svc, req.question, version=req.version, show_reasoning=req.show_reasoning,
-            topic_filter=req.topic_filter, thread_id=req.thread_id))
+        return await answer_and_record(svc, req.question, version=req.version, show_reasoning=req.show_reasoning,
+                                       topic_filter=req.topic_filter, thread_id=req.thread_id)
 
 
 @router.post("/stream", response_class=EventSourceResponse, responses={200: {
@@ -84,7 +84,7 @@ async def stream_answer(req: AskRequest, svc: ServicesDep, limiter: LimiterDep) 
     limiter.check()
     await run_in_threadpool(check_version, svc, req.version)
 
-    def run():  # type: ignore[no-untyped-def]
+    def run() -> AsyncIterator[tuple[str, dict[str, Any]]]:
         return stream(svc, req.question, version=req.version, show_reasoning=req.show_reasoning,
                       topic_filter=req.topic_filter, thread_id=req.thread_id)
 

@@ -49,7 +49,7 @@ def next_strategy(state: State, intent: Intent, done: set[str]) -> str:
     return "finalize"
 
 
-def adapt(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
+async def adapt(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     svc = runtime.context.services
     lang = state.language
     intent = state.intent

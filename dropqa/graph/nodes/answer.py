@@ -15,6 +15,7 @@ from typing import Any
 from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 
+from dropqa.blocking import in_thread
 from dropqa.graph import compose
 from dropqa.graph.context import Context
 from dropqa.graph.llm import ChatUnavailable, has_model, invoke_chat, text_of
@@ -22,6 +23,7 @@ from dropqa.graph.nodes.common import decide_answerable, last_ai, step
 from dropqa.graph.prompts import fill, render
 from dropqa.graph.state import State
 from dropqa.tools.hits import Hit
+from dropqa.tools.services import Services
 
 _NODE_REF = re.compile(r"\[([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\]")
 _NUM_REF = re.compile(r"\[(\d+)\]")
@@ -59,7 +61,7 @@ def abstain(state: State, decision: dict[str, Any] | None = None) -> dict[str, A
             "reasoning_trace": [step(state, "answer", render(lang, "insufficient", relevance=f"{p:.2f}"))]}
 
 
-def _model_answer(svc: Any, state: State, pool: list[Hit]) -> dict[str, Any] | None:
+async def _model_answer(svc: Any, state: State, pool: list[Hit]) -> dict[str, Any] | None:
     """The model's answer (from its final_answer call, else from the answer prompt); None offline."""
     lang = state.language
     message = last_ai(state)
@@ -72,7 +74,7 @@ def _model_answer(svc: Any, state: State, pool: list[Hit]) -> dict[str, Any] | N
         text = str(args.get("answer") or "")
     else:
         prompt = fill("answer", lang, question=state.question, passages=passages_block(pool))
-        reply, usage = invoke_chat(svc, [HumanMessage(prompt)])
+        reply, usage = await invoke_chat(svc, [HumanMessage(prompt)])
         text = text_of(reply)
     text, cites = cited_indexes(text, pool)
     if not cites:
@@ -84,21 +86,29 @@ def _model_answer(svc: Any, state: State, pool: list[Hit]) -> dict[str, Any] | N
     return update
 
 
-def answer(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
+async def answer(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
+    """The model's answer (awaited), or the offline one composed from the passages (in a worker thread)."""
     svc = runtime.context.services
-    cfg = svc.settings.retrieval
     lang = state.language
     pool = state.hits
     if has_model(svc, state.degraded) and pool:
         try:
-            result = _model_answer(svc, state, pool)
+            result = await _model_answer(svc, state, pool)
             if result is not None:
                 return result
         except ChatUnavailable as exc:
             degraded = {"degraded": True,
                         "reasoning_trace": [step(state, "thought", render(lang, "degraded", error=str(exc)[:300]))]}
-            offline = answer(replace(state, degraded=True), runtime)
+            offline = await in_thread(compose_offline, replace(state, degraded=True), svc)
             return {**offline, **degraded, "reasoning_trace": degraded["reasoning_trace"] + offline["reasoning_trace"]}
+    return await in_thread(compose_offline, state, svc)
+
+
+def compose_offline(state: State, svc: Services) -> dict[str, Any]:
+    """The answer without a model: composed from the passages for the question's kind, or an abstention."""
+    cfg = svc.settings.retrieval
+    lang = state.language
+    pool = state.hits
     intent = state.intent
     question = state.search_text
     terms = list(state.terms)

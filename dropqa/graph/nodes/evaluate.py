@@ -15,6 +15,7 @@ from typing import Any
 from langchain_core.messages import ToolMessage
 from langgraph.runtime import Runtime
 
+from dropqa.blocking import in_thread
 from dropqa.graph.bridge import bridge_entities
 from dropqa.graph.context import Context
 from dropqa.graph.nodes.common import decide_answerable, merge_hits
@@ -27,6 +28,7 @@ from dropqa.tools.consistency import claims_in, find_conflicts
 from dropqa.tools.fusion import coverage
 from dropqa.tools.hits import Hit
 from dropqa.tools.retrieval import score_hits, term_weights
+from dropqa.tools.services import Services
 
 
 def _turn_tool_messages(state: State) -> list[ToolMessage]:
@@ -48,8 +50,12 @@ def density(hits: list[Hit], terms: list[str], weights: dict[str, float], top: i
     return round(coverage(list(matched), weights), 3) if terms else 0.0
 
 
-def evaluate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
-    svc = runtime.context.services
+async def evaluate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Database, embedding and scoring work: in a worker thread."""
+    return await in_thread(judge, state, runtime.context.services)
+
+
+def judge(state: State, svc: Services) -> dict[str, Any]:
     lang = state.language
     intent = state.intent
     query = state.search_text

@@ -7,11 +7,13 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
+from dropqa.blocking import in_thread
 from dropqa.graph.context import Context
 from dropqa.graph.state import State
 from dropqa.store.documents import topics_named
 from dropqa.tools.answerability import listed_sources
 from dropqa.tools.hits import Hit
+from dropqa.tools.services import Services
 
 
 def source_of(hit: Hit, snippet_chars: int, cited: bool) -> dict[str, Any]:
@@ -55,8 +57,12 @@ def confidence_of(decision: dict[str, Any], answerable: bool) -> str:
     return "medium"
 
 
-def finalize(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
-    svc = runtime.context.services
+async def finalize(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Sources and topics read from the database: in a worker thread."""
+    return await in_thread(final_answer, state, runtime.context.services)
+
+
+def final_answer(state: State, svc: Services) -> dict[str, Any]:
     cfg = svc.settings.retrieval
     hits = state.hits
     cited = set(state.citations)

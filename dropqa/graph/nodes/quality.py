@@ -34,7 +34,7 @@ def distinct(value: float, threshold: float) -> tuple[str, str]:
     return a, b
 
 
-def quality_check(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
+async def quality_check(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     hits = state.hits
     intent = state.intent
     decision = decide_answerable(state, hits, runtime.context.services.settings)

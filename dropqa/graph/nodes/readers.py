@@ -41,7 +41,7 @@ def _offline_statements(reader: ReaderState, hits: list[Hit], cfg: AnswerSetting
             for p in picked[:3]]
 
 
-def read_document(reader: ReaderState, runtime: Runtime[Context]) -> dict[str, Any]:
+async def read_document(reader: ReaderState, runtime: Runtime[Context]) -> dict[str, Any]:
     svc = runtime.context.services
     hits = reader["hits"]
     statements: list[dict[str, Any]] = []
@@ -51,7 +51,7 @@ def read_document(reader: ReaderState, runtime: Runtime[Context]) -> dict[str, A
         prompt = fill("reader", reader["language"], question=reader["question"], document=reader["document"],
                       passages=passages_block(hits))
         try:
-            reply, usage = invoke_chat(svc, [HumanMessage(prompt)])
+            reply, usage = await invoke_chat(svc, [HumanMessage(prompt)])
             text = text_of(reply)
             if not _NOTHING.match(text):
                 for line in text.splitlines():
@@ -74,7 +74,7 @@ def read_document(reader: ReaderState, runtime: Runtime[Context]) -> dict[str, A
     return update
 
 
-def synthesize(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
+async def synthesize(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     """Merge the readers' findings into one cited answer (documents in evidence order)."""
     lang = state.language
     pool = state.hits
@@ -93,7 +93,7 @@ def synthesize(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
             where = f"{finding['document']} > {s['where']}" if s.get("where") else finding["document"]
             lines.append(render(lang, "multi_item", where=where, text=s["text"], n=i + 1))
     if not cites:
-        update = answer(replace(state, degraded=state.degraded or degraded), runtime)
+        update = await answer(replace(state, degraded=state.degraded or degraded), runtime)
     else:
         update = {"answer": "\n".join(lines), "answerable": True, "citations": sorted(set(cites)),
                   "reasoning_trace": [step(state, "answer", render(lang, "synthesis_summary", n=len(findings)))]}

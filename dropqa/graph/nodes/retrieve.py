@@ -18,10 +18,11 @@ from langgraph.graph.message import REMOVE_ALL_MESSAGES
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
+from dropqa.blocking import in_thread
 from dropqa.graph import followup
 from dropqa.graph.context import Context
 from dropqa.graph.hops import linked_documents, needs_second_hop, second_hop_queries
-from dropqa.graph.intent import classify
+from dropqa.graph.intent import Intent, classify
 from dropqa.graph.llm import ChatUnavailable, has_model, invoke_structured
 from dropqa.graph.nodes.common import merge_hits
 from dropqa.graph.parts import Part, decompose
@@ -119,39 +120,33 @@ class Rewrites(BaseModel):
     queries: list[str] = Field(description="up to three search queries, one of them in the other language")
 
 
-def rewritten_queries(svc: Services, question: str, language: str) -> tuple[list[str], dict]:
+async def rewritten_queries(svc: Services, question: str, language: str) -> tuple[list[str], dict]:
     try:
-        reply, usage = invoke_structured(svc, [HumanMessage(fill("rewrite", language, question=question))], Rewrites)
+        prompt = HumanMessage(fill("rewrite", language, question=question))
+        reply, usage = await invoke_structured(svc, [prompt], Rewrites)
     except ChatUnavailable as exc:
         return [], exc.usage  # an unreadable reply still cost its tokens
     queries = [q.strip(" -•*\t0123456789.、") for q in reply.queries]
     return [q for q in queries if q and q != question][:3], usage
 
 
-def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
-    svc = runtime.context.services
-    question = state.question.strip()
-    language = svc.settings.language if svc.settings.language != "auto" else detect_language(question)
-    query = followup.complete(question, state.history)
-    # A follow-up's kind comes from its own wording ("那它的预算呢？" is a fact question even when
-    # the question it continues asked for a person); its search text carries the previous subject.
-    intent = classify(question if query != question else query, state.version)
-    scope = Scope(version=intent.version, topics=tuple(state.topic_filter))
-    k = runtime.context.top_k or svc.settings.retrieval.pool_k
-    result = hybrid_search(svc, query, scope, k=k)
-    usage: dict[str, Any] = {}
-    rewrites: list[str] = []
-    if has_model(svc, state.degraded):
-        rewrites, usage = rewritten_queries(svc, query, language)
-        if rewrites:
-            extra = [hybrid_search(svc, q, scope, k=k) for q in rewrites]
-            fused = rrf([result.hits, *[r.hits for r in extra]], k=svc.settings.retrieval.rrf_k)
-            score_hits(svc, fused, result.terms, result.weights, svc.embedder.embed_query(query).tolist())
-            best = {h.node_id: max([h.relevance] + [x.relevance for r in extra for x in r.hits
-                                                    if x.node_id == h.node_id]) for h in fused}
-            for h in fused:
-                h.relevance = best[h.node_id]
-            result.hits = fused[: k]
+def fuse_rewrites(svc: Services, result: RetrievalResult, rewrites: list[str], scope: Scope, k: int) -> None:
+    """Search each rewritten query too; the fused pool (RRF), scored against the question, each passage
+    keeping the best relevance any of the searches gave it, replaces ``result.hits``."""
+    extra = [hybrid_search(svc, q, scope, k=k) for q in rewrites]
+    fused = rrf([result.hits, *[r.hits for r in extra]], k=svc.settings.retrieval.rrf_k)
+    score_hits(svc, fused, result.terms, result.weights, svc.embedder.embed_query(result.query).tolist())
+    best = {h.node_id: max([h.relevance] + [x.relevance for r in extra for x in r.hits
+                                            if x.node_id == h.node_id]) for h in fused}
+    for h in fused:
+        h.relevance = best[h.node_id]
+    result.hits = fused[: k]
+
+
+def widen(svc: Services, query: str, intent: Intent, scope: Scope, result: RetrievalResult, k: int,
+          ) -> tuple[list[Hit], list[Part], list[Part]]:
+    """The evidence pool: the search's passages, each named part's (or each second hop's) best ones
+    leading, taking turns, and the window around the best. Returns ``(pool, parts, hops)``."""
     titles = recall.document_titles(svc.db, scope)
     knobs = svc.settings.answer
     parts = decompose(query, titles, knobs.part_name_share, knobs.max_parts)
@@ -171,6 +166,28 @@ def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         by_id = {h.node_id: h for h in pool}
         lead = list({h.node_id: by_id[h.node_id] for h in heads}.values())
         pool = lead + [h for h in pool if h not in lead]
+    return pool, parts, hops
+
+
+async def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
+    svc = await in_thread(lambda: runtime.context.services)  # Studio's context opens them on first use
+    question = state.question.strip()
+    language = svc.settings.language if svc.settings.language != "auto" else detect_language(question)
+    query = followup.complete(question, state.history)
+    # A follow-up's kind comes from its own wording ("那它的预算呢？" is a fact question even when
+    # the question it continues asked for a person); its search text carries the previous subject.
+    intent = classify(question if query != question else query, state.version)
+    scope = Scope(version=intent.version, topics=tuple(state.topic_filter))
+    k = runtime.context.top_k or svc.settings.retrieval.pool_k
+    # The database and embedding work runs in a worker thread; the chat model is awaited.
+    result = await in_thread(hybrid_search, svc, query, scope, k=k)
+    usage: dict[str, Any] = {}
+    rewrites: list[str] = []
+    if has_model(svc, state.degraded):
+        rewrites, usage = await rewritten_queries(svc, query, language)
+        if rewrites:
+            await in_thread(fuse_rewrites, svc, result, rewrites, scope, k)
+    pool, parts, hops = await in_thread(widen, svc, query, intent, scope, result, k)
     key = "assessment_agent" if intent.needs_loop else "assessment_direct"
     summary = render(language, "retrieval_summary", n=len(result.hits), top=f"{result.top_relevance:.2f}",
                      terms=", ".join(result.terms) or "—")

@@ -24,7 +24,7 @@ def _evidence_note(state: State, limit: int = 6) -> str:
     return "\n".join(lines) or "—"
 
 
-def _model_step(svc: Any, state: State) -> tuple[AIMessage, dict[str, Any]]:
+async def _model_step(svc: Any, state: State) -> tuple[AIMessage, dict[str, Any]]:
     lang = state.language
     system = fill("agent", lang, question=state.question, version=state.version or "latest")
     evaluation = state.evaluation
@@ -32,10 +32,10 @@ def _model_step(svc: Any, state: State) -> tuple[AIMessage, dict[str, Any]]:
             f"suggested next: {state.strategy}") if evaluation else ""
     opening = HumanMessage(f"{state.question}\n\n[retrieved so far]\n{_evidence_note(state)}{hint}")
     turn = [m for m in state.messages if isinstance(m, AIMessage | ToolMessage)]
-    return invoke_chat(svc, [SystemMessage(system), opening, *turn], agent_tools())
+    return await invoke_chat(svc, [SystemMessage(system), opening, *turn], agent_tools())
 
 
-def think(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
+async def think(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     svc = runtime.context.services
     cfg = svc.settings.agent
     lang = state.language
@@ -51,7 +51,7 @@ def think(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     message: AIMessage | None = None
     if has_model(svc, state.degraded):
         try:
-            message, usage = _model_step(svc, state)
+            message, usage = await _model_step(svc, state)
             update["usage"] = usage
             thought = text_of(message) or render(lang, "thought_model")
         except ChatUnavailable as exc:

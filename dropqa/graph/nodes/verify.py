@@ -114,7 +114,7 @@ def conflict_note(lang: str, conflict: Conflict, pool: list[Hit]) -> tuple[str, 
     return render(lang, "conflict_note", attribute=conflict.label, details=sep.join(parts)), cites
 
 
-def verify(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
+async def verify(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     lang = state.language
     pool = state.hits
     text = state.answer

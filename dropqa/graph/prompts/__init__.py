@@ -2,7 +2,8 @@
 
 Model prompts go through the one loader (``dropqa.models.prompts``: a missing value raises);
 user-facing messages (``messages.<lang>.yaml``) are rendered leniently — a message never
-stops an answer."""
+stops an answer. All of them are read when this module is imported: the graph's async nodes never
+read a file on the event loop."""
 
 from __future__ import annotations
 
@@ -34,3 +35,9 @@ def fill(name: str, language: str, **values: object) -> str:
     """A model prompt (``<name>.<lang>.md``) with its ``$placeholders`` filled; a missing value is an
     error (``dropqa.models.prompts``), never a ``$name`` sent to the model."""
     return prompts.fill("dropqa.graph.prompts", f"{name}.{language}.md", values)
+
+
+LANGUAGES = ("zh", "en")
+for _language in LANGUAGES:
+    messages(_language)
+prompts.preload("dropqa.graph.prompts")
