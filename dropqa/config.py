@@ -234,6 +234,12 @@ class AnswerSettings(Section):
     claim_relevance_share: float = _share(0.5, "verify: passages compared for conflicting numbers are at least this "
                                           "share of the best passage's relevance")
     closest_sources: int = Field(2, ge=0, le=10, description="a non-answer lists this many closest passages")
+    max_readers: int = Field(6, ge=2, le=20, description="several documents: at most this many get a reader each")
+    reader_relevance_share: float = _share(0.5, "several documents (none named): a document among the 12 best "
+                                           "passages gets a reader when its passage is at least this share of the "
+                                           "best one's relevance")
+    model_passages: int = Field(8, ge=1, le=50, description="passages the answer and reader prompts show the model")
+    model_passage_chars: int = Field(700, ge=100, le=10_000, description="characters of each of those passages")
 
 
 class ApiSettings(Section):

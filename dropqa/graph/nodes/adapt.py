@@ -68,10 +68,10 @@ async def adapt(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
             "reasoning_trace": [step(state, "adaptation", text)]}
 
 
-def route_adapt(state: State) -> str | list[Send]:
+def route_adapt(state: State, runtime: Runtime[Context]) -> str | list[Send]:
     if state.strategy != "finalize":
         return "think"
-    readers = readers_for(state)
+    readers = readers_for(state, runtime.context.services.settings.answer)
     if readers:
         return [Send("read_document", r) for r in readers]
     return "answer"

@@ -16,6 +16,7 @@ from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 
 from dropqa.blocking import in_thread
+from dropqa.config import AnswerSettings
 from dropqa.graph import compose
 from dropqa.graph.context import Context
 from dropqa.graph.llm import ChatUnavailable, has_model, invoke_chat, text_of
@@ -29,7 +30,10 @@ _NODE_REF = re.compile(r"\[([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9
 _NUM_REF = re.compile(r"\[(\d+)\]")
 
 
-def passages_block(hits: list[Hit], limit: int = 8, chars: int = 700) -> str:
+def passages_block(hits: list[Hit], cfg: AnswerSettings) -> str:
+    """The numbered passages a prompt shows the model (``answer.model_passages``, each cut at
+    ``answer.model_passage_chars``)."""
+    limit, chars = cfg.model_passages, cfg.model_passage_chars
     return "\n\n".join(f"[{i + 1}] {h.breadcrumb}{f' (p.{h.page})' if h.page else ''}\n{h.content[:chars]}"
                        for i, h in enumerate(hits[:limit]))
 
@@ -73,7 +77,7 @@ async def _model_answer(svc: Any, state: State, pool: list[Hit]) -> dict[str, An
             return {**abstain(state), "confidence": args.get("confidence") or "medium"}  # type: ignore[arg-type]
         text = str(args.get("answer") or "")
     else:
-        prompt = fill("answer", lang, question=state.question, passages=passages_block(pool))
+        prompt = fill("answer", lang, question=state.question, passages=passages_block(pool, svc.settings.answer))
         reply, usage = await invoke_chat(svc, [HumanMessage(prompt)])
         text = text_of(reply)
     text, cites = cited_indexes(text, pool)

@@ -51,10 +51,10 @@ async def quality_check(state: State, runtime: Runtime[Context]) -> dict[str, An
     return {"quality": quality, "reasoning_trace": steps}
 
 
-def route_quality(state: State) -> Literal["answer", "think"] | list[Send]:
+def route_quality(state: State, runtime: Runtime[Context]) -> Literal["answer", "think"] | list[Send]:
     """Enough evidence → answer (one reader per document when the question names several, via
     ``Send``); else the agent loop."""
     if not state.quality.sufficient:
         return "think"
-    readers = readers_for(state)
+    readers = readers_for(state, runtime.context.services.settings.answer)
     return [Send("read_document", r) for r in readers] if readers else "answer"

@@ -49,7 +49,7 @@ async def read_document(reader: ReaderState, runtime: Runtime[Context]) -> dict[
     degraded = reader["degraded"]
     if svc.chat_providers and not degraded:
         prompt = fill("reader", reader["language"], question=reader["question"], document=reader["document"],
-                      passages=passages_block(hits))
+                      passages=passages_block(hits, svc.settings.answer))
         try:
             reply, usage = await invoke_chat(svc, [HumanMessage(prompt)])
             text = text_of(reply)
@@ -100,7 +100,7 @@ async def synthesize(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     return {**update, "degraded": True} if degraded else update
 
 
-def readers_for(state: State, max_documents: int = 6) -> list[ReaderState]:
+def readers_for(state: State, cfg: AnswerSettings) -> list[ReaderState]:
     """One reader per document among the best passages (only when the question gathers documents)."""
     intent = state.intent
     if not intent.aggregate:
@@ -113,7 +113,7 @@ def readers_for(state: State, max_documents: int = 6) -> list[ReaderState]:
     elif bridge:  # multi-hop: every passage that names the bridge entity, wherever it ranks
         candidates = [h for h in hits if any(b in h.content or b in h.breadcrumb for b in bridge)][:20]
     else:
-        floor = 0.5 * (hits[0].relevance if hits else 0.0)  # passages at least half as relevant as the best
+        floor = cfg.reader_relevance_share * (hits[0].relevance if hits else 0.0)
         candidates = [h for h in hits[:12] if h.relevance >= floor]
     by_doc: dict[str, list[Hit]] = {}
     for h in candidates:
@@ -122,4 +122,4 @@ def readers_for(state: State, max_documents: int = 6) -> list[ReaderState]:
         return []
     return [ReaderState(question=state.search_text, language=state.language, terms=list(state.terms),
                         bridge=list(bridge), document=doc, hits=doc_hits, degraded=state.degraded)
-            for doc, doc_hits in list(by_doc.items())[:max_documents]]
+            for doc, doc_hits in list(by_doc.items())[:cfg.max_readers]]
