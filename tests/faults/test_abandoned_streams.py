@@ -11,6 +11,8 @@ abandoned stream would leave 60 behind.
 
 from __future__ import annotations
 
+import http.client
+import json
 import os
 import time
 from pathlib import Path
@@ -78,25 +80,27 @@ def test_abandoned_streams_leave_nothing_behind(server: Server) -> None:
         assert list(sse_events(r))[-1][0] == "done"  # and the server still answers
 
 
-def test_a_client_that_leaves_cancels_the_model_call_in_flight() -> None:
+@pytest.mark.parametrize("path", ["/api/qa/stream", "/api/qa/ask", "/v1/chat/completions"])
+def test_a_client_that_leaves_cancels_the_model_call_in_flight(path: str) -> None:
     """The model takes 60 s to answer; the client leaves while the run waits for it. The run is
-    cancelled at once: the model's HTTP request is dropped (the model server sees the hang-up) and the
-    run slot comes back in seconds, not when the model would have answered."""
+    cancelled at once — streamed or not: the model's HTTP request is dropped (the model server sees the
+    hang-up) and the run slot comes back in seconds, not when the model would have answered."""
+    question = "What is the refund policy?"
+    body = ({"model": "dropqa", "messages": [{"role": "user", "content": question}]} if path.startswith("/v1")
+            else {"question": question})
     with ScriptedOpenAI(lambda body: {"delay": 60, "content": "late"}) as llm, dropqa_server(
             api__embedded_workers="0", api__max_concurrent_runs="1", models__chat__model=llm.model,
             models__chat__base_url=llm.base_url, models__chat__api_key="test", models__chat__max_retries="0",
             models__chat__timeout_s="120") as s:
-        with requests.post(s.base + "/api/qa/stream", json={"question": "What is the refund policy?"},
-                           stream=True, timeout=60) as r:
-            events = sse_events(r)  # kept: a dropped generator closes the response
-            assert next(events)[0] == "status"
-            deadline = time.monotonic() + 30
-            while not llm.requests and time.monotonic() < deadline:
-                time.sleep(0.05)
-            assert llm.requests, "the run never reached the model"
-            left = time.monotonic()
-            events.close()
-        # the client is gone
+        host, port = s.base.removeprefix("http://").split(":")
+        client = http.client.HTTPConnection(host, int(port), timeout=60)
+        client.request("POST", path, body=json.dumps(body), headers={"Content-Type": "application/json"})
+        deadline = time.monotonic() + 30
+        while not llm.requests and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert llm.requests, "the run never reached the model"
+        left = time.monotonic()
+        client.close()  # the client is gone
         deadline = left + 10
         while time.monotonic() < deadline and (llm.abandoned < 1 or s.get("/api/health").json()["load"]["running"]):
             time.sleep(0.1)

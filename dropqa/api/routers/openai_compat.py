@@ -18,7 +18,7 @@ from contextlib import aclosing
 from typing import Any, Literal
 
 import anyio
-from fastapi import APIRouter
+from fastapi import APIRouter, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sse_starlette import EventSourceResponse
 
 from dropqa.api.deps import Authorized, LimiterDep, ServicesDep
+from dropqa.api.disconnect import ClientGone, gone_response, while_connected
 from dropqa.api.errors import ERROR_RESPONSES
 from dropqa.api.limits import QuestionInput, ThreadId, TopicName, Version
 from dropqa.api.load import RunLimiter
@@ -149,8 +150,8 @@ async def list_models() -> ModelList:
     "description": "a chat.completion, or with `stream: true` server-sent `chat.completion.chunk` events "
                    "ending with `data: [DONE]`",
     "content": {"text/event-stream": {"schema": EVENT_SCHEMA}}}})
-async def chat_completions(req: ChatRequest, svc: ServicesDep,
-                           limiter: LimiterDep) -> ChatCompletion | EventSourceResponse | JSONResponse:
+async def chat_completions(req: ChatRequest, svc: ServicesDep, limiter: LimiterDep,
+                           request: Request) -> ChatCompletion | EventSourceResponse | JSONResponse | Response:
     if req.model not in ACCEPTED_MODELS:
         return model_not_found(req.model)
     question = req.question_input().question
@@ -160,9 +161,13 @@ async def chat_completions(req: ChatRequest, svc: ServicesDep,
         shutdown = anyio.Event()
         return EventSourceResponse(_chunks(svc, req, question, shutdown, limiter), shutdown_event=shutdown,
                                    shutdown_grace_period=2.0, ping=10, sep="\n")
-    async with limiter.slot():
-        answer = await answer_and_record(svc, question, version=req.version, show_reasoning=True,
-                                         topic_filter=req.topic_filter, thread_id=req.thread_id)
+    async with limiter.slot():  # a client that hangs up first cancels its run
+        try:
+            answer = await while_connected(request, answer_and_record(
+                svc, question, version=req.version, show_reasoning=True, topic_filter=req.topic_filter,
+                thread_id=req.thread_id))
+        except ClientGone:
+            return gone_response()
     return ChatCompletion(
         id=f"chatcmpl-{uuid.uuid4().hex}", created=int(time.time()), model=MODEL_ID,
         choices=[ChatChoice(message={"role": "assistant", "content": answer.answer + sources_text(answer)})],

@@ -8,12 +8,13 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 import anyio
-from fastapi import APIRouter, HTTPException, Query
+from fastapi import APIRouter, HTTPException, Query, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, Field, model_validator
 from sse_starlette import EventSourceResponse
 
 from dropqa.api.deps import Authorized, LimiterDep, ServicesDep
+from dropqa.api.disconnect import ClientGone, gone_response, while_connected
 from dropqa.api.errors import ERROR_RESPONSES
 from dropqa.api.limits import QuestionInput, Text, Version
 from dropqa.api.sse import EVENT_SCHEMA, event_stream
@@ -65,10 +66,15 @@ class FeedbackResponse(BaseModel):
 
 
 @router.post("/ask", response_model=Answer)
-async def ask_question(req: AskRequest, svc: ServicesDep, limiter: LimiterDep) -> Answer:
+async def ask_question(req: AskRequest, svc: ServicesDep, limiter: LimiterDep, request: Request) -> Answer | Response:
+    """The whole answer in one response. A client that hangs up first cancels its run."""
     async with limiter.slot():  # 429 with Retry-After when too many questions are in flight
-        return await answer_and_record(svc, req.question, version=req.version, show_reasoning=req.show_reasoning,
-                                       topic_filter=req.topic_filter, thread_id=req.thread_id)
+        try:
+            return await while_connected(request, answer_and_record(
+                svc, req.question, version=req.version, show_reasoning=req.show_reasoning,
+                topic_filter=req.topic_filter, thread_id=req.thread_id))
+        except ClientGone:
+            return gone_response()
 
 
 @router.post("/stream", response_class=EventSourceResponse, responses={200: {
