@@ -17,11 +17,11 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import ChannelVersions, Checkpoint, CheckpointMetadata, CheckpointTuple
 from langgraph.checkpoint.postgres import PostgresSaver
-from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool
 
 from dropqa.blocking import in_thread
 from dropqa.graph.graph import build_graph
+from dropqa.store.db import Database
 from dropqa.tools.services import Services
 
 
@@ -58,12 +58,10 @@ def threaded_graph(services: Services) -> Any:
     url = services.db.url
     with _lock:
         if url not in _compiled:
-            db = services.settings.database  # same loss rules as the main pool: fail fast, reconnect
-            pool = ConnectionPool(url, min_size=1, max_size=db.pool_max, open=True,
-                                  check=ConnectionPool.check_connection, timeout=db.acquire_timeout_s,
-                                  reconnect_timeout=max(5.0, db.acquire_timeout_s),
-                                  kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row,
-                                          "connect_timeout": max(1, round(db.connect_timeout_s))})
+            rules = Database.pool_rules(services.settings)  # the main pool's: fail fast, reconnect
+            rules["kwargs"].update(autocommit=True, prepare_threshold=0)  # what PostgresSaver requires
+            pool = ConnectionPool(url, min_size=1, max_size=services.settings.database.pool_max, open=True,
+                                  **rules)
             saver = ThreadedSaver(pool)  # type: ignore[arg-type]
             saver.setup()
             _compiled[url] = (pool, build_graph().compile(checkpointer=saver, name="dropqa"))

@@ -14,6 +14,7 @@ import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from typing import Any
 
 import psycopg
 from pgvector.psycopg import register_vector
@@ -61,6 +62,18 @@ class Database:
         except Exception:
             log.debug("pool check after recovery failed", exc_info=True)
 
+    @staticmethod
+    def pool_rules(settings: Settings) -> dict[str, Any]:
+        """How every DropQA pool behaves when the database is slow or lost: a new connection gives up
+        after ``connect_timeout_s``, a borrowed one is checked (a connection to a server that died is
+        replaced), a wait for one ends after ``acquire_timeout_s``, reconnection never backs off for
+        minutes, and idle connections close after ``pool_max_idle_s``. Arguments for ``ConnectionPool``;
+        ``kwargs`` holds the connection's own and takes more."""
+        db = settings.database
+        return {"check": ConnectionPool.check_connection, "timeout": db.acquire_timeout_s,
+                "reconnect_timeout": max(5.0, db.acquire_timeout_s), "max_idle": db.pool_max_idle_s,
+                "kwargs": {"row_factory": dict_row, "connect_timeout": max(1, round(db.connect_timeout_s))}}
+
     @classmethod
     def open(cls, settings: Settings) -> Database:
         url, embedded = resolve_database_url(settings.database_url, settings.data_dir)
@@ -79,19 +92,8 @@ class Database:
             conn.execute(f"SET statement_timeout = {int(timeout)}")
             conn.commit()
 
-        pool = ConnectionPool(
-            url,
-            min_size=settings.database.pool_min,
-            max_size=settings.database.pool_max,
-            max_idle=settings.database.pool_max_idle_s,
-            kwargs={"row_factory": dict_row, "connect_timeout": connect_timeout},
-            configure=configure,
-            check=ConnectionPool.check_connection,  # a connection to a server that died is replaced
-            timeout=settings.database.acquire_timeout_s,
-            reconnect_timeout=max(5.0, settings.database.acquire_timeout_s),  # no minutes-long back-off
-            open=True,
-            name="dropqa",
-        )
+        pool = ConnectionPool(url, min_size=settings.database.pool_min, max_size=settings.database.pool_max,
+                              configure=configure, open=True, name="dropqa", **cls.pool_rules(settings))
         pool.wait(timeout=settings.database.startup_timeout_s)
         return cls(url, pool, embedded=embedded, settings=settings)
 
