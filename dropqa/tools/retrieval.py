@@ -37,6 +37,7 @@ class RetrievalResult:
     hits: list[Hit] = field(default_factory=list)
     translations: dict[str, list[str]] = field(default_factory=dict)  # term → its words in the other language
     unseen: list[str] = field(default_factory=list)  # question terms no passage holds, in either language
+    vector: list[float] = field(default_factory=list)  # the query's embedding (passages are scored against it)
 
     @property
     def top_relevance(self) -> float:
@@ -201,4 +202,4 @@ def hybrid_search(svc: Services, query: str, scope: Scope, k: int | None = None,
         )
     fused.sort(key=lambda h: -h.metadata["rank_score"])
     return RetrievalResult(query=query, terms=terms, weights=question_weights, hits=fused[:k],
-                           translations=translations, unseen=unseen)
+                           translations=translations, unseen=unseen, vector=qvec)

@@ -59,8 +59,7 @@ def expand_window(svc: Services, result: RetrievalResult, top: int = 3) -> list[
             seen.add(n.node_id)
             extra.append(n)
     if extra:
-        score_hits(svc, extra, result.terms, result.weights, svc.embedder.embed_query(result.query).tolist(),
-                   result.translations)
+        score_hits(svc, extra, result.terms, result.weights, result.vector, result.translations)
         for n in extra:
             parent = next(h for h in result.hits if h.node_id == n.metadata["window_of"])
             n.relevance = round(max(n.relevance, parent.relevance * svc.settings.answer.window_parent_share), 4)
@@ -110,8 +109,7 @@ def rescore(svc: Services, hits: list[Hit], result: RetrievalResult) -> None:
     for h in hits:
         h.metadata.pop("semantic", None)
         h.metadata.pop("translated_coverage", None)
-    score_hits(svc, hits, result.terms, result.weights, svc.embedder.embed_query(result.query).tolist(),
-               result.translations)
+    score_hits(svc, hits, result.terms, result.weights, result.vector, result.translations)
 
 
 class Rewrites(BaseModel):
@@ -135,7 +133,7 @@ def fuse_rewrites(svc: Services, result: RetrievalResult, rewrites: list[str], s
     keeping the best relevance any of the searches gave it, replaces ``result.hits``."""
     extra = [hybrid_search(svc, q, scope, k=k) for q in rewrites]
     fused = rrf([result.hits, *[r.hits for r in extra]], k=svc.settings.retrieval.rrf_k)
-    score_hits(svc, fused, result.terms, result.weights, svc.embedder.embed_query(result.query).tolist())
+    score_hits(svc, fused, result.terms, result.weights, result.vector)
     best = {h.node_id: max([h.relevance] + [x.relevance for r in extra for x in r.hits
                                             if x.node_id == h.node_id]) for h in fused}
     for h in fused:
