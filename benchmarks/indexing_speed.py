@@ -40,6 +40,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from benchmarks.ingestion import Text  # noqa: E402
+from benchmarks.report import write_results  # noqa: E402
 
 OUT = ROOT / "benchmarks" / "results"
 FACT_Q = "What is the vault code of Project Heron?"
@@ -305,11 +306,7 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             svc.close()
     result["peak_rss_mb"] = peak_rss_mb()
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "indexing.json").write_text(json.dumps(result, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-    text = markdown(result)
-    (args.out / "indexing.md").write_text(text, encoding="utf-8")
-    print(text)
+    write_results(args.out, "indexing", result, markdown(result))
     return 0
 
 

@@ -19,7 +19,6 @@ under 8 clients, RSS growth ≤ 10 %, 429s within 1 s, a 1 MB question refused i
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import signal
@@ -35,6 +34,7 @@ from typing import Any
 import requests
 import yaml
 
+from benchmarks.report import write_results
 from benchmarks.timing import percentiles
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -245,11 +245,7 @@ def main(argv: list[str] | None = None) -> int:
                   "max_ms": round(max((ms for _, ms, _ in burst_results), default=0), 1)},
         "load_after": health.get("load"),
     }
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "load.json").write_text(json.dumps(report, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-    md = render(report)
-    (args.out / "load.md").write_text(md, encoding="utf-8")
-    print(md)
+    write_results(args.out, "load", report, render(report))
     return 0
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 from typing import Any
 
 SYSTEM_LABELS = {
@@ -21,6 +23,14 @@ QUALITY_COLUMNS = (("recall_at_5", "recall@5"), ("recall_at_10", "recall@10"),
                    ("all_evidence_at_10", "all-evidence@10"), ("mrr_at_10", "MRR@10"))
 ASK_P95_MAX = 3.0
 INGESTION_MIN = 0.7
+
+
+def write_results(out: Path, stem: str, data: dict[str, Any], text: str) -> None:
+    """A benchmark's figures (``<stem>.json``) and its Markdown table (``<stem>.md``, also printed)."""
+    out.mkdir(parents=True, exist_ok=True)
+    (out / f"{stem}.json").write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    (out / f"{stem}.md").write_text(text, encoding="utf-8")
+    print(text)
 
 
 def _f(v: Any, digits: int = 3) -> str:
