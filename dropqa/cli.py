@@ -92,6 +92,13 @@ def index(
     if not files:
         err.print("[yellow]no files found[/yellow]")
         raise typer.Exit(1)
+    if _index_and_report(settings, files, workers).count("failed"):
+        raise typer.Exit(1)
+
+
+def _index_and_report(settings: Settings, files: list[tuple[Path, str]], workers: int):
+    """Index ``files`` (:func:`_index_files`) and print the summary; exit 130 when Ctrl-C or SIGTERM
+    stopped the run. ``dropqa index`` and ``dropqa run`` both index this way."""
     svc = _services(settings)
     try:
         summary = _index_files(svc, settings, files, workers)
@@ -100,15 +107,12 @@ def index(
     _print_summary(summary)
     if summary.stopped:
         raise typer.Exit(130)
-    if summary.count("failed"):
-        raise typer.Exit(1)
+    return summary
 
 
 def _index_files(svc, settings: Settings, files: list[tuple[Path, str]], workers: int):
     """Run :class:`~dropqa.ingestion.batch.BatchRun` with a line per file, a bar on a terminal, and
     Ctrl-C / SIGTERM meaning "stop after the current file" (a second Ctrl-C quits at once)."""
-    import signal
-
     from dropqa.ingestion.batch import BatchRun
     from dropqa.ingestion.pipeline import Indexer
 
@@ -333,14 +337,7 @@ def run(
     host, port = host or settings.api.host, port or settings.listen_port
     sock = _listen(settings, host, port)
     targets = paths or [Path("examples/corpus")]
-    svc = _services(settings)
-    try:
-        summary = _index_files(svc, settings, list(iter_files(targets, settings.ingestion.ignore_patterns)), 1)
-    finally:
-        svc.close()
-    _print_summary(summary)
-    if summary.stopped:
-        raise typer.Exit(130)
+    _index_and_report(settings, list(iter_files(targets, settings.ingestion.ignore_patterns)), 1)
     _serve(settings, host, port, sock)
 
 
