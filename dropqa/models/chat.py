@@ -28,10 +28,15 @@ log = logging.getLogger(__name__)
 PROVIDER_KEY = "dropqa_provider"  # response_metadata key (plain replies) / dict key (structured replies)
 
 
+def _model_name(cfg: ChatModelSettings) -> str:
+    """The model's name as its provider knows it (``openai/gpt-4o-mini`` → ``gpt-4o-mini``)."""
+    return cfg.model.split("/", 1)[1] if cfg.model.startswith("openai/") else cfg.model
+
+
 def build_chat_model(cfg: ChatModelSettings) -> BaseChatModel:
     from langchain.chat_models import init_chat_model
 
-    model = cfg.model.split("/", 1)[1] if cfg.model.startswith("openai/") else cfg.model
+    model = _model_name(cfg)
     kwargs: dict[str, Any] = {"temperature": cfg.temperature, "timeout": cfg.timeout_s, "max_retries": cfg.max_retries}
     if cfg.base_url:
         kwargs["base_url"] = cfg.base_url
@@ -45,7 +50,7 @@ def build_chat_model(cfg: ChatModelSettings) -> BaseChatModel:
 
 def provider_name(cfg: ChatModelSettings) -> str:
     """How usage and logs name a provider: ``model@base_url`` (``model`` without a base URL)."""
-    model = cfg.model.split("/", 1)[1] if cfg.model.startswith("openai/") else cfg.model
+    model = _model_name(cfg)
     return f"{model}@{cfg.base_url}" if cfg.base_url else model
 
 
