@@ -12,7 +12,7 @@ help:
 	@echo "make test   - install with test extras, run unit + integration + e2e + browser tests"
 	@echo "make lint   - ruff"
 	@echo "make eval   - the sample suite (../shared/samples), report in eval-report/"
-	@echo "make eval-dev - every dev suite (../shared samples + evals-dev, evals/golden_xl), one table in eval-report/dev.md"
+	@echo "make eval-dev - every dev suite (../shared samples + evals-dev, suites/golden_xl), one table in eval-report/dev.md"
 	@echo "               (SUITES=\"samples xl-samples\" picks suites, EVAL_ARGS=\"--limit 3\" passes options to dropqa eval)"
 	@echo "make bench  - DropQA against BM25 / PGVector / RRF / contextual-chunk baselines, ingestion, 5k-50k scale"
 	@echo "               (BENCH_SCALE=5000,20000 to shorten; BENCH_ARGS=--dev adds the dev suites)"
@@ -70,10 +70,10 @@ eval: $(BIN)/dropqa
 	@if [ -d ../shared ]; then \
 		$(BIN)/dropqa eval ../shared/samples/golden.yaml --corpus ../shared/samples/corpus --out eval-report; \
 	else \
-		echo "../shared not found: run e.g. '$(BIN)/dropqa eval evals/golden_en.yaml --corpus evals/corpus_en --out eval-report'"; \
+		echo "../shared not found: run e.g. '$(BIN)/dropqa eval suites/golden_en.yaml --corpus suites/corpus_en --out eval-report'"; \
 	fi
 
-# The dev suites: per corpus, its own golden file (suite <corpus>) and evals/golden_xl/<corpus>.yaml (suite
+# The dev suites: per corpus, its own golden file (suite <corpus>) and suites/golden_xl/<corpus>.yaml (suite
 # xl-<corpus>). Two suites on one corpus share one throw-away embedded store (indexed by the first,
 # --reuse by the second); with an external database (DATABASE_URL) each gets its own fresh one.
 # Reports go to eval-report/<suite>/, the table over the suites of this run to eval-report/dev.md.
@@ -101,7 +101,7 @@ eval-dev: $(BIN)/dropqa
 		if [ -z "$$external" ] && [ $$(echo $$run | wc -w) -gt 1 ]; then \
 			store=$$(mktemp -d "$${TMPDIR:-/tmp}/dropqa-eval-dev-XXXXXX") && chmod 755 "$$store" && reuse=--reuse; fi; \
 		for s in $$run; do \
-			case $$s in xl-*) golden="evals/golden_xl/$$c.yaml";; *) golden="$$dir/golden.yaml";; esac; \
+			case $$s in xl-*) golden="suites/golden_xl/$$c.yaml";; *) golden="$$dir/golden.yaml";; esac; \
 			echo "== $$s: $$golden on $$dir/corpus"; \
 			rm -rf "$(EVAL_DEV_OUT)/$$s"; \
 			if env $${store:+DROPQA_DATA_DIR="$$store"} $(BIN)/dropqa eval "$$golden" --corpus "$$dir/corpus" \
@@ -122,7 +122,7 @@ $(VENV)/.bench-installed: pyproject.toml
 
 # One run, one machine: DropQA and the baselines on the same corpora; ratios, PASS/FAIL targets.
 # Writes benchmarks/results/{bench,quality,scale}.json and latest.md. BENCH_SCALE=5000,20000 shortens the scale step;
-# BENCH_ARGS="--dev" adds the dev suites (../shared/evals-dev, evals/golden_xl), e.g. BENCH_ARGS="--dev cmrc-dev-zh --limit 20".
+# BENCH_ARGS="--dev" adds the dev suites (../shared/evals-dev, suites/golden_xl), e.g. BENCH_ARGS="--dev cmrc-dev-zh --limit 20".
 BENCH_ARGS ?=
 bench: $(VENV)/.bench-installed
 	$(BIN)/python -m benchmarks.run $(BENCH_ARGS)

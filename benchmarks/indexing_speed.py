@@ -146,7 +146,7 @@ def mixed_corpus(folder: Path, mb: float) -> dict[str, int]:
 
 def open_services(data_dir: Path):
     from dropqa.config import Settings
-    from dropqa.tools.services import Services
+    from dropqa.services import Services
 
     return Services.open(Settings(data_dir=data_dir))
 
@@ -172,10 +172,10 @@ def run_huge(svc, folder: Path, embed: bool) -> list[dict[str, Any]]:
 
 
 def run_mixed(svc, folder: Path, mb: float) -> dict[str, Any]:
-    from dropqa.graph.run import ask
     from dropqa.ingestion.batch import BatchRun
     from dropqa.ingestion.files import iter_files
     from dropqa.ingestion.pipeline import Indexer
+    from dropqa.runtime.run import ask
 
     by_kind = mixed_corpus(folder, mb)
     files = list(iter_files([folder], []))

@@ -4,16 +4,16 @@ The corpus is indexed the way ``dropqa eval`` indexes it (base files, then each 
 new version), with a parse hook that keeps each parsed document's text for the baselines'
 chunks. Then every question goes to every system, in interleaved rounds:
 
-- ``dropqa retrieval``: :func:`dropqa.tools.retrieval.hybrid_search` (top 10), the retrieval
+- ``dropqa retrieval``: :func:`dropqa.retrieval.search.hybrid_search` (top 10), the retrieval
   step of the fast path;
-- ``dropqa ask``: :func:`dropqa.graph.run.ask`, the compiled graph as the API runs it (its
+- ``dropqa ask``: :func:`dropqa.runtime.run.ask`, the compiled graph as the API runs it (its
   sources are the ones the answer lists);
 - ``bm25``, ``pgvector``, ``bm25+pgvector rrf``: see :mod:`benchmarks.baselines`;
 - ``contextual``: the plain chunk-RAG baseline DropQA must beat — the same 500-character chunks,
   each indexed with its document's title in front (:func:`benchmarks.chunks.contextual_chunks`),
   BM25 and PGVector over them fused by RRF.
 
-Suites in a row on the same corpus folder (a ``evals/golden_xl`` file after its corpus' own suite)
+Suites in a row on the same corpus folder (a ``suites/golden_xl`` file after its corpus' own suite)
 share one indexing (:func:`run_suites`).
 
 Quality uses the eval's evidence rule (:func:`dropqa.evals.metrics.evidence_found`): a result
@@ -126,7 +126,7 @@ def indexed_corpus(server: BenchServer, name: str, corpus: Path, *, log: Callabl
     """Index ``corpus`` into a fresh database (DropQA, BM25, PGVector, the contextual chunks); close it after."""
     from dropqa.evals.runner import corpus_files, stage_and_index
     from dropqa.ingestion.pipeline import Indexer
-    from dropqa.tools.services import Services
+    from dropqa.services import Services
 
     settings = server.settings("bench_" + "".join(ch if ch.isalnum() else "_" for ch in name)[:40])
     svc = Services.open(settings)
@@ -179,9 +179,9 @@ def indexed_corpus(server: BenchServer, name: str, corpus: Path, *, log: Callabl
 def measure(ic: IndexedCorpus, spec: SuiteSpec, *, rounds: int = 3, log: Callable[[str], None] = print,
             ) -> dict[str, Any]:
     """Every system on the questions of ``spec`` (whose corpus ``ic`` holds), in interleaved rounds."""
-    from dropqa.graph.run import ask
+    from dropqa.retrieval.search import hybrid_search
+    from dropqa.runtime.run import ask
     from dropqa.store.scope import Scope
-    from dropqa.tools.retrieval import hybrid_search
 
     items = load_suite(spec.golden)[: spec.limit or None]
     svc, embedder, b = ic.svc, ic.embedder, ic.baselines

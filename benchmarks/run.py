@@ -9,9 +9,9 @@ Steps, in this order (each in its own fresh database of one embedded PostgreSQL 
 1. ingestion — runs ``python -m benchmarks.ingestion`` (another module's job) when that file
    exists, and merges the ``benchmarks/results/ingestion.json`` it writes;
 2. retrieval quality and latency on each golden suite (:mod:`benchmarks.quality`): the sample
-   suite ``../shared/samples/golden.yaml`` when ``../shared`` exists, and ``evals/golden_en.yaml``;
+   suite ``../shared/samples/golden.yaml`` when ``../shared`` exists, and ``suites/golden_en.yaml``;
    with ``--dev`` also the development suites of ``../shared/evals-dev`` and the cross-language
-   ``evals/golden_xl`` files (each right after its corpus' own suite, sharing its indexing);
+   ``suites/golden_xl`` files (each right after its corpus' own suite, sharing its indexing);
    ``--dev dragonball-dev-en,xl-dragonball-dev-en`` picks some (:func:`dev_suites`);
 3. scale (:mod:`benchmarks.scale`): generated corpus at each ``--scale`` step (``BENCH_SCALE``
    overrides the default 5000,20000,50000; ``BENCH_SCALE=0`` skips the step).
@@ -51,13 +51,13 @@ def default_suites() -> list[tuple[str, Path, Path]]:
     shared = SHARED / "samples"
     if (shared / "golden.yaml").exists():
         suites.append(("samples (zh, shared)", shared / "golden.yaml", shared / "corpus"))
-    suites.append(("golden_en", ROOT / "evals" / "golden_en.yaml", ROOT / "evals" / "corpus_en"))
+    suites.append(("golden_en", ROOT / "suites" / "golden_en.yaml", ROOT / "suites" / "corpus_en"))
     return suites
 
 
 def dev_suites(shared: Path = SHARED) -> list[tuple[str, Path, Path]]:
-    """The sample suite, ``evals/golden_en.yaml``, the four ``evals-dev`` suites, and after each corpus'
-    own suite its ``evals/golden_xl/<corpus>.yaml`` (named ``xl-<corpus>``) — those present on disk.
+    """The sample suite, ``suites/golden_en.yaml``, the four ``evals-dev`` suites, and after each corpus'
+    own suite its ``suites/golden_xl/<corpus>.yaml`` (named ``xl-<corpus>``) — those present on disk.
     The names are ``make eval-dev``'s suite names."""
     suites = []
     for name in DEV_CORPORA:
@@ -66,11 +66,11 @@ def dev_suites(shared: Path = SHARED) -> list[tuple[str, Path, Path]]:
             continue
         if (folder / "golden.yaml").exists():
             suites.append((name, folder / "golden.yaml", folder / "corpus"))
-        xl = ROOT / "evals" / "golden_xl" / f"{name}.yaml"
+        xl = ROOT / "suites" / "golden_xl" / f"{name}.yaml"
         if xl.exists():
             suites.append((f"xl-{name}", xl, folder / "corpus"))
         if name == "samples":
-            suites.append(("golden_en", ROOT / "evals" / "golden_en.yaml", ROOT / "evals" / "corpus_en"))
+            suites.append(("golden_en", ROOT / "suites" / "golden_en.yaml", ROOT / "suites" / "corpus_en"))
     return suites
 
 

@@ -58,12 +58,12 @@ def vector_index_bytes(conn: Any) -> int:
 
 def run_scale(server: BenchServer, levels: tuple[int, ...] = DEFAULT_LEVELS, *, nodes_per_doc: int = 100,
               rounds: int = 2, log: Callable[[str], None] = print) -> dict[str, Any]:
-    from dropqa.graph.run import ask
     from dropqa.ingestion.pipeline import Indexer
+    from dropqa.retrieval.search import hybrid_search
+    from dropqa.runtime.run import ask
+    from dropqa.services import Services
     from dropqa.store.documents import write_version
     from dropqa.store.scope import Scope
-    from dropqa.tools.retrieval import hybrid_search
-    from dropqa.tools.services import Services
 
     levels = tuple(sorted(set(levels)))
     # Each generated paragraph stays one passage, so a step holds exactly the number of nodes it names.

@@ -52,7 +52,7 @@ def _opened(open_: Callable[[Settings], T], settings: Settings) -> T:
 
 
 def _services(settings: Settings):
-    from dropqa.tools.services import Services
+    from dropqa.services import Services
 
     return _opened(Services.open, settings)
 
@@ -199,7 +199,7 @@ def ask(
     from pydantic import ValidationError
 
     from dropqa.api.limits import QuestionInput, validation_message
-    from dropqa.graph.run import ask as run_ask
+    from dropqa.runtime.run import ask as run_ask
 
     try:  # the limits every entry point shares, checked before the database is opened
         req = QuestionInput(question=question, version=version)

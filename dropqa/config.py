@@ -212,8 +212,8 @@ class RetrievalSettings(Section):
     answer_sentences: int = Field(3, ge=1, description="offline answers: most sentences quoted")
     snippet_chars: int = Field(240, ge=1, description="characters of a source's snippet")
     calibration_file: Path | None = Field(
-        default=None, description="a refitted answerability/source model (evals/fit_answerability.py --out); "
-        "unset = the fit shipped in dropqa/tools/answerability.json")
+        default=None, description="a refitted answerability/source model (python -m dropqa.evals.fit fit … --out); "
+        "unset = the fit shipped in dropqa/retrieval/answerability.json")
     fuzzy_min_score: float = Field(80.0, ge=0.0, le=100.0, description="fuzzy keyword search: the least "
                                    "similarity (rapidfuzz, 0-100) of a match")
 

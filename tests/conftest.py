@@ -57,7 +57,7 @@ def settings(database_url: str, tmp_path_factory: pytest.TempPathFactory):
 
 @pytest.fixture(scope="module")
 def services(settings) -> Iterator:
-    from dropqa.tools.services import Services
+    from dropqa.services import Services
 
     svc = Services.open(settings)
     yield svc

@@ -22,7 +22,7 @@ from dropqa.api.load import RunLimiter
 from dropqa.api.routers import documents, health, images, jobs, nodes, openai_compat, qa, topics
 from dropqa.api.workers import EmbeddedWorkers
 from dropqa.config import Settings
-from dropqa.tools.services import Services
+from dropqa.services import Services
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +62,7 @@ def create_app(settings: Settings, services: Services | None = None) -> FastAPI:
         finally:
             await run_in_threadpool(workers.stop)
             if owned:
-                from dropqa.graph.threads import close_all
+                from dropqa.runtime.threads import close_all
 
                 close_all()  # the conversation checkpointer's pool, if a thread was used
                 app.state.services.close()

@@ -9,8 +9,8 @@ from fastapi import Depends, Request
 from dropqa.api.auth import check_token
 from dropqa.api.load import RunLimiter
 from dropqa.config import Settings
+from dropqa.services import Services
 from dropqa.store.db import Database
-from dropqa.tools.services import Services
 
 
 def get_services(request: Request) -> Services:

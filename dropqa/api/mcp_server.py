@@ -29,12 +29,12 @@ from dropqa.api.hosts import allowed_names
 from dropqa.api.limits import QuestionInput, validation_message
 from dropqa.api.load import Overloaded, RunLimiter
 from dropqa.config import Settings
-from dropqa.graph.run import answer_and_record
 from dropqa.models.embeddings import EmbedderBusy
+from dropqa.runtime.run import answer_and_record
+from dropqa.services import Services
 from dropqa.store.server import DatabaseUnavailable
 from dropqa.tools.registry import mcp_specs
 from dropqa.tools.results import ToolResult
-from dropqa.tools.services import Services
 from dropqa.tools.spec import ToolSpec
 
 READ_ONLY = ToolAnnotations(readOnlyHint=True, openWorldHint=False)

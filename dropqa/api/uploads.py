@@ -23,9 +23,9 @@ from pydantic import BaseModel, Field
 
 from dropqa.ingestion.parsers import UnsupportedFormat, get_parser
 from dropqa.ingestion.sniff import detect_type
+from dropqa.services import Services
 from dropqa.store import blobs, jobs
 from dropqa.store import documents as doc_store
-from dropqa.tools.services import Services
 
 _FORBIDDEN = re.compile(r'[<>:"/\\|?*]')
 _MAX_NAME_BYTES = 200

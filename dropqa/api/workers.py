@@ -7,7 +7,7 @@ import logging
 import threading
 
 from dropqa.ingestion.worker import Worker, default_worker_id
-from dropqa.tools.services import Services
+from dropqa.services import Services
 
 log = logging.getLogger(__name__)
 

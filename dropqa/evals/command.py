@@ -71,8 +71,8 @@ def eval_command(golden: Path, corpus: Path, out: Path = Path("eval-report"), li
     """Run the suite and write the reports; return the exit status (0 ok, 2 bad input or no database)."""
     from dropqa.evals.report import print_console, write_report
     from dropqa.evals.runner import run_suite
+    from dropqa.services import Services
     from dropqa.store.server import DatabaseUnavailable
-    from dropqa.tools.services import Services
 
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     try:

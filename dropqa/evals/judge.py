@@ -17,10 +17,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, ValidationError
+from langchain_core.messages import HumanMessage
+from pydantic import BaseModel, Field
 
 from dropqa.evals.suite import EvalItem
 from dropqa.models import prompts
+from dropqa.models.chat import ChatUnavailable, UnreadableReply, chat_providers, invoke_structured
 
 VERDICTS = {"correct": 1.0, "partial": 0.5, "incorrect": 0.0}
 
@@ -43,51 +45,40 @@ class Judgement:
         return {"verdict": self.verdict, "score": self.score, "reason": self.reason, "error": self.error}
 
 
-def judgement_of(reply: Any) -> Judgement:
-    """A structured reply (``{"parsed", "raw", "parsing_error"}`` or a :class:`Verdict`) → a judgement;
-    an unreadable one is an error, not a score."""
-    parsed = reply.get("parsed") if isinstance(reply, dict) else reply
-    if not isinstance(parsed, Verdict):
-        raw = reply.get("raw") if isinstance(reply, dict) else reply
-        text = str(getattr(raw, "content", raw) or "")
-        return Judgement(None, error=f"unreadable verdict: {text[:200]!r}")
-    return Judgement(VERDICTS[parsed.verdict], parsed.verdict, parsed.reason[:500])
+def judgement_of(verdict: Verdict) -> Judgement:
+    return Judgement(VERDICTS[verdict.verdict], verdict.verdict, verdict.reason[:500])
 
 
 class AnswerJudge:
-    """Grades answers with a chat model that replies with a :class:`Verdict` (any LangChain runnable
-    taking messages: :meth:`from_settings` or :meth:`for_chat_model` build one)."""
+    """Grades answers with chat models (the first that answers, with its fallbacks) replying with a
+    :class:`Verdict`: :meth:`from_settings` or :meth:`for_chat_model` build one."""
 
-    def __init__(self, chat: Any, model: str):
-        self.chat = chat
+    def __init__(self, providers: list[tuple[str, Any]], model: str):
+        self.providers = providers
         self.model = model
 
     @classmethod
     def for_chat_model(cls, chat_model: Any, model: str) -> AnswerJudge:
-        return cls(chat_model.with_structured_output(Verdict, include_raw=True), model)
+        return cls([(model, chat_model)], model)
 
     @classmethod
     def from_settings(cls, settings: Any) -> AnswerJudge | None:
         """The configured chat model (with its fallbacks), or None offline."""
-        from dropqa.models.chat import chat_with_fallbacks
-
-        chat = chat_with_fallbacks(settings.models, schema=Verdict)
-        return cls(chat, settings.models.chat.model) if chat is not None else None
+        providers = chat_providers(settings.models)
+        return cls(providers, settings.models.chat.model) if providers else None
 
     @staticmethod
     def applies(item: EvalItem, error: str | None) -> bool:
         return not item.no_answer and bool(item.answers) and not error
 
     def judge(self, item: EvalItem, answer: str) -> Judgement:
-        from langchain_core.messages import HumanMessage
-
         text = prompts.fill("dropqa.evals.prompts", "judge.md", {
             "question": item.question, "expected": "\n".join(f"- {a}" for a in item.answers),
             "notes": item.notes or "", "answer": answer.strip() or "(empty answer)"})
         try:
-            reply = self.chat.invoke([HumanMessage(content=text)])
-        except ValidationError as exc:  # the reply is not a Verdict (the client validates JSON replies)
-            return Judgement(None, error=f"unreadable verdict: {exc.errors()[0].get('input')!r}"[:300])
-        except Exception as exc:  # the judge is optional: a failed call is recorded, not scored
-            return Judgement(None, error=f"{type(exc).__name__}: {exc}"[:300])
-        return judgement_of(reply)
+            verdict, _ = invoke_structured(self.providers, [HumanMessage(content=text)], Verdict)
+        except UnreadableReply as exc:
+            return Judgement(None, error=f"unreadable verdict: {exc.reason}"[:300])
+        except ChatUnavailable as exc:  # the judge is optional: a failed call is recorded, not scored
+            return Judgement(None, error=str(exc)[:300])
+        return judgement_of(verdict)

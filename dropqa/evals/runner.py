@@ -3,7 +3,7 @@
 Staging is the same as ``shared/tools/score_golden.py``: the corpus folder's base files are
 copied to a staging folder and indexed first; then every ``STEM_vN.EXT`` is copied over
 ``STEM.EXT`` and indexed again, in N order, so the store sees a real new version of the same
-document (source key = the base file name). Questions go through :func:`dropqa.graph.run.ask`
+document (source key = the base file name). Questions go through :func:`dropqa.runtime.run.ask`
 (what the API and ``dropqa ask`` call) without a version: the question's text says which
 version it means. The first question is asked once untimed as a warm-up (lazy loads), so the
 latencies compare with a running server's. Each source's node is read back from the store.
@@ -98,7 +98,7 @@ def node_text(db: Any, node_id: str | None, snippet: str) -> tuple[str, str]:
 
 def ask_item(services: Any, item: EvalItem) -> tuple[ItemResult, dict[str, Any]]:
     """Ask one question; return the scored-ready result and the raw answer fields."""
-    from dropqa.graph.run import ask
+    from dropqa.runtime.run import ask
 
     started = time.perf_counter()
     try:

@@ -19,7 +19,6 @@ from __future__ import annotations
 from langgraph.graph import END, START, StateGraph
 from langgraph.prebuilt import ToolNode
 
-from dropqa.graph.context import Context
 from dropqa.graph.nodes.adapt import adapt, route_adapt
 from dropqa.graph.nodes.answer import answer
 from dropqa.graph.nodes.evaluate import evaluate
@@ -30,12 +29,13 @@ from dropqa.graph.nodes.retrieve import retrieve
 from dropqa.graph.nodes.think import route_think, think
 from dropqa.graph.nodes.verify import verify
 from dropqa.graph.state import InputState, OutputState, State
+from dropqa.services import Context
 from dropqa.tools.registry import agent_tools
 
 
-def build_graph(context_schema: type[Context] = Context) -> StateGraph:
-    """The graph's wiring; ``context_schema`` is the run-time context's type (Studio's opens its own services)."""
-    builder = StateGraph(State, context_schema=context_schema, input_schema=InputState, output_schema=OutputState)
+def build_graph() -> StateGraph:
+    """The graph's wiring."""
+    builder = StateGraph(State, context_schema=Context, input_schema=InputState, output_schema=OutputState)
     builder.add_node("retrieve", retrieve)
     builder.add_node("quality_check", quality_check)
     builder.add_node("think", think)
@@ -62,4 +62,6 @@ def build_graph(context_schema: type[Context] = Context) -> StateGraph:
     return builder
 
 
+# The one compiled graph: the API, the CLI, the evals and LangGraph Studio (langgraph.json) run it;
+# conversations run a copy bound to a checkpointer (runtime.threads), not a second compilation.
 graph = build_graph().compile(name="dropqa")

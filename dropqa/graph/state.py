@@ -18,8 +18,8 @@ from langgraph.graph.message import add_messages
 from pydantic import BaseModel, Field
 from typing_extensions import TypedDict
 
-from dropqa.graph.intent import Intent
-from dropqa.tools.hits import Hit
+from dropqa.answering.intent import Intent
+from dropqa.retrieval.hits import Hit
 
 RESET = {"type": "__reset__"}
 

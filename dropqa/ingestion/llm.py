@@ -17,14 +17,10 @@ from langchain_core.messages import HumanMessage
 from pydantic import BaseModel
 
 from dropqa.config import ModelSettings, Settings
-from dropqa.models.chat import chat_with_fallbacks
+from dropqa.models.chat import UnreadableReply, batch_structured, chat_providers
 
 log = logging.getLogger(__name__)
 Reply = TypeVar("Reply", bound=BaseModel)
-
-
-class BadReply(ValueError):
-    """The model answered, but not with what the prompt asked for."""
 
 
 class EnrichmentModel:
@@ -41,19 +37,12 @@ class EnrichmentModel:
 
     def ask_many(self, prompts: list[str], schema: type[Reply]) -> list[Reply | Exception]:
         """Send each prompt (at most ``concurrency`` at a time); each answer as ``schema``, or the
-        exception that prevented it (a failed request, or :class:`BadReply`)."""
-        runnable = chat_with_fallbacks(self.models, schema=schema) if prompts else None
-        if runnable is None:
+        exception that prevented it (a failed request, or ``UnreadableReply`` for a reply that does not fit)."""
+        providers = chat_providers(self.models) if prompts else []
+        if not providers:
             return []
-        replies = runnable.batch([[HumanMessage(p)] for p in prompts],
-                                 config={"max_concurrency": self.concurrency}, return_exceptions=True)
-        out: list[Reply | Exception] = []
-        for reply in replies:
-            if isinstance(reply, Exception):
+        out = batch_structured(providers, [[HumanMessage(p)] for p in prompts], schema, self.concurrency)
+        for reply in out:
+            if isinstance(reply, Exception) and not isinstance(reply, UnreadableReply):
                 log.warning("enrichment request failed: %s: %s", type(reply).__name__, reply)
-                out.append(reply)
-            elif reply.get("parsed") is None:
-                out.append(BadReply(f"the reply does not fit {schema.__name__}: {reply.get('parsing_error')}"[:300]))
-            else:
-                out.append(reply["parsed"])
         return out

@@ -21,8 +21,8 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage
-from langchain_core.runnables import Runnable
 from PIL import Image
 from pydantic import BaseModel, Field
 
@@ -30,7 +30,7 @@ from dropqa.config import Settings
 from dropqa.ingestion import prompts
 from dropqa.ingestion.document import ParsedDocument, ParsedNode
 from dropqa.ingestion.tables import render_table
-from dropqa.models.chat import vision_runnable
+from dropqa.models.chat import batch_structured, vision_providers
 from dropqa.text.lang import detect_language
 
 log = logging.getLogger(__name__)
@@ -68,21 +68,21 @@ class VisionStats:
 class VisionReader:
     """Reads the images of a parsed document with the configured vision model."""
 
-    def __init__(self, name: str, runnable: Runnable, *, max_side: int = 1024, max_calls: int = 20,
+    def __init__(self, name: str, model: BaseChatModel, *, max_side: int = 1024, max_calls: int = 20,
                  concurrency: int = 2):
         self.name = name
-        self.runnable = runnable
+        self.model = model
         self.max_side = max_side
         self.max_calls = max_calls
         self.concurrency = max(1, concurrency)
 
     @classmethod
     def from_settings(cls, settings: Settings) -> VisionReader | None:
-        found = vision_runnable(settings.models, ImageReading)
-        if found is None:
+        found = vision_providers(settings.models)
+        if not found:
             return None
         cfg = settings.models.vision
-        return cls(found[0], found[1], max_side=cfg.max_side, max_calls=cfg.max_calls_per_document,
+        return cls(*found[0], max_side=cfg.max_side, max_calls=cfg.max_calls_per_document,
                    concurrency=cfg.concurrency)
 
     def read(self, doc: ParsedDocument, document: str) -> VisionStats:
@@ -106,8 +106,7 @@ class VisionReader:
             messages.append(None if url is None else [HumanMessage(content=[
                 {"type": "text", "text": prompt}, {"type": "image_url", "image_url": {"url": url}}])])
         todo = [m for m in messages if m is not None]
-        replies = iter(self.runnable.batch(todo, config={"max_concurrency": self.concurrency},
-                                           return_exceptions=True) if todo else [])
+        replies = iter(batch_structured([(self.name, self.model)], todo, ImageReading, self.concurrency))
         for key, message in zip(sent, messages, strict=True):
             reading = _reading(next(replies)) if message is not None else ValueError("the image cannot be decoded")
             if isinstance(reading, Exception):
@@ -168,14 +167,12 @@ def data_url(data: bytes, max_side: int) -> str | None:
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
-def _reading(reply: Any) -> ImageReading | Exception:
+def _reading(reply: ImageReading | Exception) -> ImageReading | Exception:
+    """The model's reading, or why it cannot be used (a failed request, an unreadable reply, no content)."""
     if isinstance(reply, Exception):
         log.warning("vision request failed: %s: %s", type(reply).__name__, reply)
         return reply
-    parsed = reply.get("parsed") if isinstance(reply, dict) else None
-    if not isinstance(parsed, ImageReading):
-        error = reply.get("parsing_error") if isinstance(reply, dict) else None
-        return ValueError(f"the reply is not an image reading: {error or 'no parsed reply'}")
+    parsed = reply
     has_content = (parsed.rows or parsed.header) if parsed.kind == "table" else (
         {"chart": parsed.summary, "text": parsed.text}.get(parsed.kind, parsed.description).strip())
     if not has_content:

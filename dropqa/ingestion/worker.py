@@ -85,7 +85,7 @@ class _Heartbeat:
 
 class Worker:
     """Claims and runs jobs. ``services`` is anything with ``settings``, ``db`` and ``embedder``
-    (e.g. :class:`~dropqa.tools.services.Services`); the Indexer is built on first use."""
+    (e.g. :class:`~dropqa.services.Services`); the Indexer is built on first use."""
 
     def __init__(self, services: ServicesLike, worker_id: str | None = None):
         self.services = services

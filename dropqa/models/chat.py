@@ -8,24 +8,46 @@ primary errors or times out (seed 003), through ``with_fallbacks``.
 
 :func:`chat_runnable` is what callers invoke: every provider's model (with tools bound or a
 structured-output schema when asked), each tagged with its provider name so the caller can
-count usage per provider, chained with ``with_fallbacks``.
+count usage per provider, chained with ``with_fallbacks``. The calls every room makes go through
+the functions below it — :func:`ainvoke_chat` (tools bound or not), :func:`ainvoke_structured`,
+:func:`invoke_structured` and :func:`batch_structured` — and a structured reply is unwrapped (its
+``parsed`` value checked, its tokens counted) only here, in :func:`_unwrap`.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage
+from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.runnables import Runnable, RunnableLambda
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from dropqa.config import ChatModelSettings, ModelSettings
 
 log = logging.getLogger(__name__)
 PROVIDER_KEY = "dropqa_provider"  # response_metadata key (plain replies) / dict key (structured replies)
+Providers = Sequence[tuple[str, BaseChatModel]]
+Reply = TypeVar("Reply", bound=BaseModel)
+
+
+class ChatUnavailable(RuntimeError):
+    """Every configured chat provider failed (or none is configured, or the reply was unreadable).
+    ``usage``: the tokens an unreadable reply still cost (they count in the run's usage)."""
+
+    def __init__(self, message: str, usage: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.usage = usage or {}
+
+
+class UnreadableReply(ChatUnavailable):
+    """A provider answered, but not in the shape asked for (``reason``: what was wrong or what it said)."""
+
+    def __init__(self, reason: str, usage: dict[str, Any] | None = None) -> None:
+        super().__init__(f"unreadable reply: {reason}", usage)
+        self.reason = reason
 
 
 def _model_name(cfg: ChatModelSettings) -> str:
@@ -133,18 +155,106 @@ def chat_runnable(providers: Sequence[tuple[str, BaseChatModel]], tools: Sequenc
     return first.with_fallbacks(rest) if rest else first
 
 
-def chat_with_fallbacks(settings: ModelSettings, schema: type | None = None) -> Runnable | None:
-    """The configured models as one runnable (see :func:`chat_runnable`); None offline."""
-    return chat_runnable(chat_providers(settings), schema=schema)
-
-
-def vision_runnable(settings: ModelSettings, schema: type) -> tuple[str, Runnable] | None:
-    """``(name, runnable)`` for the vision model (``models.vision``) replying with ``schema`` (structured
-    output, see :func:`chat_runnable`); None when no vision model is configured."""
+def vision_providers(settings: ModelSettings) -> list[tuple[str, BaseChatModel]]:
+    """``[(name, model)]`` for the vision model (``models.vision``); [] when none is configured."""
     cfg = settings.vision
-    if not cfg.model:
-        return None
-    name = provider_name(cfg)
-    runnable = chat_runnable([(name, build_chat_model(cfg))], schema=schema)
-    assert runnable is not None
-    return name, runnable
+    return [(provider_name(cfg), build_chat_model(cfg))] if cfg.model else []
+
+
+def text_of(message: AIMessage) -> str:
+    """The reply's text (a string, or the text parts of a list of content blocks)."""
+    content = message.content
+    if isinstance(content, str):
+        return content.strip()
+    return "".join(p.get("text", "") if isinstance(p, dict) else str(p) for p in content).strip()
+
+
+def usage_of(message: AIMessage, provider: str) -> dict[str, Any]:
+    """The tokens ``message`` reports, as a run's usage (``prompt_tokens``, ``completion_tokens``, ``by_provider``)."""
+    meta = message.usage_metadata or {}
+    prompt, completion = int(meta.get("input_tokens", 0)), int(meta.get("output_tokens", 0))
+    return {"prompt_tokens": prompt, "completion_tokens": completion,
+            "by_provider": {provider: {"prompt_tokens": prompt, "completion_tokens": completion, "calls": 1}}}
+
+
+def _unwrap(out: dict[str, Any], schema: type[Reply]) -> tuple[Reply, dict[str, Any]]:
+    """A structured reply (see :func:`chat_runnable`) as ``(schema instance, usage)``; an unreadable one raises
+    :class:`UnreadableReply` carrying the tokens it cost."""
+    raw, parsed = out.get("raw"), out.get("parsed")
+    usage = usage_of(raw, out.get(PROVIDER_KEY, "model")) if isinstance(raw, AIMessage) else {}
+    if not isinstance(parsed, schema):
+        text = raw.content if isinstance(raw, AIMessage) else raw
+        raise UnreadableReply(f"{out.get('parsing_error') or str(text or '')[:200]!r}"[:280], usage)
+    return parsed, usage
+
+
+def _runnable(providers: Providers, tools: Sequence[Any] | None, schema: type | None,
+              errors: list[str]) -> Runnable:
+    runnable = chat_runnable(providers, tools=tools, schema=schema, errors=errors)
+    if runnable is None:
+        raise ChatUnavailable("no chat model configured")
+    return runnable
+
+
+def _failed(errors: list[str], exc: Exception) -> ChatUnavailable:
+    return ChatUnavailable("; ".join(errors) or f"{type(exc).__name__}: {str(exc)[:200]}")
+
+
+async def ainvoke_chat(providers: Providers, messages: Sequence[BaseMessage], tools: Sequence[Any] | None = None,
+                       ) -> tuple[AIMessage, dict[str, Any]]:
+    """The first provider that answers: ``(message, usage)``. Raises :class:`ChatUnavailable`. Async:
+    cancelling the caller cancels the request in flight."""
+    errors: list[str] = []
+    runnable = _runnable(providers, tools, None, errors)
+    try:
+        message = await runnable.ainvoke(list(messages))
+    except Exception as exc:  # with_fallbacks re-raises when the last provider failed too
+        raise _failed(errors, exc) from exc
+    return message, usage_of(message, message.response_metadata.get(PROVIDER_KEY, "model"))
+
+
+async def ainvoke_structured(providers: Providers, messages: Sequence[BaseMessage], schema: type[Reply],
+                             ) -> tuple[Reply, dict[str, Any]]:
+    """The first provider's reply as ``schema``: ``(reply, usage)``. Raises :class:`ChatUnavailable` when every
+    provider fails or the reply does not fit ``schema``."""
+    errors: list[str] = []
+    runnable = _runnable(providers, None, schema, errors)
+    try:
+        out = await runnable.ainvoke(list(messages))
+    except Exception as exc:
+        raise _failed(errors, exc) from exc
+    return _unwrap(out, schema)
+
+
+def invoke_structured(providers: Providers, messages: Sequence[BaseMessage], schema: type[Reply],
+                      ) -> tuple[Reply, dict[str, Any]]:
+    """:func:`ainvoke_structured` for synchronous callers (the eval judge)."""
+    errors: list[str] = []
+    runnable = _runnable(providers, None, schema, errors)
+    try:
+        out = runnable.invoke(list(messages))
+    except Exception as exc:
+        raise _failed(errors, exc) from exc
+    return _unwrap(out, schema)
+
+
+def batch_structured(providers: Providers, prompts: Sequence[Sequence[BaseMessage]], schema: type[Reply],
+                     concurrency: int) -> list[Reply | Exception]:
+    """Each prompt's reply as ``schema`` (at most ``concurrency`` requests at a time), or the exception that
+    prevented it — a failed request, or :class:`UnreadableReply` for a reply that does not fit — never raised."""
+    if not prompts:
+        return []
+    errors: list[str] = []
+    runnable = _runnable(providers, None, schema, errors)
+    replies = runnable.batch([list(p) for p in prompts], config={"max_concurrency": max(1, concurrency)},
+                             return_exceptions=True)
+    out: list[Reply | Exception] = []
+    for reply in replies:
+        if isinstance(reply, Exception):
+            out.append(reply)
+            continue
+        try:
+            out.append(_unwrap(reply, schema)[0])
+        except UnreadableReply as exc:
+            out.append(exc)
+    return out

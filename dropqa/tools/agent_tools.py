@@ -15,17 +15,17 @@ from langchain_core.tools import tool
 from langgraph.prebuilt import ToolRuntime
 from pydantic import BaseModel, Field
 
+from dropqa.answering.consistency import claims_in, find_conflicts
+from dropqa.answering.extractive import pick_sentences
+from dropqa.retrieval.hits import Hit
+from dropqa.retrieval.search import term_weights
+from dropqa.services import Services
 from dropqa.store import nodes as node_store
 from dropqa.store import related as related_store
 from dropqa.store.documents import get_document
 from dropqa.store.scope import Scope
 from dropqa.text.segment import query_terms
-from dropqa.tools.consistency import claims_in, find_conflicts
-from dropqa.tools.extractive import pick_sentences
-from dropqa.tools.hits import Hit
 from dropqa.tools.results import ToolResult, failed
-from dropqa.tools.retrieval import term_weights
-from dropqa.tools.services import Services
 from dropqa.tools.spec import ToolSpec
 
 NODES_CAP = 200  # the argument schemas' hard limit; Settings.agent.max_nodes is the one that applies

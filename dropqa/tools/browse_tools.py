@@ -6,11 +6,11 @@ import uuid
 
 from pydantic import BaseModel, Field
 
+from dropqa.retrieval.hits import Hit
+from dropqa.services import Services
 from dropqa.store import nodes as node_store
 from dropqa.store.scope import MAX_VERSION
-from dropqa.tools.hits import Hit
 from dropqa.tools.results import ToolResult, failed, found
-from dropqa.tools.services import Services
 from dropqa.tools.spec import ToolSpec
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from dropqa.tools.hits import Hit
+from dropqa.retrieval.hits import Hit
 
 
 class ToolResult(BaseModel):

@@ -14,13 +14,13 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 from rapidfuzz import fuzz
 
+from dropqa.retrieval.hits import Hit
+from dropqa.retrieval.search import score_hits, term_weights
+from dropqa.services import Services
 from dropqa.store import search
 from dropqa.store.scope import MAX_VERSION, Scope
 from dropqa.text.segment import query_terms
-from dropqa.tools.hits import Hit
 from dropqa.tools.results import ToolResult, failed, found
-from dropqa.tools.retrieval import score_hits, term_weights
-from dropqa.tools.services import Services
 from dropqa.tools.spec import ToolSpec
 
 

@@ -17,9 +17,9 @@ from langgraph.prebuilt import ToolRuntime
 from pydantic import BaseModel
 
 from dropqa.blocking import in_thread
+from dropqa.services import Services
 from dropqa.store.scope import Scope
 from dropqa.tools.results import ToolResult
-from dropqa.tools.services import Services
 
 
 def _standard_text(result: ToolResult) -> str | None:
@@ -67,7 +67,7 @@ def run_scope(runtime: ToolRuntime[Any, Any]) -> Scope:
 
 
 def as_langchain(spec: ToolSpec) -> BaseTool:
-    """The LangChain tool: the argument model is its schema, the run-time context (``ToolContext``)
+    """The LangChain tool: the argument model is its schema, the run-time context (``Context``)
     comes through ``ToolRuntime``, the model reads ``spec.text`` and the graph reads the
     :class:`ToolResult` from the artifact."""
 

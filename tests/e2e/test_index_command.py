@@ -91,7 +91,7 @@ KILL_AFTER_WRITE = textwrap.dedent("""
     from pathlib import Path
     from dropqa.config import get_settings
     from dropqa.ingestion.pipeline import Indexer
-    from dropqa.tools.services import Services
+    from dropqa.services import Services
 
     svc = Services.open(get_settings())
     indexer = Indexer(svc.db, svc.settings, svc.embedder)

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from dropqa.graph.run import ask
+from dropqa.runtime.run import ask
 
 pytestmark = pytest.mark.faults
 

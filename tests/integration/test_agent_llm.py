@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 
 from dropqa.config import ChatModelSettings
-from dropqa.graph.run import ask
-from dropqa.tools.services import Services
+from dropqa.runtime.run import ask
+from dropqa.services import Services
 from tests.conftest import FIXTURES
 from tests.support.scripted_openai import ScriptedOpenAI
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from dropqa.graph.run import ask
+from dropqa.runtime.run import ask
 from tests.conftest import FIXTURES
 
 pytestmark = pytest.mark.integration
@@ -92,7 +92,7 @@ def test_document_text_is_data_not_instructions(services, agent_corpus):
 
 
 def test_budget_is_enforced_by_the_graph(settings, agent_corpus):
-    from dropqa.tools.services import Services
+    from dropqa.services import Services
 
     tight = settings.model_copy(update={"agent": settings.agent.model_copy(update={"max_iterations": 1})})
     svc = Services.open(tight)

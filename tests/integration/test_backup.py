@@ -13,12 +13,12 @@ import psycopg
 import pytest
 
 from dropqa.config import Settings
-from dropqa.graph.run import ask
 from dropqa.ingestion.worker import Worker
+from dropqa.runtime.run import ask
+from dropqa.services import Services
 from dropqa.store import blobs, jobs
 from dropqa.store import documents as doc_store
 from dropqa.store.server import client_binary, embedded_url
-from dropqa.tools.services import Services
 
 pytestmark = pytest.mark.integration
 

@@ -26,7 +26,7 @@ def bench(pg_server_url: str, tmp_path_factory: pytest.TempPathFactory) -> tuple
     mp = pytest.MonkeyPatch()
     mp.setenv("DROPQA_BENCH_CACHE", str(tmp_path_factory.mktemp("bench-cache")))
     try:
-        en = (ROOT / "evals" / "golden_en.yaml", ROOT / "evals" / "corpus_en")
+        en = (ROOT / "suites" / "golden_en.yaml", ROOT / "suites" / "corpus_en")
         # a second suite on the same corpus folder shares the first one's indexing
         results = run_bench(suites=[("golden_en", *en), ("golden_en again", *en)],
                             levels=(20, 40), nodes_per_doc=20, rounds=1, scale_rounds=1, limit=4,
@@ -151,8 +151,8 @@ def test_dev_suites_follow_the_shared_folders(tmp_path: Path):
                      "xl-multihop-dev-en"]
     assert dev_suites(tmp_path / "absent") == []
     assert suite_name(Path("../shared/evals-dev/cmrc-dev-zh/golden.yaml")) == "cmrc-dev-zh"
-    assert suite_name(Path("evals/golden_xl/samples.yaml")) == "xl-samples"
-    assert suite_name(Path("evals/golden_en.yaml")) == "golden_en"
+    assert suite_name(Path("suites/golden_xl/samples.yaml")) == "xl-samples"
+    assert suite_name(Path("suites/golden_en.yaml")) == "golden_en"
 
 
 def test_targets_read_the_ingestion_results():

@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from dropqa.graph.run import ask
 from dropqa.ingestion.worker import Worker
+from dropqa.retrieval.search import hybrid_search
+from dropqa.runtime.run import ask
 from dropqa.store import documents as doc_store
 from dropqa.store import jobs, pending, search
 from dropqa.store.scope import Scope
-from dropqa.tools.retrieval import hybrid_search
 from tests.conftest import EXAMPLES, ROOT
 
 pytestmark = pytest.mark.integration
@@ -111,7 +111,7 @@ KILL_AFTER_WRITE = textwrap.dedent("""
     from pathlib import Path
     from dropqa.config import Settings
     from dropqa.ingestion.pipeline import Indexer
-    from dropqa.tools.services import Services
+    from dropqa.services import Services
 
     svc = Services.open(Settings(database_url=sys.argv[1], data_dir=sys.argv[2]))
     indexer = Indexer(svc.db, svc.settings, svc.embedder)

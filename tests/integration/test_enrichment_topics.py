@@ -14,9 +14,9 @@ from pathlib import Path
 import jieba.posseg as pseg
 import pytest
 
-from dropqa.graph.run import ask
 from dropqa.ingestion.phrases import phrases, valid_name
 from dropqa.ingestion.topics import normalize_topic, related_names
+from dropqa.runtime.run import ask
 from dropqa.store import topics as topic_store
 from dropqa.text.segment import stopwords
 from tests.conftest import ROOT

@@ -1,4 +1,4 @@
-"""The eval runner end to end on evals/golden_en.yaml, against the module's fresh database."""
+"""The eval runner end to end on suites/golden_en.yaml, against the module's fresh database."""
 
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="module")
 def report(services, tmp_path_factory: pytest.TempPathFactory) -> dict:
-    items = load_suite(ROOT / "evals" / "golden_en.yaml")
-    return run_suite(services, items, ROOT / "evals" / "corpus_en", work=tmp_path_factory.mktemp("stage"),
+    items = load_suite(ROOT / "suites" / "golden_en.yaml")
+    return run_suite(services, items, ROOT / "suites" / "corpus_en", work=tmp_path_factory.mktemp("stage"),
                      suite_name="golden_en.yaml")
 
 
@@ -58,7 +58,7 @@ def test_cli_eval_on_a_limited_subset(settings, tmp_path: Path):
     """`dropqa eval` with --reuse against the already indexed module database, two questions."""
     from dropqa.evals.command import eval_command
 
-    rc = eval_command(ROOT / "evals" / "golden_en.yaml", ROOT / "evals" / "corpus_en", tmp_path / "r",
+    rc = eval_command(ROOT / "suites" / "golden_en.yaml", ROOT / "suites" / "corpus_en", tmp_path / "r",
                       limit=2, types="single_hop,table", reuse=True, settings=settings)
     assert rc == 0
     data = json.loads((tmp_path / "r" / "report.json").read_text(encoding="utf-8"))
@@ -95,11 +95,11 @@ def test_llm_judge_adds_answer_correctness(services, report, capsys):
         verdict = "partial" if "SeaGlide" in prompt else "correct"
         return {"content": f'{{"verdict": "{verdict}", "reason": "scripted"}}'}
 
-    items = [i for i in load_suite(ROOT / "evals" / "golden_en.yaml")
+    items = [i for i in load_suite(ROOT / "suites" / "golden_en.yaml")
              if i.id in {"en-annual-leave", "en-max-depth", "en-no-ceo"}]
     with ScriptedOpenAI(grade) as llm:
         judge = AnswerJudge.for_chat_model(build_chat_model(ChatModelSettings(**llm.chat_config())), llm.model)
-        judged = run_suite(services, items, ROOT / "evals" / "corpus_en", index=False, judge=judge)
+        judged = run_suite(services, items, ROOT / "suites" / "corpus_en", index=False, judge=judge)
     assert len(llm.requests) == 2  # the no-answer item is not judged
     assert all(b["response_format"]["type"] == "json_schema" for b in llm.requests)  # with_structured_output
     s = judged["summary"]

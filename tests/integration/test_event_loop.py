@@ -17,8 +17,8 @@ import pytest
 from blockbuster import BlockBuster, blockbuster_ctx
 
 from dropqa.config import ChatModelSettings
-from dropqa.graph.run import Answer, aask, stream
-from dropqa.tools.services import Services
+from dropqa.runtime.run import Answer, aask, stream
+from dropqa.services import Services
 from tests.conftest import ROOT
 from tests.support.scripted_openai import ScriptedOpenAI
 

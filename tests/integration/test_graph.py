@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from dropqa.graph.run import ask
+from dropqa.runtime.run import ask
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.integration

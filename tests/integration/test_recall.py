@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from openpyxl import Workbook
 
+from dropqa.retrieval.search import hybrid_search
 from dropqa.store.scope import Scope
-from dropqa.tools.retrieval import hybrid_search
 
 pytestmark = pytest.mark.integration
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from dropqa.retrieval.answerability import decide
+from dropqa.retrieval.search import hybrid_search
 from dropqa.store import search
 from dropqa.store.scope import Scope
 from dropqa.text.segment import query_terms
-from dropqa.tools.answerability import decide
-from dropqa.tools.retrieval import hybrid_search
 
 pytestmark = pytest.mark.integration
 

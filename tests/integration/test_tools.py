@@ -7,7 +7,7 @@ from langchain_core.messages import AIMessage
 from langgraph.graph import END, START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode
 
-from dropqa.graph.context import Context
+from dropqa.services import Context
 from dropqa.store.scope import Scope
 from dropqa.tools.registry import search_and_browse_tools
 from dropqa.tools.search_tools import KeywordArgs, keyword_search_impl

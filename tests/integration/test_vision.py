@@ -14,8 +14,8 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from dropqa.config import Settings
-from dropqa.graph.run import ask
 from dropqa.ingestion.pipeline import Indexer
+from dropqa.runtime.run import ask
 from dropqa.store.db import Database
 from tests.support import ScriptedOpenAI
 from tests.support.scripted_openai import image_urls, text_parts

@@ -3,16 +3,16 @@ support, state reducers and follow-up completion."""
 
 from __future__ import annotations
 
+from dropqa.answering.bridge import bridge_entities
+from dropqa.answering.consistency import claims_in, find_conflicts
+from dropqa.answering.extractive import sentence_units
+from dropqa.answering.followup import complete
+from dropqa.answering.intent import classify
+from dropqa.answering.policy import plan
 from dropqa.config import AnswerSettings
-from dropqa.graph.bridge import bridge_entities
-from dropqa.graph.followup import complete
-from dropqa.graph.intent import classify
 from dropqa.graph.nodes.verify import check_citations, supports
-from dropqa.graph.policy import plan
 from dropqa.graph.state import RESET, extend_or_reset, merge_usage
-from dropqa.tools.consistency import claims_in, find_conflicts
-from dropqa.tools.extractive import sentence_units
-from dropqa.tools.hits import Hit
+from dropqa.retrieval.hits import Hit
 
 CFG = AnswerSettings()
 

@@ -9,7 +9,7 @@ import math
 
 import pytest
 
-from dropqa.tools.answerability import (
+from dropqa.retrieval.answerability import (
     QUESTION_FEATURES,
     SOURCE_FEATURES,
     Logistic,
@@ -19,7 +19,7 @@ from dropqa.tools.answerability import (
     question_features,
     source_features,
 )
-from dropqa.tools.hits import Hit
+from dropqa.retrieval.hits import Hit
 
 TERMS = ["meal", "allowance", "daily", "limit"]
 WEIGHTS = {"meal": 2.0, "allowance": 2.0, "daily": 1.0, "limit": 1.0}

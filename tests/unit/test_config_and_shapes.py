@@ -3,8 +3,8 @@ from pydantic import ValidationError
 
 from dropqa.api.auth import is_loopback
 from dropqa.config import Settings
-from dropqa.graph.prompts import messages, render
-from dropqa.graph.run import Answer
+from dropqa.runtime.run import Answer
+from dropqa.text.messages import messages, render
 
 
 def test_env_overrides_nested_settings(monkeypatch, tmp_path):

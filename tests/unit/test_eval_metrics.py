@@ -217,7 +217,7 @@ def test_the_shipped_suites_are_valid():
     from dropqa.evals.suite import load_suite
 
     root = Path(__file__).resolve().parents[2]
-    items = load_suite(root / "evals" / "golden_en.yaml")
+    items = load_suite(root / "suites" / "golden_en.yaml")
     assert 10 <= len(items) <= 12
     assert sum(1 for i in items if len({e.document for e in i.evidence}) >= 2) >= 3
     assert sum(1 for i in items if i.no_answer) >= 2
@@ -234,15 +234,19 @@ def test_judge_verdicts_are_read_never_guessed():
     from pydantic import ValidationError
 
     from dropqa.evals.judge import Verdict, judgement_of
+    from tests.support.scripted_openai import ScriptedOpenAI
 
-    j = judgement_of({"parsed": Verdict(verdict="partial", reason="only the warranty"), "raw": None})
+    j = judgement_of(Verdict(verdict="partial", reason="only the warranty"))
     assert (j.score, j.verdict, j.reason, j.error) == (0.5, "partial", "only the warranty", None)
     assert judgement_of(Verdict(verdict="incorrect", reason="")).score == 0.0
     with pytest.raises(ValidationError):
         Verdict(verdict="maybe", reason="")  # type: ignore[arg-type]
-    for raw in ("looks right to me", '{"verdict": "maybe"}', "{not json}", ""):
-        j = judgement_of({"parsed": None, "raw": raw, "parsing_error": ValueError(raw)})
-        assert j.score is None and j.verdict is None and j.error.startswith("unreadable verdict")
+    replies = ["looks right to me", '{"verdict": "maybe"}', "{not json}", ""]
+    with ScriptedOpenAI([{"content": r} for r in replies]) as llm:
+        judge = _judge(llm)
+        for _ in replies:
+            j = judge.judge(item([EV], answers=["37项"]), "37项")
+            assert j.score is None and j.verdict is None and j.error.startswith("unreadable verdict")
 
 
 def _judge(llm):

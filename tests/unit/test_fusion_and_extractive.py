@@ -1,9 +1,9 @@
 import pytest
 
+from dropqa.answering.extractive import pick_sentences
 from dropqa.config import AnswerSettings
-from dropqa.tools.extractive import pick_sentences
-from dropqa.tools.fusion import calibrate_similarity, coverage, idf_weights, rrf
-from dropqa.tools.hits import Hit
+from dropqa.retrieval.fusion import calibrate_similarity, coverage, idf_weights, rrf
+from dropqa.retrieval.hits import Hit
 
 CFG = AnswerSettings()
 

@@ -1,10 +1,10 @@
 """graph.hops: the offline second hop (bridge entities named by the best passage)."""
 
 
+from dropqa.answering.hops import bridge_candidates, linked_documents, needs_second_hop, second_hop_queries
 from dropqa.config import AnswerSettings
-from dropqa.graph.hops import bridge_candidates, linked_documents, needs_second_hop, second_hop_queries
+from dropqa.retrieval.hits import Hit
 from dropqa.text.segment import query_terms
-from dropqa.tools.hits import Hit
 
 CFG = AnswerSettings()
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from dropqa.graph.intent import classify
+from dropqa.answering.intent import classify
 
 
 @pytest.mark.parametrize("question", [

@@ -2,11 +2,11 @@
 
 import pytest
 
+from dropqa.answering.compose import locate
+from dropqa.answering.extractive import asked_terms, table_cell
 from dropqa.config import AnswerSettings
-from dropqa.graph.compose import locate
+from dropqa.retrieval.hits import Hit
 from dropqa.text.segment import query_terms
-from dropqa.tools.extractive import asked_terms, table_cell
-from dropqa.tools.hits import Hit
 
 CFG = AnswerSettings()
 

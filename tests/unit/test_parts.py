@@ -2,8 +2,8 @@
 
 import pytest
 
+from dropqa.answering.parts import Part, alternatives, decompose, named_documents
 from dropqa.config import AnswerSettings
-from dropqa.graph.parts import Part, alternatives, decompose, named_documents
 
 CFG = AnswerSettings()
 SHARE = CFG.part_name_share

@@ -43,7 +43,8 @@ def test_data_url_is_a_downscaled_png():
 
 
 def test_a_reading_without_content_is_refused():
-    assert isinstance(_reading({"parsed": ImageReading(kind="chart", summary="rises")}), ImageReading)
-    assert isinstance(_reading({"parsed": ImageReading(kind="chart", description="x")}), ValueError)
-    assert isinstance(_reading({"parsed": ImageReading(kind="table")}), ValueError)
-    assert isinstance(_reading({"parsed": None, "parsing_error": "bad json"}), ValueError)
+    assert isinstance(_reading(ImageReading(kind="chart", summary="rises")), ImageReading)
+    assert isinstance(_reading(ImageReading(kind="chart", description="x")), ValueError)
+    assert isinstance(_reading(ImageReading(kind="table")), ValueError)
+    failed = RuntimeError("bad json")
+    assert _reading(failed) is failed

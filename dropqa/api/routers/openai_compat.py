@@ -31,8 +31,8 @@ from dropqa.api.errors import ERROR_RESPONSES
 from dropqa.api.limits import QuestionInput, ThreadId, TopicName, Version
 from dropqa.api.load import RunLimiter
 from dropqa.api.sse import EVENT_SCHEMA, error_payload, in_task
-from dropqa.graph.run import Answer, Source, answer_and_record, check_version, record_answer, stream
-from dropqa.tools.services import Services
+from dropqa.runtime.run import Answer, Source, answer_and_record, check_version, record_answer, stream
+from dropqa.services import Services
 
 router = APIRouter(prefix="/v1", tags=["openai"], dependencies=[Authorized], responses=ERROR_RESPONSES)
 

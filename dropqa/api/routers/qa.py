@@ -13,13 +13,13 @@ from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, Field, model_validator
 from sse_starlette import EventSourceResponse
 
+from dropqa.answering import summarize as summaries
 from dropqa.api.deps import Authorized, LimiterDep, ServicesDep
 from dropqa.api.disconnect import ClientGone, gone_response, while_connected
 from dropqa.api.errors import ERROR_RESPONSES
 from dropqa.api.limits import QuestionInput, Text, Version
 from dropqa.api.sse import EVENT_SCHEMA, event_stream
-from dropqa.graph import summarize as summaries
-from dropqa.graph.run import Answer, answer_and_record, check_version, record_answer, stream
+from dropqa.runtime.run import Answer, answer_and_record, check_version, record_answer, stream
 from dropqa.store import qa as qa_store
 
 router = APIRouter(prefix="/api/qa", tags=["qa"], dependencies=[Authorized], responses=ERROR_RESPONSES)

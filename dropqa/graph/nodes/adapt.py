@@ -13,13 +13,12 @@ from typing import Any
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
-from dropqa.graph.context import Context
-from dropqa.graph.intent import Intent
-from dropqa.graph.llm import has_model
-from dropqa.graph.nodes.common import budget_spent, step
+from dropqa.answering.intent import Intent
+from dropqa.graph.nodes.common import budget_spent, has_model, step
 from dropqa.graph.nodes.readers import readers_for
-from dropqa.graph.prompts import render
 from dropqa.graph.state import State
+from dropqa.services import Context
+from dropqa.text.messages import render
 
 _ORDER = {"empty": ["broaden", "deeper"], "low": ["refine", "broaden", "deeper"]}
 

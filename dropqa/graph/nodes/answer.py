@@ -15,16 +15,16 @@ from typing import Any
 from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 
+from dropqa.answering import compose
 from dropqa.blocking import in_thread
 from dropqa.config import AnswerSettings
-from dropqa.graph import compose
-from dropqa.graph.context import Context
-from dropqa.graph.llm import ChatUnavailable, has_model, invoke_chat, text_of
-from dropqa.graph.nodes.common import decide_answerable, last_ai, step
-from dropqa.graph.prompts import fill, render
+from dropqa.graph.nodes.common import decide_answerable, has_model, last_ai, step
+from dropqa.graph.prompts import fill
 from dropqa.graph.state import State
-from dropqa.tools.hits import Hit
-from dropqa.tools.services import Services
+from dropqa.models.chat import ChatUnavailable, ainvoke_chat, text_of
+from dropqa.retrieval.hits import Hit
+from dropqa.services import Context, Services
+from dropqa.text.messages import render
 
 _NODE_REF = re.compile(r"\[([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\]")
 _NUM_REF = re.compile(r"\[(\d+)\]")
@@ -78,7 +78,7 @@ async def _model_answer(svc: Any, state: State, pool: list[Hit]) -> dict[str, An
         text = str(args.get("answer") or "")
     else:
         prompt = fill("answer", lang, question=state.question, passages=passages_block(pool, svc.settings.answer))
-        reply, usage = await invoke_chat(svc, [HumanMessage(prompt)])
+        reply, usage = await ainvoke_chat(svc.chat_providers, [HumanMessage(prompt)])
         text = text_of(reply)
     text, cites = cited_indexes(text, pool)
     if not cites:

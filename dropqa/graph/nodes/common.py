@@ -9,8 +9,9 @@ from langchain_core.messages import AIMessage
 
 from dropqa.config import AgentSettings, Settings
 from dropqa.graph.state import State, TraceStep
-from dropqa.tools.answerability import Decision, decide
-from dropqa.tools.hits import Hit
+from dropqa.retrieval.answerability import Decision, decide
+from dropqa.retrieval.hits import Hit
+from dropqa.services import Services
 
 
 def merge_hits(pool: list[Hit], new: list[Hit]) -> tuple[list[Hit], int]:
@@ -30,6 +31,11 @@ def merge_hits(pool: list[Hit], new: list[Hit]) -> tuple[list[Hit], int]:
             by_id[h.node_id] = h
     merged = sorted(by_id.values(), key=lambda h: (-h.relevance, h.document_name, h.position))
     return merged, added
+
+
+def has_model(svc: Services, degraded: bool) -> bool:
+    """A chat model is configured and has not failed earlier in this run."""
+    return bool(svc.chat_providers) and not degraded
 
 
 def step(state: State, type_: str, content: str, **extra: Any) -> TraceStep:

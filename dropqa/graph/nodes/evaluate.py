@@ -15,20 +15,19 @@ from typing import Any
 from langchain_core.messages import ToolMessage
 from langgraph.runtime import Runtime
 
+from dropqa.answering.bridge import bridge_entities
+from dropqa.answering.consistency import claims_in, find_conflicts
 from dropqa.blocking import in_thread
-from dropqa.graph.bridge import bridge_entities
-from dropqa.graph.context import Context
 from dropqa.graph.nodes.common import decide_answerable, merge_hits
-from dropqa.graph.prompts import render
 from dropqa.graph.state import Evaluation, State
+from dropqa.retrieval.fusion import coverage
+from dropqa.retrieval.hits import Hit
+from dropqa.retrieval.search import score_hits, term_weights
+from dropqa.services import Context, Services
 from dropqa.store.scope import Scope
+from dropqa.text.messages import render
 from dropqa.text.segment import query_terms
 from dropqa.tools.agent_tools import load_hits
-from dropqa.tools.consistency import claims_in, find_conflicts
-from dropqa.tools.fusion import coverage
-from dropqa.tools.hits import Hit
-from dropqa.tools.retrieval import score_hits, term_weights
-from dropqa.tools.services import Services
 
 
 def _turn_tool_messages(state: State) -> list[ToolMessage]:

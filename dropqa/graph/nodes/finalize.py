@@ -8,12 +8,11 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from dropqa.blocking import in_thread
-from dropqa.graph.context import Context
 from dropqa.graph.state import State
+from dropqa.retrieval.answerability import listed_sources
+from dropqa.retrieval.hits import Hit
+from dropqa.services import Context, Services
 from dropqa.store.documents import topics_named
-from dropqa.tools.answerability import listed_sources
-from dropqa.tools.hits import Hit
-from dropqa.tools.services import Services
 
 
 def source_of(hit: Hit, snippet_chars: int, cited: bool) -> dict[str, Any]:

@@ -15,11 +15,11 @@ from typing import Any, Literal
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
-from dropqa.graph.context import Context
 from dropqa.graph.nodes.common import decide_answerable, step
 from dropqa.graph.nodes.readers import readers_for
-from dropqa.graph.prompts import render
 from dropqa.graph.state import State
+from dropqa.services import Context
+from dropqa.text.messages import render
 
 
 def distinct(value: float, threshold: float) -> tuple[str, str]:

@@ -11,17 +11,18 @@ from typing import Any
 from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 
+from dropqa.answering.extractive import pick_sentences
 from dropqa.config import AnswerSettings
-from dropqa.graph.context import Context
-from dropqa.graph.llm import ChatUnavailable, invoke_chat, text_of
 from dropqa.graph.nodes.answer import answer, passages_block
 from dropqa.graph.nodes.common import step
-from dropqa.graph.prompts import fill, render
+from dropqa.graph.prompts import fill
 from dropqa.graph.state import ReaderState, State
+from dropqa.models.chat import ChatUnavailable, ainvoke_chat, text_of
+from dropqa.retrieval.fusion import idf_weights
+from dropqa.retrieval.hits import Hit
+from dropqa.services import Context
+from dropqa.text.messages import render
 from dropqa.text.sentences import clean_markup
-from dropqa.tools.extractive import pick_sentences
-from dropqa.tools.fusion import idf_weights
-from dropqa.tools.hits import Hit
 
 _NOTHING = re.compile(r"(?i)^\s*NOTHING\s*$")
 _MARK = re.compile(r"\s*\[\d+\]")
@@ -51,7 +52,7 @@ async def read_document(reader: ReaderState, runtime: Runtime[Context]) -> dict[
         prompt = fill("reader", reader["language"], question=reader["question"], document=reader["document"],
                       passages=passages_block(hits, svc.settings.answer))
         try:
-            reply, usage = await invoke_chat(svc, [HumanMessage(prompt)])
+            reply, usage = await ainvoke_chat(svc.chat_providers, [HumanMessage(prompt)])
             text = text_of(reply)
             if not _NOTHING.match(text):
                 for line in text.splitlines():

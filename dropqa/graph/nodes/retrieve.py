@@ -18,25 +18,25 @@ from langgraph.graph.message import REMOVE_ALL_MESSAGES
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
+from dropqa.answering import followup
+from dropqa.answering.hops import linked_documents, needs_second_hop, second_hop_queries
+from dropqa.answering.intent import Intent, classify
+from dropqa.answering.parts import Part, decompose
 from dropqa.blocking import in_thread
-from dropqa.graph import followup
-from dropqa.graph.context import Context
-from dropqa.graph.hops import linked_documents, needs_second_hop, second_hop_queries
-from dropqa.graph.intent import Intent, classify
-from dropqa.graph.llm import ChatUnavailable, has_model, invoke_structured
-from dropqa.graph.nodes.common import merge_hits
-from dropqa.graph.parts import Part, decompose
-from dropqa.graph.prompts import fill, render
+from dropqa.graph.nodes.common import has_model, merge_hits
+from dropqa.graph.prompts import fill
 from dropqa.graph.state import RESET, Quality, State
+from dropqa.models.chat import ChatUnavailable, ainvoke_structured
+from dropqa.retrieval.fusion import rrf
+from dropqa.retrieval.hits import Hit
+from dropqa.retrieval.search import RetrievalResult, hybrid_search, score_hits
+from dropqa.services import Context, Services
 from dropqa.store import nodes as node_store
 from dropqa.store import recall
 from dropqa.store.scope import Scope
 from dropqa.text.lang import detect_language
+from dropqa.text.messages import render
 from dropqa.text.sentences import ends_mid_sentence
-from dropqa.tools.fusion import rrf
-from dropqa.tools.hits import Hit
-from dropqa.tools.retrieval import RetrievalResult, hybrid_search, score_hits
-from dropqa.tools.services import Services
 
 
 def expand_window(svc: Services, result: RetrievalResult, top: int = 3) -> list[Hit]:
@@ -121,7 +121,7 @@ class Rewrites(BaseModel):
 async def rewritten_queries(svc: Services, question: str, language: str) -> tuple[list[str], dict]:
     try:
         prompt = HumanMessage(fill("rewrite", language, question=question))
-        reply, usage = await invoke_structured(svc, [prompt], Rewrites)
+        reply, usage = await ainvoke_structured(svc.chat_providers, [prompt], Rewrites)
     except ChatUnavailable as exc:
         return [], exc.usage  # an unreadable reply still cost its tokens
     queries = [q.strip(" -•*\t0123456789.、") for q in reply.queries]

@@ -10,12 +10,13 @@ from typing import Any, Literal
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 from langgraph.runtime import Runtime
 
-from dropqa.graph.context import Context
-from dropqa.graph.llm import ChatUnavailable, has_model, invoke_chat, text_of
-from dropqa.graph.nodes.common import budget_spent, last_ai, step
-from dropqa.graph.policy import call_key, plan
-from dropqa.graph.prompts import fill, render
+from dropqa.answering.policy import call_key, plan
+from dropqa.graph.nodes.common import budget_spent, has_model, last_ai, step
+from dropqa.graph.prompts import fill
 from dropqa.graph.state import State
+from dropqa.models.chat import ChatUnavailable, ainvoke_chat, text_of
+from dropqa.services import Context
+from dropqa.text.messages import render
 from dropqa.tools.registry import agent_tools
 
 
@@ -32,7 +33,7 @@ async def _model_step(svc: Any, state: State) -> tuple[AIMessage, dict[str, Any]
             f"suggested next: {state.strategy}") if evaluation else ""
     opening = HumanMessage(f"{state.question}\n\n[retrieved so far]\n{_evidence_note(state)}{hint}")
     turn = [m for m in state.messages if isinstance(m, AIMessage | ToolMessage)]
-    return await invoke_chat(svc, [SystemMessage(system), opening, *turn], agent_tools())
+    return await ainvoke_chat(svc.chat_providers, [SystemMessage(system), opening, *turn], agent_tools())
 
 
 async def think(state: State, runtime: Runtime[Context]) -> dict[str, Any]:

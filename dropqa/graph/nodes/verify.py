@@ -14,15 +14,15 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
+from dropqa.answering.consistency import Conflict, claims_in, find_conflicts
 from dropqa.config import AnswerSettings
-from dropqa.graph.context import Context
 from dropqa.graph.nodes.answer import abstain
 from dropqa.graph.nodes.common import step
-from dropqa.graph.prompts import render
 from dropqa.graph.state import State
+from dropqa.retrieval.hits import Hit
+from dropqa.services import Context
+from dropqa.text.messages import render
 from dropqa.text.segment import han_bigrams
-from dropqa.tools.consistency import Conflict, claims_in, find_conflicts
-from dropqa.tools.hits import Hit
 
 _CITE = re.compile(r"\[(\d+)\]")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")

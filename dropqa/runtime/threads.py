@@ -1,4 +1,4 @@
-"""Conversations: the same graph compiled with a PostgreSQL checkpointer (langgraph-checkpoint-postgres).
+"""Conversations: the one compiled graph, bound to a PostgreSQL checkpointer (langgraph-checkpoint-postgres).
 
 A run with a ``thread_id`` keeps its state between questions, so a follow-up ("and in
 2023?") is completed from the thread's last question. The checkpointer uses its own
@@ -20,9 +20,9 @@ from langgraph.checkpoint.postgres import PostgresSaver
 from psycopg_pool import ConnectionPool
 
 from dropqa.blocking import in_thread
-from dropqa.graph.graph import build_graph
+from dropqa.graph.graph import graph
+from dropqa.services import Services
 from dropqa.store.db import Database
-from dropqa.tools.services import Services
 
 
 class ThreadedSaver(PostgresSaver):
@@ -54,7 +54,8 @@ _compiled: dict[str, tuple[ConnectionPool, Any]] = {}
 
 
 def threaded_graph(services: Services) -> Any:
-    """The compiled graph with a checkpointer on ``services``' database (one per database URL)."""
+    """The compiled graph bound to a checkpointer on ``services``' database (one per database URL): a copy
+    of :data:`dropqa.graph.graph.graph` with its ``checkpointer`` set, not a second compilation."""
     url = services.db.url
     with _lock:
         if url not in _compiled:
@@ -64,7 +65,7 @@ def threaded_graph(services: Services) -> Any:
                                   **rules)
             saver = ThreadedSaver(pool)  # type: ignore[arg-type]
             saver.setup()
-            _compiled[url] = (pool, build_graph().compile(checkpointer=saver, name="dropqa"))
+            _compiled[url] = (pool, graph.copy({"checkpointer": saver}))
         return _compiled[url][1]
 
 

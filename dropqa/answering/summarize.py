@@ -12,13 +12,13 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from dropqa.graph.run import Source
+from dropqa.runtime.run import Source
+from dropqa.services import Services
 from dropqa.store import documents as doc_store
 from dropqa.store import nodes as node_store
 from dropqa.store import topics as topic_store
 from dropqa.text.lang import detect_language
 from dropqa.text.sentences import truncate
-from dropqa.tools.services import Services
 
 _TEXT = {
     "zh": {"doc": "《{name}》（第 {version} 版）", "sections": "共 {n} 个部分：",

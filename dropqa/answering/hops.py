@@ -17,11 +17,11 @@ from typing import Any
 
 import jieba.posseg as pseg
 
-from dropqa.graph.parts import Part, named_documents
+from dropqa.answering.parts import Part, named_documents
+from dropqa.retrieval.fusion import coverage
+from dropqa.retrieval.hits import Hit
 from dropqa.text.segment import has_han, initialize, query_terms
 from dropqa.text.sentences import split_sentences
-from dropqa.tools.fusion import coverage
-from dropqa.tools.hits import Hit
 
 _CAPITALISED = re.compile(r"\b[A-Z][\w'’\-.]*(?:\s+(?:of|the|de|la|von|van|and|for|[A-Z][\w'’\-.]*))*\b")
 _COMMON = frozenset({

@@ -14,9 +14,9 @@ from collections import Counter
 
 import jieba.posseg as pseg
 
+from dropqa.retrieval.hits import Hit
 from dropqa.text.segment import initialize, query_terms
 from dropqa.text.sentences import split_sentences
-from dropqa.tools.hits import Hit
 
 _NAME = r"([\u4e00-\u9fff]{2,3}|[A-Z][a-z]+(?: [A-Z][a-z]+){0,2})"
 _PATTERNS = [

@@ -25,9 +25,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from dropqa.graph.intent import Intent
+from dropqa.answering.intent import Intent
+from dropqa.retrieval.hits import Hit
 from dropqa.text.segment import query_terms
-from dropqa.tools.hits import Hit
 
 _STRUCTURE_WORDS = re.compile(
     r"(?i)第\s*[一二三四五六七八九十\d]+\s*[章节部分篇]|讲了|哪些|什么|内容|章节|目录|大纲|结构|一节|第几页|哪一页|"

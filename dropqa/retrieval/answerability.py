@@ -1,6 +1,6 @@
 """Do the retrieved passages answer the question? A fitted decision, not a hand-picked threshold.
 
-Two small logistic models, fitted on the golden suites by ``evals/fit_answerability.py`` and
+Two small logistic models, fitted on the golden suites by ``python -m dropqa.evals.fit`` and
 shipped as data (``answerability.json`` beside this module), read features of the evidence pool:
 
 - **question**: P(the documents hold the answer | the best passages). ``answerable: false`` is
@@ -11,7 +11,7 @@ shipped as data (``answerability.json`` beside this module), read features of th
 
 Features are computed here, once, for the runtime and for the fitting script alike, so the
 coefficients always describe what the graph sees. Refit with
-``.venv/bin/python evals/fit_answerability.py`` after a change to retrieval or to the suites.
+``.venv/bin/python -m dropqa.evals.fit`` after a change to retrieval or to the suites.
 """
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from dropqa.retrieval.fusion import coverage
+from dropqa.retrieval.hits import Hit
 from dropqa.text.segment import has_han
-from dropqa.tools.fusion import coverage
-from dropqa.tools.hits import Hit
 
 QUESTION_FEATURES = (
     "top_relevance", "top_similarity", "top_coverage", "content_coverage", "ask_coverage", "union_coverage",
@@ -147,7 +147,7 @@ def calibration(path: str | None = None) -> Calibration:
     if path:
         text = Path(path).read_text(encoding="utf-8")
     else:
-        text = resources.files("dropqa.tools").joinpath("answerability.json").read_text(encoding="utf-8")
+        text = resources.files("dropqa.retrieval").joinpath("answerability.json").read_text(encoding="utf-8")
     data = json.loads(text)
     return Calibration(question=Logistic.from_dict(data["question"]), source=Logistic.from_dict(data["source"]),
                        meta=data.get("meta", {}))

@@ -11,9 +11,9 @@ import re
 from dataclasses import dataclass
 
 from dropqa.config import AnswerSettings
+from dropqa.retrieval.fusion import coverage
+from dropqa.retrieval.hits import Hit
 from dropqa.text.sentences import split_sentences
-from dropqa.tools.fusion import coverage
-from dropqa.tools.hits import Hit
 
 _QUANTITY = re.compile(
     r"多少|几|how (many|much|long)|what (percentage|share)|number of|\bwhen\b|哪天|何时|什么时候|多久"

@@ -19,14 +19,14 @@ import uuid
 from dataclasses import dataclass, field
 
 from dropqa.config import RetrievalSettings
+from dropqa.retrieval.fusion import calibrate_similarity, coverage, idf_weights, rrf
+from dropqa.retrieval.hits import Hit
+from dropqa.services import Services
 from dropqa.store import pending as pending_store
 from dropqa.store import recall, search
 from dropqa.store.scope import Scope
 from dropqa.text.bilingual import translate_terms
 from dropqa.text.segment import has_han, query_terms
-from dropqa.tools.fusion import calibrate_similarity, coverage, idf_weights, rrf
-from dropqa.tools.hits import Hit
-from dropqa.tools.services import Services
 
 
 @dataclass

@@ -9,13 +9,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from dropqa.answering.extractive import pick_sentences, sentence_units, table_cell
+from dropqa.answering.intent import Intent
 from dropqa.config import AnswerSettings
-from dropqa.graph.intent import Intent
-from dropqa.graph.prompts import render
+from dropqa.retrieval.hits import Hit
+from dropqa.text.messages import render
 from dropqa.text.segment import query_terms
 from dropqa.text.sentences import clean_markup, ends_mid_sentence
-from dropqa.tools.extractive import pick_sentences, sentence_units, table_cell
-from dropqa.tools.hits import Hit
 
 _CN = "零一二三四五六七八九十"
 

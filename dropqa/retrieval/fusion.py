@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from dropqa.tools.hits import Hit
+from dropqa.retrieval.hits import Hit
 
 
 def rrf(result_lists: Sequence[Sequence[Hit]], k: int = 60) -> list[Hit]:

@@ -14,8 +14,8 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from dropqa.retrieval.hits import Hit
 from dropqa.text.sentences import split_sentences
-from dropqa.tools.hits import Hit
 
 # A number, optionally with thousands separators/decimals, then an optional unit.
 _UNITS = r"(万元|亿元|千元|元|万台|万人|万|亿|%|％|人|项|台|个|天|小时|分钟|分|次|家|倍|位|GB|TB|ms|s)"

@@ -17,12 +17,11 @@ from pydantic import BaseModel, Field
 
 from dropqa.blocking import in_thread
 from dropqa.errors import CodedError
-from dropqa.graph.context import Context
 from dropqa.graph.graph import graph
-from dropqa.graph.loop import run_sync
 from dropqa.graph.state import RESET
+from dropqa.runtime.loop import run_sync
+from dropqa.services import Context, Services
 from dropqa.store import qa as qa_store
-from dropqa.tools.services import Services
 
 
 class Source(BaseModel):
@@ -131,7 +130,7 @@ async def _runnable(services: Services, thread_id: str | None) -> tuple[Any, dic
     once per database, in a worker thread: it opens a pool and creates its tables)."""
     if not thread_id:
         return graph, {}
-    from dropqa.graph.threads import threaded_graph
+    from dropqa.runtime.threads import threaded_graph
 
     return await in_thread(threaded_graph, services), {"configurable": {"thread_id": thread_id}}
 

@@ -1,14 +1,14 @@
-"""Fit DropQA's answerability and source models on golden suites (``dropqa/tools/answerability.json``).
+"""Fit DropQA's answerability and source models on golden suites (``dropqa/retrieval/answerability.json``).
 
 Two steps, so the slow one runs once per suite:
 
     # 1. ask every question of a suite through the compiled graph and record the features the graph
     #    saw (question level, at quality_check) and each pooled passage's features with its label
-    .venv/bin/python evals/fit_answerability.py collect --name samples \\
-        --golden ../shared/samples/golden.yaml --corpus ../shared/samples/corpus --out evals/calibration/samples.jsonl
+    .venv/bin/python -m dropqa.evals.fit collect --name samples \\
+        --golden ../shared/samples/golden.yaml --corpus ../shared/samples/corpus --out suites/calibration/samples.jsonl
     # 2. fit both logistic models on every collected suite; leave-one-suite-out cross-validation
     #    picks the L2 strength and the thresholds, then the final fit uses all suites
-    .venv/bin/python evals/fit_answerability.py fit evals/calibration/*.jsonl --out dropqa/tools/answerability.json
+    .venv/bin/python -m dropqa.evals.fit fit suites/calibration/*.jsonl --out dropqa/retrieval/answerability.json
 
 ``collect --data-dir D`` reuses (or fills) a store in D, e.g. the data dir ``score_golden.py
 --data-dir`` left behind. Labels: a question is answerable unless it is a no-answer item; a
@@ -47,12 +47,11 @@ def collect(args: argparse.Namespace) -> int:
     from dropqa.evals.metrics import RetrievedSource, evidence_found, versioned_documents
     from dropqa.evals.runner import corpus_files, node_text, stage_and_index
     from dropqa.evals.suite import load_suite
-    from dropqa.graph.context import Context
     from dropqa.graph.graph import graph
     from dropqa.graph.state import Quality
     from dropqa.ingestion.pipeline import Indexer
-    from dropqa.tools.answerability import source_features
-    from dropqa.tools.services import Services
+    from dropqa.retrieval.answerability import source_features
+    from dropqa.services import Context, Services
 
     items = load_suite(args.golden)
     if args.limit:
@@ -231,12 +230,12 @@ def forward_select(rows: list[dict[str, Any]], y: np.ndarray, suites: list[str],
 
 
 def fit(args: argparse.Namespace) -> int:
-    from dropqa.tools.answerability import QUESTION_FEATURES, SOURCE_FEATURES
+    from dropqa.retrieval.answerability import QUESTION_FEATURES, SOURCE_FEATURES
 
     rows = [json.loads(line) for path in args.files for line in path.read_text(encoding="utf-8").splitlines()
             if line.strip()]
     rows = [r for r in rows if r["decision"].get("features")]
-    # Cross-validation holds out a corpus at a time: a cross-language suite (evals/golden_xl/<corpus>)
+    # Cross-validation holds out a corpus at a time: a cross-language suite (suites/golden_xl/<corpus>)
     # goes with its corpus' own suite.
     suites = [r["suite"].removeprefix("xl-") for r in rows]
     qfeatures = tuple(args.question_features.split(",")) if args.question_features else QUESTION_FEATURES
@@ -291,7 +290,7 @@ def fit(args: argparse.Namespace) -> int:
     meta = {"fitted_on": sorted(set(suites)), "questions": len(rows), "passages": len(prow),
             "question_features_selected": bool(args.select),
             "abstain_cost": args.abstain_cost, "beta": args.beta,
-            "held_out": report, "script": "evals/fit_answerability.py"}
+            "held_out": report, "script": "python -m dropqa.evals.fit"}
     args.out.write_text(json.dumps({"meta": meta, "question": qmodel, "source": smodel}, indent=1) + "\n",
                         encoding="utf-8")
     print(json.dumps(report, indent=1))
@@ -311,7 +310,7 @@ def main() -> int:
     c.add_argument("--out", required=True, type=Path)
     f = sub.add_parser("fit", help="fit both models on collected suites")
     f.add_argument("files", nargs="+", type=Path)
-    f.add_argument("--out", type=Path, default=Path("dropqa/tools/answerability.json"))
+    f.add_argument("--out", type=Path, default=Path("dropqa/retrieval/answerability.json"))
     f.add_argument("--abstain-cost", type=float, default=3.0)
     f.add_argument("--beta", type=float, default=2.0)
     f.add_argument("--question-features", help="comma-separated subset of QUESTION_FEATURES (default: all)")
