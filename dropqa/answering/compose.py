@@ -6,18 +6,16 @@ evidence pool — or ``None`` when the evidence does not answer the question.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from dropqa.answering.extractive import pick_sentences, sentence_units, table_cell
 from dropqa.answering.intent import Intent
 from dropqa.config import AnswerSettings
 from dropqa.retrieval.hits import Hit
+from dropqa.text.headings import is_chapter_title
 from dropqa.text.messages import render
 from dropqa.text.segment import query_terms
 from dropqa.text.sentences import clean_markup, ends_mid_sentence
-
-_CN = "零一二三四五六七八九十"
 
 
 @dataclass
@@ -35,12 +33,6 @@ def _index(pool: list[Hit], node_id: str) -> int | None:
     return next((i for i, h in enumerate(pool) if h.node_id == node_id), None)
 
 
-def _chapter_pattern(n: int) -> re.Pattern[str]:
-    cn = _CN[n] if n <= 10 else str(n)
-    return re.compile(rf"^\s*(第\s*({n}|{cn})\s*[章节部分篇]|{n}(\s|[.、．]\s*\D)|(chapter|section|part)\s+{n}\b)",
-                      re.I)
-
-
 def structure(lang: str, intent: Intent, outline: dict, pool: list[Hit]) -> Composed | None:
     tree = [t for t in outline.get("tree") or []]
     if not tree:
@@ -51,8 +43,7 @@ def structure(lang: str, intent: Intent, outline: dict, pool: list[Hit]) -> Comp
         return None
     lead: str
     if intent.chapter:
-        pattern = _chapter_pattern(intent.chapter)
-        start = next((i for i, t in enumerate(body) if pattern.search(t["title"] or "")), None)
+        start = next((i for i, t in enumerate(body) if is_chapter_title(t["title"] or "", intent.chapter)), None)
         if start is None:
             return None
         root = body[start]

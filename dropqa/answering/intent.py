@@ -13,18 +13,17 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
+from dropqa.text.headings import chapter_named, cn_number
 from dropqa.text.segment import query_terms
 
 Kind = Literal["fact", "structure", "page", "multi_hop", "compare_versions", "aggregate", "locate"]
 
-_CN_NUM = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 _QUOTED = re.compile(r"[“\"「『']([^”\"」』']{2,40})[”\"」』']")
 _VERSION = re.compile(r"(?i)(?<![a-z])v(?:ersion)?\s*(\d+)(?:\.\d+)*|第([一二三四五六七八九十\d]+)版|(\d+)\.0\s*版")
 _LATEST = re.compile(r"(?i)现行|最新|目前|当前|current|latest|now in force")
 _OLD = re.compile(r"(?i)旧版|上一版|原版|以前的版本|previous version|old version")
 _CHANGE = re.compile(r"(?i)相比|对比|比较|变化|变动|区别|不同|调整|改了|changed?|differ|compared|versus|\bvs\b")
 _PAGE = re.compile(r"(?i)第几页|哪一页|哪页|多少页|what page|which page|on page")
-_CHAPTER = re.compile(r"第\s*([一二三四五六七八九十\d]+)\s*[章节部分篇]|(?i:chapter|section|part)\s+(\d+)")
 _STRUCTURE = re.compile(
     r"(?i)(哪些|什么)(内容|章节|部分|方面|条款)|讲了(什么|哪些)|主要内容|目录|大纲|结构|章节|"
     r"what (sections|chapters|parts)|which (sections|chapters)|outline|table of contents|"
@@ -71,23 +70,11 @@ class Intent:
         return cls(**data) if data else cls()
 
 
-def _number(text: str) -> int | None:
-    if text.isdigit():
-        return int(text)
-    if text in _CN_NUM:
-        return _CN_NUM[text]
-    if text.startswith("十") and len(text) == 2:
-        return 10 + _CN_NUM.get(text[1], 0)
-    if len(text) >= 2 and text[1] == "十":
-        return _CN_NUM.get(text[0], 0) * 10 + (_CN_NUM.get(text[2], 0) if len(text) > 2 else 0)
-    return None
-
-
 def versions_named(question: str) -> list[int]:
     out: list[int] = []
     for m in _VERSION.finditer(question):
         raw = next(g for g in m.groups() if g)
-        n = _number(raw)
+        n = cn_number(raw)
         if n and n not in out:
             out.append(n)
     return out
@@ -108,16 +95,16 @@ def classify(question: str, explicit_version: int | None = None) -> Intent:
         intent.versions = sorted(set(named) or {1}, reverse=True)
         intent.version = None
         return intent
-    chapter = _CHAPTER.search(q)
-    if chapter:
-        intent.chapter = _number(next(g for g in chapter.groups() if g))
+    chapter = chapter_named(q)
+    if chapter is not None:
+        intent.chapter = chapter
     if _PAGE.search(q):
         intent.kind = "page"
         return intent
-    if _LOCATE.search(q) and not chapter:
+    if _LOCATE.search(q) and chapter is None:
         intent.kind = "locate"
         return intent
-    if chapter or _STRUCTURE.search(q):
+    if chapter is not None or _STRUCTURE.search(q):
         intent.kind = "structure"
         return intent
     role = _ROLE.search(q)

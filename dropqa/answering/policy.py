@@ -27,10 +27,11 @@ from typing import Any
 
 from dropqa.answering.intent import Intent
 from dropqa.retrieval.hits import Hit
+from dropqa.text.headings import without_chapter_refs
 from dropqa.text.segment import query_terms
 
 _STRUCTURE_WORDS = re.compile(
-    r"(?i)第\s*[一二三四五六七八九十\d]+\s*[章节部分篇]|讲了|哪些|什么|内容|章节|目录|大纲|结构|一节|第几页|哪一页|"
+    r"(?i)讲了|哪些|什么|内容|章节|目录|大纲|结构|一节|第几页|哪一页|"
     r"在|中|的|what|which|sections?|chapters?|does|do|have|has|the|page|on|is|outline|of|[？?“”\"。，]"
 )
 _NAMEISH = re.compile(r"[A-Za-z][A-Za-z0-9_.\-]{1,}|\d[\d,.]*%?")
@@ -48,7 +49,7 @@ def call_key(name: str, args: dict[str, Any]) -> str:
 
 def document_hint(question: str) -> str:
     """The words of a structure question that may name its document ("年度工作报告")."""
-    return _STRUCTURE_WORDS.sub(" ", question).strip() or question
+    return _STRUCTURE_WORDS.sub(" ", without_chapter_refs(question)).strip() or question
 
 
 def _distinct_terms(question: str, exclude: list[str]) -> str:

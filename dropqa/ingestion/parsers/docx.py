@@ -34,8 +34,8 @@ from dropqa.ingestion.parsers.docx_xml import (
     picture_rids,
     table_grid,
 )
-from dropqa.ingestion.parsers.heading_patterns import looks_like_heading_text, match_heading_pattern, title_rank
 from dropqa.ingestion.parsers.ooxml import ImageExtractor, guard_container
+from dropqa.text.headings import classify_heading, looks_like_heading_text, title_rank
 
 if TYPE_CHECKING:
     from docx.document import Document
@@ -168,8 +168,8 @@ class _Builder:
             return (1 if self.outline.has_sections else None), None
         if info.list_level is not None or not info.emphasized or not looks_like_heading_text(text):
             return None, None
-        pattern = match_heading_pattern(text)
-        return (pattern.level, pattern.rank) if pattern else (None, None)
+        heading = classify_heading(text)
+        return (heading.level, heading.rank) if heading else (None, None)
 
     def _list_item(self, text: str, level: int, page: int) -> None:
         self._flush_caption()

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 
 from dropqa.ingestion.document import ParsedDocument, ParsedNode, paragraph, section
 from dropqa.ingestion.parsers.base import ParseContext, ParseError
-from dropqa.ingestion.parsers.heading_patterns import looks_like_heading_text
 from dropqa.ingestion.parsers.ooxml import ImageExtractor, guard_container, is_mostly_chinese
 from dropqa.ingestion.parsers.pptx_shapes import (
     ShapeReader,
@@ -23,6 +22,7 @@ from dropqa.ingestion.parsers.pptx_shapes import (
     is_title_shape,
     reading_order,
 )
+from dropqa.text.headings import looks_like_heading_text
 
 if TYPE_CHECKING:
     from pptx.presentation import Presentation

@@ -19,8 +19,8 @@ from pathlib import PurePath
 from dropqa.ingestion.builder import TreeBuilder
 from dropqa.ingestion.document import ParsedDocument, ParsedNode, paragraph, section
 from dropqa.ingestion.encoding import decode_limited
-from dropqa.ingestion.headings import ENDS_SENTENCE, LevelResolver, match_heading
 from dropqa.ingestion.parsers.base import ParseContext
+from dropqa.text.headings import LevelResolver, classify_heading, ends_like_sentence
 
 _TS = r"(\d{4}[-/年]\d{1,2}[-/月]\d{1,2}日?)\s+(\d{1,2}:\d{2}(?::\d{2})?)"
 CHAT_HEADER = re.compile(rf"^{_TS}\s+(\S.{{0,30}}?)\s*$")  # 2025-03-02 08:47 王磊
@@ -114,7 +114,7 @@ def _is_title_like(block: list[str], next_block: list[str] | None) -> bool:
     if len(block) != 1 or next_block is None:
         return False
     s = block[0].strip()
-    if len(s) > 30 or ENDS_SENTENCE.search(s) or s.startswith(("-", "*", "•")):
+    if len(s) > 30 or ends_like_sentence(s) or s.startswith(("-", "*", "•")):
         return False
     return sum(len(x) for x in next_block) > len(s) * 2
 
@@ -128,7 +128,7 @@ def _parse_structured(lines: list[str]) -> list[ParsedNode]:
         nxt = blocks[idx + 1] if idx + 1 < len(blocks) else None
         pending: list[str] = []
         for line in block:
-            m = match_heading(line)
+            m = classify_heading(line)
             if m is not None and (len(block) > 1 or nxt is not None or pending):
                 _flush(builder, pending)
                 pending = []
