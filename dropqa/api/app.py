@@ -91,7 +91,7 @@ def create_app(settings: Settings, services: Services | None = None) -> FastAPI:
     if mcp is not None:
         from dropqa.api.mcp_server import http_endpoint
 
-        app.router.routes.append(Route("/mcp", http_endpoint(mcp, settings, api_token),
+        app.router.routes.append(Route("/mcp", http_endpoint(mcp, settings),
                                        methods=["GET", "POST", "DELETE"]))
     _mount_web(app)
     return app

@@ -4,8 +4,9 @@ Listening on loopback needs no token; listening anywhere else — a wildcard or 
 included, which listens on every interface — refuses to start without one (``dropqa serve``).
 When a token is configured, every route but ``/api/health`` (and the web page's static files,
 which hold no document data) requires ``Authorization: Bearer <token>`` — the API, ``/v1`` and
-``/mcp`` alike. :class:`TokenFirst` checks it before anything reads the request body, so a
-client without the token learns nothing from validation errors.
+``/mcp`` alike. :class:`TokenFirst` is the one gate: the app's outermost check after the Host,
+made before anything reads the request body, so a client without the token learns nothing from
+validation errors. What it guards is :func:`needs_token` (a test holds every route to it).
 """
 
 from __future__ import annotations
@@ -13,15 +14,14 @@ from __future__ import annotations
 import ipaddress
 import secrets
 
-from fastapi import HTTPException, Request
 from starlette.datastructures import Headers
-from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from dropqa.api.errors import error_body
+from dropqa.api.errors import Problem
 
 PROTECTED_PREFIXES = ("/api/", "/v1/", "/v1", "/mcp")
 OPEN_PATHS = frozenset({"/api/health"})
+UNAUTHORIZED = Problem("unauthorized", 401, "missing or wrong bearer token", headers={"WWW-Authenticate": "Bearer"})
 
 
 def is_loopback(host: str) -> bool:
@@ -41,13 +41,6 @@ def bearer_matches(header: str | None, expected: str) -> bool:
     return scheme.lower() == "bearer" and secrets.compare_digest(token.strip().encode(), expected.encode())
 
 
-def check_token(request: Request) -> None:
-    expected: str | None = request.app.state.api_token
-    if expected and not bearer_matches(request.headers.get("authorization"), expected):
-        raise HTTPException(status_code=401, detail="missing or wrong bearer token",
-                            headers={"WWW-Authenticate": "Bearer"})
-
-
 def needs_token(path: str) -> bool:
     return path not in OPEN_PATHS and path.startswith(PROTECTED_PREFIXES)
 
@@ -62,8 +55,6 @@ class TokenFirst:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if (scope["type"] == "http" and self.expected and needs_token(scope["path"])
                 and not bearer_matches(Headers(scope=scope).get("authorization"), self.expected)):
-            response = JSONResponse(error_body("unauthorized", "missing or wrong bearer token"),
-                                    status_code=401, headers={"WWW-Authenticate": "Bearer"})
-            await response(scope, receive, send)
+            await UNAUTHORIZED.response()(scope, receive, send)
             return
         await self.app(scope, receive, send)

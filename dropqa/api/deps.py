@@ -6,7 +6,6 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
-from dropqa.api.auth import check_token
 from dropqa.api.load import RunLimiter
 from dropqa.config import Settings
 from dropqa.services import Services
@@ -33,4 +32,3 @@ ServicesDep = Annotated[Services, Depends(get_services)]
 DbDep = Annotated[Database, Depends(get_db)]
 SettingsDep = Annotated[Settings, Depends(get_settings_dep)]
 LimiterDep = Annotated[RunLimiter, Depends(get_limiter)]
-Authorized = Depends(check_token)

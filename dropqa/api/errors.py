@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from typing import Any
 
 import psycopg
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from dropqa.api.disconnect import ClientGone, gone_response
 from dropqa.api.load import Overloaded
 from dropqa.errors import CodedError
 from dropqa.models.embeddings import EmbedderBusy
@@ -53,62 +55,93 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
 }
 
 
-def error_body(code: str, message: str, **extra: object) -> dict[str, object]:
-    return {"error": {"code": code, "message": message, **extra}}
+class ShuttingDown(Exception):
+    """The server is stopping; a stream still running ends with an error event."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    """What a failure means to a client, whichever way it asked (REST, SSE, ``/v1``, MCP): a stable
+    ``code``, the HTTP ``status``, a ``message`` (never a stack trace) and what else the error carries."""
+
+    code: str
+    status: int
+    message: str
+    params: dict[str, Any] | None = None  # a coded error's: the values its message is made of
+    details: list[dict[str, Any]] | None = None  # invalid_request: per-field problems
+    retry_after: int | None = None  # too_many_requests: seconds (also the Retry-After header)
+    headers: dict[str, str] | None = None
+
+    def body(self) -> dict[str, Any]:
+        """``{"error": {"code", "message", …}}``: what the API answers with."""
+        extra = {"details": self.details, "params": self.params, "retry_after": self.retry_after}
+        return {"error": {"code": self.code, "message": self.message,
+                          **{k: v for k, v in extra.items() if v is not None}}}
+
+    def response(self) -> JSONResponse:
+        return JSONResponse(self.body(), status_code=self.status, headers=self.headers)
+
+
+# Starlette's HTTPException (routing's 404/405, the routers' own) by status.
+HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found", 405: "method_not_allowed",
+              409: "conflict", 413: "too_large", 415: "unsupported_media_type", 429: "too_many_requests",
+              503: "unavailable"}
+_TRY_AGAIN = {"Retry-After": "5"}
+
+
+def error_code(exc: BaseException) -> Problem:
+    """THE mapping of an exception to its error code and status, for every transport. Anything not
+    listed is ``internal_error`` (500) and says only the exception's type."""
+    if isinstance(exc, StarletteHTTPException):
+        return Problem(HTTP_CODES.get(exc.status_code, "error"), exc.status_code, str(exc.detail),
+                       headers=getattr(exc, "headers", None))
+    if isinstance(exc, RequestValidationError):
+        details = [{"loc": list(e.get("loc", [])), "msg": e.get("msg", "")} for e in exc.errors()]
+        return Problem("invalid_request", 422, "the request is not valid", details=details)
+    if isinstance(exc, CodedError):
+        return Problem(exc.code, exc.status, str(exc), params=exc.params)
+    if isinstance(exc, ShuttingDown):
+        return Problem("shutting_down", 503, str(exc))
+    if isinstance(exc, DatabaseUnavailable):
+        return Problem("database_unavailable", 503, str(exc), headers=_TRY_AGAIN)
+    if isinstance(exc, psycopg.OperationalError) and is_connection_error(exc):
+        # the connection broke mid-query (the server died or restarted)
+        return Problem("database_unavailable", 503, "the database connection was lost; try again", headers=_TRY_AGAIN)
+    if isinstance(exc, Overloaded):
+        return Problem("too_many_requests", 429, str(exc), retry_after=exc.retry_after,
+                       headers={"Retry-After": str(exc.retry_after)})
+    if isinstance(exc, EmbedderBusy):
+        return Problem("busy", 503, str(exc), headers=_TRY_AGAIN)
+    if isinstance(exc, psycopg.DataError):
+        # e.g. a NUL character or an invalid byte sequence in a filter: the input, not the server
+        return Problem("bad_request", 400, f"the database cannot use this input: {first_line(str(exc))}")
+    if isinstance(exc, ValueError):
+        return Problem("bad_request", 400, str(exc))
+    return Problem("internal_error", 500, f"internal error ({type(exc).__name__})")
+
+
+# The classes error_code names, each given its own handler: Starlette runs a handler for ``Exception``
+# itself outside the other middleware, and raises the exception again after it.
+HANDLED: tuple[type[Exception], ...] = (StarletteHTTPException, RequestValidationError, CodedError, ShuttingDown,
+                                        DatabaseUnavailable, psycopg.OperationalError, Overloaded, EmbedderBusy,
+                                        psycopg.DataError, ValueError)
+
+
+def first_line(text: str) -> str:
+    return text.split("\n")[0]
 
 
 def install_error_handlers(app: FastAPI) -> None:
-    @app.exception_handler(StarletteHTTPException)
-    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
-        code = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
-                405: "method_not_allowed", 409: "conflict", 413: "too_large", 415: "unsupported_media_type",
-                429: "too_many_requests", 503: "unavailable"}.get(exc.status_code, "error")
-        return JSONResponse(error_body(code, str(exc.detail)), status_code=exc.status_code,
-                            headers=getattr(exc, "headers", None))
+    async def respond(_: Request, exc: Exception) -> JSONResponse:
+        problem = error_code(exc)
+        if problem.code == "internal_error":
+            log.error("unhandled error", exc_info=exc)
+        return problem.response()
 
-    @app.exception_handler(RequestValidationError)
-    async def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
-        details = [{"loc": list(e.get("loc", [])), "msg": e.get("msg", "")} for e in exc.errors()]
-        return JSONResponse(error_body("invalid_request", "the request is not valid", details=details),
-                            status_code=422)
+    async def client_gone(_: Request, exc: Exception) -> Response:
+        return gone_response()
 
-    @app.exception_handler(CodedError)
-    async def coded_error(_: Request, exc: CodedError) -> JSONResponse:
-        return JSONResponse(error_body(exc.code, str(exc), params=exc.params), status_code=exc.status)
-
-    @app.exception_handler(ValueError)
-    async def value_error(_: Request, exc: ValueError) -> JSONResponse:
-        return JSONResponse(error_body("bad_request", str(exc)), status_code=400)
-
-    @app.exception_handler(psycopg.DataError)
-    async def data_error(_: Request, exc: psycopg.DataError) -> JSONResponse:
-        # e.g. a NUL character or an invalid byte sequence in a filter: the input, not the server
-        message = str(exc).split("\n")[0]
-        return JSONResponse(error_body("bad_request", f"the database cannot use this input: {message}"),
-                            status_code=400)
-
-    @app.exception_handler(DatabaseUnavailable)
-    async def db_error(_: Request, exc: DatabaseUnavailable) -> JSONResponse:
-        return JSONResponse(error_body("database_unavailable", str(exc)), status_code=503,
-                            headers={"Retry-After": "5"})
-
-    @app.exception_handler(psycopg.OperationalError)
-    async def db_lost(request: Request, exc: psycopg.OperationalError) -> JSONResponse:
-        if is_connection_error(exc):  # the connection broke mid-query (the server died or restarted)
-            return JSONResponse(error_body("database_unavailable", "the database connection was lost; try again"),
-                                status_code=503, headers={"Retry-After": "5"})
-        return await unexpected(request, exc)
-
-    @app.exception_handler(Overloaded)
-    async def overloaded(_: Request, exc: Overloaded) -> JSONResponse:
-        return JSONResponse(error_body("too_many_requests", str(exc), retry_after=exc.retry_after), status_code=429,
-                            headers={"Retry-After": str(exc.retry_after)})
-
-    @app.exception_handler(EmbedderBusy)
-    async def busy(_: Request, exc: EmbedderBusy) -> JSONResponse:
-        return JSONResponse(error_body("busy", str(exc)), status_code=503, headers={"Retry-After": "5"})
-
-    @app.exception_handler(Exception)
-    async def unexpected(_: Request, exc: Exception) -> JSONResponse:
-        log.exception("unhandled error")
-        return JSONResponse(error_body("internal_error", f"internal error ({type(exc).__name__})"), status_code=500)
+    for cls in HANDLED:
+        app.add_exception_handler(cls, respond)
+    app.add_exception_handler(ClientGone, client_gone)
+    app.add_exception_handler(Exception, respond)

@@ -11,10 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from starlette.datastructures import Headers
-from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from dropqa.api.errors import error_body
+from dropqa.api.errors import Problem
 
 WILDCARD_BINDS = frozenset({"", "0.0.0.0", "::", "[::]"})
 
@@ -48,9 +47,8 @@ class HostGuard:
         if scope["type"] in ("http", "websocket") and self.allowed is not None:
             name = host_name(Headers(scope=scope).get("host", ""))
             if name not in self.allowed:
-                response = JSONResponse(
-                    error_body("misdirected_request", f"this server does not answer for host {name!r}; "
-                               "add it to DROPQA_API__ALLOWED_HOSTS if it is yours"), status_code=421)
-                await response(scope, receive, send)
+                refused = Problem("misdirected_request", 421, f"this server does not answer for host {name!r}; "
+                                  "add it to DROPQA_API__ALLOWED_HOSTS if it is yours")
+                await refused.response()(scope, receive, send)
                 return
         await self.app(scope, receive, send)

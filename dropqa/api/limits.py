@@ -14,10 +14,9 @@ from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, Field, ValidationError
 from starlette.datastructures import Headers
-from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from dropqa.api.errors import error_body
+from dropqa.api.errors import Problem
 from dropqa.store.scope import MAX_VERSION
 
 MAX_QUESTION_CHARS = 4000
@@ -71,8 +70,8 @@ class DeclaredSizeLimit:
             declared = Headers(scope=scope).get("content-length", "")
             limit = self.limits.get(scope["path"], self.default_limit)
             if declared.isdigit() and int(declared) > limit:
-                response = JSONResponse(error_body("too_large", f"the request body is larger than {limit} bytes"),
-                                        status_code=413, headers={"Connection": "close"})
-                await response(scope, receive, send)
+                too_large = Problem("too_large", 413, f"the request body is larger than {limit} bytes",
+                                    headers={"Connection": "close"})
+                await too_large.response()(scope, receive, send)
                 return
         await self.app(scope, receive, send)

@@ -1,10 +1,10 @@
 """Server-sent events from the graph's async stream, with a terminal event that is always sent.
 
-The run (``graph.run.stream``: ``graph.astream`` over async nodes) is iterated in an asyncio task of
-its own and hands its events over through a queue, so the response notices a server shutdown even
-while a step is still working. A client that goes away cancels the task: the chat-model request in
-flight is cancelled with it, a node's database work in a worker thread ends with its current query,
-and the run slot is given back once the task has ended.
+The run (:func:`dropqa.runtime.run.stream`: ``graph.astream`` over async nodes, yielding typed events)
+is iterated in an asyncio task of its own and hands its events over through a queue, so the response
+notices a server shutdown even while a step is still working. A client that goes away cancels the
+task: the chat-model request in flight is cancelled with it, a node's database work in a worker
+thread ends with its current query, and the run slot is given back once the task has ended.
 """
 
 from __future__ import annotations
@@ -17,26 +17,20 @@ from contextlib import aclosing
 from typing import Any
 
 import anyio
-import psycopg
+from sse_starlette import EventSourceResponse
 
-from dropqa.api.load import Overloaded, RunLimiter
-from dropqa.errors import CodedError
-from dropqa.models.embeddings import EmbedderBusy
-from dropqa.store.db import is_connection_error
-from dropqa.store.server import DatabaseUnavailable
+from dropqa.api.errors import ShuttingDown, error_code, first_line
+from dropqa.api.load import RunLimiter
+from dropqa.runtime import events
+from dropqa.runtime.events import StreamEvent
 
 log = logging.getLogger(__name__)
-Event = tuple[str, dict[str, Any]]
 
 # OpenAPI: the schema of one event of a text/event-stream response (``data`` holds JSON).
 EVENT_SCHEMA: dict[str, Any] = {
     "type": "object", "required": ["data"],
     "properties": {"event": {"type": "string"}, "data": {"type": "string"}, "id": {"type": "string"}},
 }
-
-
-class ShuttingDown(Exception):
-    """The server is stopping; the stream ends with an error event."""
 
 
 _running: set[asyncio.Task[None]] = set()  # the loop keeps only weak references to tasks
@@ -51,8 +45,8 @@ async def in_task(factory: Callable[[], AsyncIterator[Any]], shutdown: anyio.Eve
 
     async def produce() -> None:
         try:
-            async with aclosing(factory()) as events:
-                async for item in events:
+            async with aclosing(factory()) as items:
+                async for item in items:
                     queue.put_nowait(("item", item))
         except Exception as exc:
             queue.put_nowait(("error", exc))
@@ -82,23 +76,13 @@ async def in_task(factory: Callable[[], AsyncIterator[Any]], shutdown: anyio.Eve
         task.cancel()  # nothing when the run has ended; else the run stops at its next await
 
 
-def error_payload(exc: BaseException) -> dict[str, Any]:
-    """Code and message (and, for a coded error, its params) for an error event; never a stack trace."""
-    if isinstance(exc, CodedError):
-        return {"code": exc.code, "message": str(exc), "params": exc.params}
-    if isinstance(exc, ShuttingDown):
-        return {"code": "shutting_down", "message": str(exc)}
-    if isinstance(exc, DatabaseUnavailable) or (isinstance(exc, psycopg.OperationalError)
-                                                and is_connection_error(exc)):
-        return {"code": "database_unavailable", "message": str(exc).split("\n")[0]}
-    if isinstance(exc, Overloaded):
-        return {"code": "too_many_requests", "message": str(exc), "retry_after": exc.retry_after}
-    if isinstance(exc, EmbedderBusy):
-        return {"code": "busy", "message": str(exc)}
-    if isinstance(exc, ValueError | psycopg.DataError):
-        return {"code": "bad_request", "message": str(exc).split("\n")[0]}
-    log.error("stream failed", exc_info=exc)
-    return {"code": "internal_error", "message": f"internal error ({type(exc).__name__})"}
+def error_event(exc: BaseException) -> events.Error:
+    """The ``error`` event for what went wrong (:func:`error_code`'s code, a one-line message)."""
+    problem = error_code(exc)
+    if problem.code == "internal_error":
+        log.error("stream failed", exc_info=exc)
+    return events.Error(code=problem.code, message=first_line(problem.message), params=problem.params,
+                        retry_after=problem.retry_after)
 
 
 def sse(event: str, data: Any, seq: int | None = None) -> dict[str, Any]:
@@ -108,27 +92,50 @@ def sse(event: str, data: Any, seq: int | None = None) -> dict[str, Any]:
     return out
 
 
-async def event_stream(factory: Callable[[], AsyncIterator[Event]], *, terminal: frozenset[str] = frozenset({"done"}),
-                       on_terminal: Callable[[dict[str, Any]], Awaitable[dict[str, Any]]] | None = None,
+def sse_event(event: StreamEvent, seq: int | None = None) -> dict[str, Any]:
+    """A run's event as SSE: its name, its payload as JSON."""
+    return sse(event.event, event.data(), seq)
+
+
+def sse_response(make: Callable[[anyio.Event], AsyncIterator[dict[str, Any]]],
+                 grace_s: float = 2.0) -> EventSourceResponse:
+    """An event stream as DropQA serves them: a ping every 10 s, ``\\n`` line ends, and a shutdown event
+    the stream (``make(shutdown)``) watches so it can end itself when the server stops."""
+    shutdown = anyio.Event()
+    return EventSourceResponse(make(shutdown), shutdown_event=shutdown, shutdown_grace_period=grace_s, ping=10,
+                               sep="\n")
+
+
+async def run_events(factory: Callable[[], AsyncIterator[StreamEvent]], shutdown: anyio.Event | None = None,
+                     limiter: RunLimiter | None = None) -> AsyncIterator[StreamEvent]:
+    """The run's events once it has a run slot (:class:`Overloaded` when none comes in time), iterated
+    in a task of its own (:func:`in_task`) that gives the slot back when the run has ended."""
+    if limiter is not None:
+        await limiter.acquire()
+    async with aclosing(in_task(factory, shutdown, on_exit=limiter.release if limiter else None)) as running:
+        async for event in running:
+            yield event
+
+
+async def event_stream(factory: Callable[[], AsyncIterator[StreamEvent]], *,
+                       on_done: Callable[[events.Done], Awaitable[events.Done]] | None = None,
                        shutdown: anyio.Event | None = None,
                        limiter: RunLimiter | None = None) -> AsyncIterator[dict[str, Any]]:
-    """``(event, data)`` pairs → SSE dicts. Ends with exactly one terminal event: the generator's
-    own (``done``, passed through ``on_terminal`` first) or ``error`` — whatever went wrong.
-    With ``limiter``, the run starts once it has a run slot (an ``error`` event ``too_many_requests``
-    when none comes in time) and gives it back when the run's task ends."""
+    """A run's events → SSE dicts. Ends with exactly one terminal event: the run's own ``done``
+    (passed through ``on_done`` first) or ``error`` — whatever went wrong. With ``limiter``, the run
+    starts once it has a run slot (an ``error`` event ``too_many_requests`` when none comes in time)
+    and gives it back when the run's task ends."""
     seq = 0
     try:
-        if limiter is not None:
-            await limiter.acquire()
-        async with aclosing(in_task(factory, shutdown, on_exit=limiter.release if limiter else None)) as events:
-            async for name, data in events:
-                if name in terminal and on_terminal is not None:
-                    data = await on_terminal(data)
+        async with aclosing(run_events(factory, shutdown, limiter)) as running:
+            async for event in running:
+                if isinstance(event, events.Done) and on_done is not None:
+                    event = await on_done(event)
                 seq += 1
-                yield sse(name, data, seq)
-                if name in terminal:
+                yield sse_event(event, seq)
+                if event.terminal:
                     return
         problem: BaseException = RuntimeError("the run ended without a result")
     except Exception as exc:
         problem = exc
-    yield sse("error", error_payload(problem), seq + 1)
+    yield sse_event(error_event(problem), seq + 1)

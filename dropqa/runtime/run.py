@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import AsyncIterator, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
@@ -22,6 +22,9 @@ from dropqa.graph.state import RESET
 from dropqa.runtime.loop import run_sync
 from dropqa.services import Context, Services
 from dropqa.store import qa as qa_store
+
+if TYPE_CHECKING:
+    from dropqa.runtime.events import StreamEvent
 
 
 class Source(BaseModel):
@@ -145,22 +148,24 @@ ANSWER_NODES = frozenset({"answer", "synthesize"})
 
 async def stream(services: Services, question: str, *, version: int | None = None, show_reasoning: bool = True,
                  topic_filter: list[str] | None = None, thread_id: str | None = None,
-                 ) -> AsyncIterator[tuple[str, dict[str, Any]]]:
-    """Run the graph (``astream``) and yield ``(event, data)`` pairs as they happen. Closing the
-    iterator (the client left) cancels the run, including a chat-model request in flight.
+                 ) -> AsyncIterator[StreamEvent]:
+    """Run the graph (``astream``) and yield its events (:mod:`dropqa.runtime.events`) as they happen.
+    Closing the iterator (the client left) cancels the run, including a chat-model request in flight.
 
-    Events: ``status`` (a node started working: ``{"node"}``), ``retrieval`` (``{"hits", "top_relevance"}``),
-    ``reasoning`` (one trace step), ``token`` (``{"text"}``: the answer as it is written), ``citation``
-    (one source, in the final numbering), ``done`` (the full :class:`Answer`). The caller sends ``error``
-    itself if this raises; ``done`` is always the last event of a successful run.
+    Events: ``status`` (a node started working), ``retrieval`` (hits and the top relevance),
+    ``reasoning`` (one trace step), ``token`` (the answer as it is written), ``citation`` (one source,
+    in the final numbering), ``done`` (the full :class:`Answer`). The caller sends ``error`` itself
+    if this raises; ``done`` is always the last event of a successful run.
     """
+    from dropqa.runtime import events  # not at the top: events' payloads are this module's Answer and Source
+
     question = _clean(question)
     await in_thread(check_version, services, version)
     started = time.perf_counter()
     final: dict[str, Any] = {}
     trace: list[dict[str, Any]] = []
     streamed_tokens = False
-    yield "status", {"node": "start"}
+    yield events.Status(node="start")
     runnable, config = await _runnable(services, thread_id)
     async for mode, chunk in runnable.astream(
         _inputs(question, version, topic_filter),
@@ -173,30 +178,30 @@ async def stream(services: Services, question: str, *, version: int | None = Non
             text = getattr(message, "content", "")
             if meta.get("langgraph_node") in ANSWER_NODES and isinstance(text, str) and text:
                 streamed_tokens = True
-                yield "token", {"text": text}
+                yield events.Token(text=text)
             continue
         for node, update in (chunk or {}).items():
             if not isinstance(update, dict):
                 continue
-            yield "status", {"node": node}
+            yield events.Status(node=node)
             if "hits" in update and node != "finalize":
                 hits = update.get("hits") or []
-                yield "retrieval", {"hits": len(hits), "top_relevance": round(hits[0].relevance, 3) if hits else 0.0}
+                yield events.Retrieval(hits=len(hits), top_relevance=round(hits[0].relevance, 3) if hits else 0.0)
             steps = [s for s in update.get("reasoning_trace") or [] if s != RESET]
             trace.extend(steps)
             if show_reasoning:
                 for step in steps:
-                    yield "reasoning", dict(step)
+                    yield events.Reasoning(**step)
             final.update(update)
     final["reasoning_trace"] = trace  # the state reducer appends; each update carries only its own steps
     answer = _answer(final, question, version, show_reasoning, started, topic_filter, thread_id)
     if not streamed_tokens:
         for piece in _pieces(answer.answer):
-            yield "token", {"text": piece}
+            yield events.Token(text=piece)
     for source in answer.sources:
         if source.cited:
-            yield "citation", source.model_dump(mode="json")
-    yield "done", answer.model_dump(mode="json")
+            yield events.Citation(**source.model_dump())
+    yield events.Done(**answer.model_dump())
 
 
 def _pieces(text: str, size: int = 24) -> Iterator[str]:

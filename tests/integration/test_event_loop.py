@@ -68,7 +68,7 @@ def test_no_question_blocks_the_loop(services: Services, corpus, watchdog) -> No
 
 def test_the_answer_stream_does_not_block_the_loop(services: Services, corpus, watchdog) -> None:  # type: ignore[no-untyped-def]
     async def events() -> list[str]:
-        return [name async for name, _ in stream(services, "What is the recovery time objective?")]
+        return [e.event async for e in stream(services, "What is the recovery time objective?")]
 
     names = run(events())
     assert names[0] == "status" and names[-1] == "done" and "token" in names

@@ -14,6 +14,7 @@ import pytest
 
 from dropqa.api.sse import event_stream, in_task
 from dropqa.api.uploads import safe_filename
+from dropqa.runtime import events
 
 
 @pytest.mark.parametrize(("raw", "expected"), [
@@ -39,6 +40,11 @@ def test_safe_filename_normalises_and_keeps_the_extension_of_long_names() -> Non
     assert long.endswith(".docx") and len(long.encode("utf-8")) <= 200 and long.startswith("报告")
 
 
+def done(answer: str) -> events.Done:
+    return events.Done(answer=answer, answerable=True, confidence="high", mode="direct", sources=[], latency_ms=1,
+                       question="q")
+
+
 def collect(factory: Any, **kw: Any) -> list[tuple[str, Any]]:
     async def run() -> list[tuple[str, Any]]:
         return [(e["event"], json.loads(e["data"])) async for e in event_stream(factory, **kw)]
@@ -47,46 +53,47 @@ def collect(factory: Any, **kw: Any) -> list[tuple[str, Any]]:
 
 
 def test_events_pass_through_and_done_is_completed_by_the_caller() -> None:
-    async def gen() -> AsyncIterator[tuple[str, dict[str, Any]]]:
-        yield "status", {"node": "start"}
-        yield "token", {"text": "hi"}
-        yield "done", {"answer": "hi"}
-        yield "token", {"text": "never sent"}
+    async def gen() -> AsyncIterator[events.StreamEvent]:
+        yield events.Status(node="start")
+        yield events.Token(text="hi")
+        yield done("hi")
+        yield events.Token(text="never sent")
 
-    async def add_id(data: dict[str, Any]) -> dict[str, Any]:
-        return {**data, "answer_id": "42"}
+    async def add_id(answer: events.Done) -> events.Done:
+        answer.answer_id = "42"
+        return answer
 
-    events = collect(gen, on_terminal=add_id)
-    assert events == [("status", {"node": "start"}), ("token", {"text": "hi"}),
-                      ("done", {"answer": "hi", "answer_id": "42"})]
+    sent = collect(gen, on_done=add_id)
+    assert sent == [("status", {"node": "start"}), ("token", {"text": "hi"}),
+                    ("done", {**done("hi").model_dump(mode="json"), "answer_id": "42"})]
 
 
 @pytest.mark.parametrize(("exc", "code"), [(ValueError("the question is empty"), "bad_request"),
                                            (RuntimeError("boom"), "internal_error")])
 def test_a_failing_run_ends_with_one_error_event_and_no_stack_trace(exc: Exception, code: str) -> None:
-    async def gen() -> AsyncIterator[tuple[str, dict[str, Any]]]:
-        yield "status", {"node": "start"}
+    async def gen() -> AsyncIterator[events.StreamEvent]:
+        yield events.Status(node="start")
         raise exc
 
-    events = collect(gen)
-    assert [e for e, _ in events] == ["status", "error"] and events[-1][1]["code"] == code
-    assert "Traceback" not in events[-1][1]["message"]
+    sent = collect(gen)
+    assert [e for e, _ in sent] == ["status", "error"] and sent[-1][1]["code"] == code
+    assert "Traceback" not in sent[-1][1]["message"]
     if code == "internal_error":
-        assert events[-1][1]["message"] == "internal error (RuntimeError)"
+        assert sent[-1][1]["message"] == "internal error (RuntimeError)"
 
 
 def test_a_run_without_done_ends_with_error() -> None:
-    async def gen() -> AsyncIterator[tuple[str, dict[str, Any]]]:
-        yield "status", {"node": "start"}
+    async def gen() -> AsyncIterator[events.StreamEvent]:
+        yield events.Status(node="start")
 
     assert collect(gen)[-1] == ("error", {"code": "internal_error", "message": "internal error (RuntimeError)"})
 
 
 def test_shutdown_ends_a_blocked_stream_with_an_error_event() -> None:
-    async def gen() -> AsyncIterator[tuple[str, dict[str, Any]]]:
-        yield "status", {"node": "start"}
+    async def gen() -> AsyncIterator[events.StreamEvent]:
+        yield events.Status(node="start")
         await asyncio.sleep(10)  # a slow model call
-        yield "done", {"answer": "late"}
+        yield done("late")
 
     async def run() -> list[str]:
         shutdown = anyio.Event()

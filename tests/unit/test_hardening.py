@@ -16,6 +16,7 @@ from dropqa.api.hosts import allowed_names, host_name
 from dropqa.api.limits import MAX_QUESTION_CHARS, QuestionInput, validation_message
 from dropqa.api.load import Overloaded, RunLimiter
 from dropqa.api.sse import event_stream
+from dropqa.runtime import events
 from dropqa.store.documents import like_escape
 
 MEGABYTE_QUESTION = "为什么" * 350_000  # ~1 MB of UTF-8
@@ -112,15 +113,15 @@ def test_a_stream_without_a_run_slot_ends_with_an_error_event() -> None:
 
         async def run():  # type: ignore[no-untyped-def]
             ran.append(True)
-            yield "done", {}
+            yield events.Status(node="start")
 
-        events = [e async for e in event_stream(run, limiter=limiter)]
+        sent = [e async for e in event_stream(run, limiter=limiter)]
         assert not ran
-        return events
+        return sent
 
-    events = asyncio.run(scenario())
-    assert [e["event"] for e in events] == ["error"]
-    assert '"too_many_requests"' in events[0]["data"] and '"retry_after"' in events[0]["data"]
+    sent = asyncio.run(scenario())
+    assert [e["event"] for e in sent] == ["error"]
+    assert '"too_many_requests"' in sent[0]["data"] and '"retry_after"' in sent[0]["data"]
 
 
 def test_a_stream_gives_its_slot_back_when_the_run_ends() -> None:
@@ -128,11 +129,12 @@ def test_a_stream_gives_its_slot_back_when_the_run_ends() -> None:
         limiter = RunLimiter(max_running=1, max_waiting=0, wait_s=1)
 
         async def run():  # type: ignore[no-untyped-def]
-            yield "status", {"node": "start"}
-            yield "done", {"answer": "x"}
+            yield events.Status(node="start")
+            yield events.Done(answer="x", answerable=True, confidence="high", mode="direct", sources=[], latency_ms=1,
+                              question="q")
 
-        events = [e["event"] async for e in event_stream(run, limiter=limiter)]
-        assert events == ["status", "done"]
+        sent = [e["event"] async for e in event_stream(run, limiter=limiter)]
+        assert sent == ["status", "done"]
         for _ in range(100):  # the slot comes back when the run's task has ended
             if limiter.snapshot().running == 0:
                 break

@@ -11,7 +11,7 @@ from fastapi import APIRouter, File, Form, HTTPException, Query, UploadFile
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, Field
 
-from dropqa.api.deps import Authorized, DbDep, ServicesDep
+from dropqa.api.deps import DbDep, ServicesDep
 from dropqa.api.errors import ERROR_RESPONSES
 from dropqa.api.load import Overloaded
 from dropqa.api.uploads import UploadItem, accept
@@ -19,9 +19,9 @@ from dropqa.store import blobs, jobs, pending
 from dropqa.store import documents as doc_store
 from dropqa.store import nodes as node_store
 
-router = APIRouter(prefix="/api", tags=["documents"], dependencies=[Authorized], responses=ERROR_RESPONSES)
+router = APIRouter(prefix="/api", tags=["documents"], responses=ERROR_RESPONSES)
 # Separate so the app can give it the upload body limit instead of the small default one.
-upload_router = APIRouter(prefix="/api", tags=["documents"], dependencies=[Authorized], responses=ERROR_RESPONSES)
+upload_router = APIRouter(prefix="/api", tags=["documents"], responses=ERROR_RESPONSES)
 
 UPLOAD_PATH = "/api/documents/upload"
 Limit = Annotated[int, Query(ge=1, le=1000)]

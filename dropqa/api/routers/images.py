@@ -6,11 +6,11 @@ import uuid
 
 from fastapi import APIRouter, HTTPException, Response
 
-from dropqa.api.deps import Authorized, DbDep
+from dropqa.api.deps import DbDep
 from dropqa.api.errors import ERROR_RESPONSES
 from dropqa.store import nodes as node_store
 
-router = APIRouter(prefix="/api", tags=["images"], dependencies=[Authorized], responses=ERROR_RESPONSES)
+router = APIRouter(prefix="/api", tags=["images"], responses=ERROR_RESPONSES)
 
 # Only types a browser shows as an image; anything else is sent as a download, never rendered.
 _SAFE = {"image/png", "image/jpeg", "image/gif", "image/webp", "image/bmp", "image/tiff"}

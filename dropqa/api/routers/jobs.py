@@ -18,14 +18,14 @@ from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, Field
 from sse_starlette import EventSourceResponse
 
-from dropqa.api.deps import Authorized, DbDep, SettingsDep
+from dropqa.api.deps import DbDep, SettingsDep
 from dropqa.api.errors import ERROR_RESPONSES
-from dropqa.api.sse import EVENT_SCHEMA, sse
+from dropqa.api.sse import EVENT_SCHEMA, sse, sse_response
 from dropqa.store import documents as doc_store
 from dropqa.store import jobs
 from dropqa.store.db import Database
 
-router = APIRouter(prefix="/api", tags=["jobs"], dependencies=[Authorized], responses=ERROR_RESPONSES)
+router = APIRouter(prefix="/api", tags=["jobs"], responses=ERROR_RESPONSES)
 
 State = Literal["queued", "parsing", "enriching", "embedding", "done", "failed", "cancelled"]
 LOOK_BACK = timedelta(seconds=5)  # updated_at is a transaction's start time: re-read a short window
@@ -141,9 +141,8 @@ async def job_stream(request: Request, db: DbDep, settings: SettingsDep,
     """Server-sent events of job state changes and progress. Ends when the client disconnects, when
     the server shuts down, or (with ``ids``) when every listed job has finished."""
     wanted = parse_ids(ids)
-    shutdown = anyio.Event()
-    return EventSourceResponse(_events(db, wanted or None, settings.api.job_stream_poll_s, shutdown),
-                               shutdown_event=shutdown, shutdown_grace_period=1.0, ping=10, sep="\n")
+    return sse_response(lambda shutdown: _events(db, wanted or None, settings.api.job_stream_poll_s, shutdown),
+                        grace_s=1.0)
 
 
 @router.get("/jobs/{job_id}", response_model=JobInfo)

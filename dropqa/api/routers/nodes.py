@@ -8,11 +8,11 @@ from typing import Any
 from fastapi import APIRouter, HTTPException
 from pydantic import BaseModel
 
-from dropqa.api.deps import Authorized, DbDep
+from dropqa.api.deps import DbDep
 from dropqa.api.errors import ERROR_RESPONSES
 from dropqa.store import nodes as node_store
 
-router = APIRouter(prefix="/api", tags=["documents"], dependencies=[Authorized], responses=ERROR_RESPONSES)
+router = APIRouter(prefix="/api", tags=["documents"], responses=ERROR_RESPONSES)
 
 
 class NodeDetail(BaseModel):

@@ -13,28 +13,28 @@ from __future__ import annotations
 import json
 import time
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import aclosing
 from typing import Any, Literal
 
 import anyio
-from fastapi import APIRouter, Request, Response
-from fastapi.concurrency import run_in_threadpool
+from fastapi import APIRouter, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sse_starlette import EventSourceResponse
 
-from dropqa.api.deps import Authorized, LimiterDep, ServicesDep
-from dropqa.api.disconnect import ClientGone, gone_response, while_connected
+from dropqa.api import ask
+from dropqa.api.deps import LimiterDep, ServicesDep
 from dropqa.api.errors import ERROR_RESPONSES
 from dropqa.api.limits import QuestionInput, ThreadId, TopicName, Version
 from dropqa.api.load import RunLimiter
-from dropqa.api.sse import EVENT_SCHEMA, error_payload, in_task
-from dropqa.runtime.run import Answer, Source, answer_and_record, check_version, record_answer, stream
+from dropqa.api.sse import EVENT_SCHEMA, error_event, run_events, sse_response
+from dropqa.runtime import events
+from dropqa.runtime.run import Answer, Source
 from dropqa.services import Services
 
-router = APIRouter(prefix="/v1", tags=["openai"], dependencies=[Authorized], responses=ERROR_RESPONSES)
+router = APIRouter(prefix="/v1", tags=["openai"], responses=ERROR_RESPONSES)
 
 MODEL_ID = "dropqa"
 ACCEPTED_MODELS = (MODEL_ID,)  # what GET /v1/models lists; any other `model` is a 404 model_not_found
@@ -151,23 +151,15 @@ async def list_models() -> ModelList:
                    "ending with `data: [DONE]`",
     "content": {"text/event-stream": {"schema": EVENT_SCHEMA}}}})
 async def chat_completions(req: ChatRequest, svc: ServicesDep, limiter: LimiterDep,
-                           request: Request) -> ChatCompletion | EventSourceResponse | JSONResponse | Response:
+                           request: Request) -> ChatCompletion | EventSourceResponse | JSONResponse:
     if req.model not in ACCEPTED_MODELS:
         return model_not_found(req.model)
-    question = req.question_input().question
+    q = req.question_input()
     if req.stream:
-        limiter.check()
-        await run_in_threadpool(check_version, svc, req.version)
-        shutdown = anyio.Event()
-        return EventSourceResponse(_chunks(svc, req, question, shutdown, limiter), shutdown_event=shutdown,
-                                   shutdown_grace_period=2.0, ping=10, sep="\n")
-    async with limiter.slot():  # a client that hangs up first cancels its run
-        try:
-            answer = await while_connected(request, answer_and_record(
-                svc, question, version=req.version, show_reasoning=True, topic_filter=req.topic_filter,
-                thread_id=req.thread_id))
-        except ClientGone:
-            return gone_response()
+        run = await ask.open_stream(svc, q, show_reasoning=False, limiter=limiter)
+        return sse_response(lambda shutdown: _chunks(svc, run, shutdown, limiter))
+    # a client that hangs up first cancels its run
+    answer = await ask.answer(svc, q, show_reasoning=True, limiter=limiter, request=request)
     return ChatCompletion(
         id=f"chatcmpl-{uuid.uuid4().hex}", created=int(time.time()), model=MODEL_ID,
         choices=[ChatChoice(message={"role": "assistant", "content": answer.answer + sources_text(answer)})],
@@ -176,7 +168,7 @@ async def chat_completions(req: ChatRequest, svc: ServicesDep, limiter: LimiterD
     )
 
 
-async def _chunks(svc: Services, req: ChatRequest, question: str, shutdown: anyio.Event,
+async def _chunks(svc: Services, run: Callable[[], AsyncIterator[events.StreamEvent]], shutdown: anyio.Event,
                   limiter: RunLimiter) -> AsyncIterator[dict[str, Any]]:
     cid, created = f"chatcmpl-{uuid.uuid4().hex}", int(time.time())
 
@@ -185,28 +177,22 @@ async def _chunks(svc: Services, req: ChatRequest, question: str, shutdown: anyi
                 "choices": [{"index": 0, "delta": delta, "finish_reason": finish, "logprobs": None}], **extra}
         return {"data": json.dumps(body, ensure_ascii=False)}
 
-    def run() -> AsyncIterator[tuple[str, dict[str, Any]]]:
-        return stream(svc, question, version=req.version, show_reasoning=False, topic_filter=req.topic_filter,
-                      thread_id=req.thread_id)
-
     yield chunk({"role": "assistant", "content": ""})
     try:
-        await limiter.acquire()
-        async with aclosing(in_task(run, shutdown, on_exit=limiter.release)) as events:
-            async for name, data in events:
-                if name == "token":
-                    yield chunk({"content": data["text"]})
-                elif name == "done":
-                    answer = Answer(**data)
-                    answer_id = await run_in_threadpool(record_answer, svc, data)
+        async with aclosing(run_events(run, shutdown, limiter)) as running:
+            async for event in running:
+                if isinstance(event, events.Token):
+                    yield chunk({"content": event.text})
+                elif isinstance(event, events.Done):
+                    answer = await ask.record(svc, event)
                     tail = sources_text(answer)
                     if tail:
                         yield chunk({"content": tail})
-                    yield chunk({}, "stop", usage=_usage(answer), answer_id=answer_id,
+                    yield chunk({}, "stop", usage=_usage(answer), answer_id=answer.answer_id,
                                 citations=[s.model_dump(mode="json") for s in answer.sources])
                     break
             else:
                 raise RuntimeError("the run ended without a result")
     except Exception as exc:
-        yield {"data": json.dumps({"error": error_payload(exc)}, ensure_ascii=False)}
+        yield {"data": json.dumps({"error": error_event(exc).data()}, ensure_ascii=False)}
     yield {"data": "[DONE]"}

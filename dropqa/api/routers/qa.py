@@ -3,28 +3,24 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator
 from datetime import datetime
+from functools import partial
 from typing import Annotated, Any, Literal
 
-import anyio
-from fastapi import APIRouter, HTTPException, Query, Request, Response
-from fastapi.concurrency import run_in_threadpool
+from fastapi import APIRouter, HTTPException, Query, Request
 from pydantic import BaseModel, Field, model_validator
 from sse_starlette import EventSourceResponse
 
 from dropqa.answering import summarize as summaries
-from dropqa.api.deps import Authorized, LimiterDep, ServicesDep
-from dropqa.api.disconnect import ClientGone, gone_response, while_connected
+from dropqa.api import ask
+from dropqa.api.deps import LimiterDep, ServicesDep
 from dropqa.api.errors import ERROR_RESPONSES
 from dropqa.api.limits import QuestionInput, Text, Version
-from dropqa.api.sse import EVENT_SCHEMA, event_stream
-from dropqa.runtime.run import Answer, answer_and_record, check_version, record_answer, stream
+from dropqa.api.sse import EVENT_SCHEMA, event_stream, sse_response
+from dropqa.runtime.run import Answer
 from dropqa.store import qa as qa_store
 
-router = APIRouter(prefix="/api/qa", tags=["qa"], dependencies=[Authorized], responses=ERROR_RESPONSES)
-
-STREAM_EVENTS = ("status", "retrieval", "reasoning", "token", "citation", "done", "error")
+router = APIRouter(prefix="/api/qa", tags=["qa"], responses=ERROR_RESPONSES)
 
 
 class AskRequest(QuestionInput):
@@ -66,15 +62,10 @@ class FeedbackResponse(BaseModel):
 
 
 @router.post("/ask", response_model=Answer)
-async def ask_question(req: AskRequest, svc: ServicesDep, limiter: LimiterDep, request: Request) -> Answer | Response:
+async def ask_question(req: AskRequest, svc: ServicesDep, limiter: LimiterDep, request: Request) -> Answer:
     """The whole answer in one response. A client that hangs up first cancels its run."""
-    async with limiter.slot():  # 429 with Retry-After when too many questions are in flight
-        try:
-            return await while_connected(request, answer_and_record(
-                svc, req.question, version=req.version, show_reasoning=req.show_reasoning,
-                topic_filter=req.topic_filter, thread_id=req.thread_id))
-        except ClientGone:
-            return gone_response()
+    # 429 with Retry-After when too many questions are in flight
+    return await ask.answer(svc, req, show_reasoning=req.show_reasoning, limiter=limiter, request=request)
 
 
 @router.post("/stream", response_class=EventSourceResponse, responses={200: {
@@ -87,21 +78,9 @@ async def stream_answer(req: AskRequest, svc: ServicesDep, limiter: LimiterDep) 
     or the server shuts down. Too many questions in flight: 429 before the stream starts, or an
     ``error`` event ``too_many_requests`` when the wait for a run slot runs out inside it. A client
     that leaves ends its run at the run's next step. An unknown ``version`` is a 404 before the stream."""
-    limiter.check()
-    await run_in_threadpool(check_version, svc, req.version)
-
-    def run() -> AsyncIterator[tuple[str, dict[str, Any]]]:
-        return stream(svc, req.question, version=req.version, show_reasoning=req.show_reasoning,
-                      topic_filter=req.topic_filter, thread_id=req.thread_id)
-
-    async def done(data: dict[str, Any]) -> dict[str, Any]:
-        data["answer_id"] = await run_in_threadpool(record_answer, svc, data)
-        return data
-
-    shutdown = anyio.Event()
-    return EventSourceResponse(event_stream(run, on_terminal=done, shutdown=shutdown, limiter=limiter),
-                               shutdown_event=shutdown,
-                               shutdown_grace_period=2.0, ping=10, sep="\n")
+    run = await ask.open_stream(svc, req, show_reasoning=req.show_reasoning, limiter=limiter)
+    return sse_response(lambda shutdown: event_stream(run, on_done=partial(ask.record, svc), shutdown=shutdown,
+                                                      limiter=limiter))
 
 
 @router.post("/summarize", response_model=summaries.Summary)

@@ -8,12 +8,12 @@ from typing import Annotated, Any
 from fastapi import APIRouter, HTTPException, Query
 from pydantic import BaseModel, Field
 
-from dropqa.api.deps import Authorized, DbDep
+from dropqa.api.deps import DbDep
 from dropqa.api.errors import ERROR_RESPONSES
 from dropqa.api.routers.documents import DocumentInfo, document_info
 from dropqa.store import topics as topic_store
 
-router = APIRouter(prefix="/api/topics", tags=["topics"], dependencies=[Authorized], responses=ERROR_RESPONSES)
+router = APIRouter(prefix="/api/topics", tags=["topics"], responses=ERROR_RESPONSES)
 
 Limit = Annotated[int, Query(ge=1, le=1000)]
 Offset = Annotated[int, Query(ge=0, le=1_000_000_000)]
