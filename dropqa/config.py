@@ -266,9 +266,6 @@ class AnswerSettings(Section):
 class ApiSettings(Section):
     host: str = Field("127.0.0.1", description="address `dropqa serve` listens on; not a loopback address "
                       "needs a token")
-    port: int = Field(8000, ge=1, le=65535, description="port `dropqa serve` listens on (DROPQA_PORT wins)")
-    token: SecretStr | None = Field(default=None, description="bearer token every API request must carry; "
-                                    "unset = none (loopback only)")
     cors_origins: list[str] = Field(default_factory=list, description="web origins allowed to call the API "
                                     "from a browser")
     embedded_workers: int = Field(1, ge=0, description="ingestion worker threads the server runs itself; 0 = none")
@@ -307,14 +304,16 @@ class Settings(BaseSettings):
         default=None, validation_alias=AliasChoices("DATABASE_URL", "DROPQA_DATABASE_URL", "database_url"),
         description="DATABASE_URL: an external PostgreSQL (with pgvector); unset = the embedded one in data_dir",
     )
-    api_token: SecretStr | None = Field(None, description="DROPQA_API_TOKEN: the API's bearer token (wins over "
-                                        "api.token)")
-    port: int | None = Field(default=None, ge=1, le=65535,
-                             description="DROPQA_PORT: the port `dropqa serve` / `run` listen on (wins over api.port)")
+    api_token: SecretStr | None = Field(None, description="DROPQA_API_TOKEN: the bearer token every API request "
+                                        "must carry; unset = none, and `dropqa serve` / `run` refuse an address "
+                                        "that is not loopback")
+    port: int = Field(8000, ge=1, le=65535, description="DROPQA_PORT: the port `dropqa serve` / `run` listen on "
+                      "(their --port wins); the address is api.host")
     language: Literal["auto", "zh", "en"] = Field("auto", description="the language of answers and messages; "
                                                   "auto = the question's")
-    log_level: str = Field("INFO", description="not read yet: `dropqa` commands log warnings, and info with "
-                           "--verbose")
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = Field(
+        "WARNING", description="DROPQA_LOG_LEVEL: what DropQA's own loggers (`dropqa.*`) log in `dropqa` commands "
+        "(any case); --verbose makes it at least INFO, and other libraries' info too")
 
     database: DatabaseSettings = DatabaseSettings()
     storage: StorageSettings = StorageSettings()
@@ -325,14 +324,15 @@ class Settings(BaseSettings):
     answer: AnswerSettings = AnswerSettings()
     api: ApiSettings = ApiSettings()
 
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _level_name(cls, v: object) -> object:
+        return v.upper() if isinstance(v, str) else v
+
     @field_validator("data_dir", mode="after")
     @classmethod
     def _expand(cls, v: Path) -> Path:
         return v.expanduser().resolve()
-
-    @property
-    def listen_port(self) -> int:
-        return self.port or self.api.port
 
     @property
     def offline(self) -> bool:

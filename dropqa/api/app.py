@@ -36,7 +36,7 @@ needs `Authorization: Bearer <token>`. Errors are JSON: `{"error": {"code": "...
 def create_app(settings: Settings, services: Services | None = None) -> FastAPI:
     """Build the app. Pass ``services`` to share an already-open pool (tests, ``dropqa serve``);
     the app then leaves closing it to the caller."""
-    token = settings.api_token or settings.api.token
+    token = settings.api_token
     api_token = token.get_secret_value() if token else None
     limiter = RunLimiter(settings.api.max_concurrent_runs, settings.api.max_waiting_runs, settings.api.queue_wait_s)
     mcp = None

@@ -1,0 +1,5 @@
+"""``python -m dropqa.cli``: the ``dropqa`` command."""
+
+from dropqa.cli import app
+
+app()
