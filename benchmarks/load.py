@@ -34,7 +34,7 @@ from typing import Any
 import requests
 import yaml
 
-from benchmarks.report import write_results
+from benchmarks.report import shown_path, write_results
 from benchmarks.timing import percentiles
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -230,7 +230,7 @@ def main(argv: list[str] | None = None) -> int:
     around = [ms for t, s, ms in multi if s == 200 and mid - 5 <= t <= mid + 5]
     refused_429 = [(ms, r) for s, ms, r in burst_results if s == 429]
     report = {
-        "corpus": str(args.corpus), "questions": len(questions), "index_s": round(server.index_s, 1),
+        "corpus": shown_path(args.corpus), "questions": len(questions), "index_s": round(server.index_s, 1),
         "single": {"requests": len(single), "errors": sum(1 for _, s, _ in single if s != 200), **p(single_ms)},
         "multi": {"clients": args.clients, "seconds": args.seconds, "requests": len(multi),
                   "errors": sum(1 for _, s, _ in multi if s != 200), **p(multi_ok),

@@ -36,6 +36,7 @@ from typing import Any
 from benchmarks.baselines import BM25Baseline, PGVectorBaseline, RRFBaseline
 from benchmarks.chunks import Chunk, TextCapture, chunk_corpus, contextual_chunks
 from benchmarks.embedcache import CachedEmbedder
+from benchmarks.report import shown_path
 from benchmarks.server import BenchServer
 from benchmarks.timing import interleaved, percentiles, ratio
 from dropqa.evals import metrics as m
@@ -217,7 +218,7 @@ def measure(ic: IndexedCorpus, spec: SuiteSpec, *, rounds: int = 3, log: Callabl
         results["dropqa ask"]["errors"] = errors
         log(f"[{spec.name}] dropqa ask failed on {modes.count('error')} question(s): {errors[0]}")
     return {
-        "suite": spec.name, "golden": str(spec.golden), "corpus": str(spec.corpus),
+        "suite": spec.name, "golden": shown_path(spec.golden), "corpus": shown_path(spec.corpus),
         "questions": len(items), "rounds": rounds, "files": ic.files,
         "index": {**ic.index, **({"shared_with": ic.name} if ic.name != spec.name else {})},
         "offline": bool(svc.settings.offline),

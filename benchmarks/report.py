@@ -23,6 +23,17 @@ QUALITY_COLUMNS = (("recall_at_5", "recall@5"), ("recall_at_10", "recall@10"),
                    ("all_evidence_at_10", "all-evidence@10"), ("mrr_at_10", "MRR@10"))
 ASK_P95_MAX = 3.0
 INGESTION_MIN = 0.7
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def shown_path(path: Path | str) -> str:
+    """A path as results show it: relative to the repository (``../shared/…`` for the shared suites), never
+    the absolute path of the machine the benchmark ran on."""
+    target = Path(path).resolve()
+    for base, prefix in ((ROOT, ""), (ROOT.parent, "../")):
+        if target.is_relative_to(base):
+            return prefix + str(target.relative_to(base))
+    return target.name
 
 
 def write_results(out: Path, stem: str, data: dict[str, Any], text: str) -> None:

@@ -213,7 +213,7 @@ class RetrievalSettings(Section):
     snippet_chars: int = Field(240, ge=1, description="characters of a source's snippet")
     calibration_file: Path | None = Field(
         default=None, description="a refitted answerability/source model (python -m dropqa.evals.fit fit … --out); "
-        "unset = the fit shipped in dropqa/retrieval/answerability.json")
+        "unset = the fit shipped in dropqa/models/answerability.json")
     fuzzy_min_score: float = Field(80.0, ge=0.0, le=100.0, description="fuzzy keyword search: the least "
                                    "similarity (rapidfuzz, 0-100) of a match")
 
@@ -223,8 +223,8 @@ class AgentSettings(Section):
     max_tool_calls: int = Field(12, ge=1, description="tool calls of one question")
     max_tokens: int = Field(60_000, ge=1, description="chat-model tokens (prompt + completion) of one question")
     max_seconds: float = Field(120.0, gt=0, description="seconds of one question's agent loop")
-    max_nodes: int = Field(40, ge=1, le=200, description="node ids one tool call (get passages, verify, summarize, "
-                           "final_answer) takes; more are an argument error the model sees")
+    max_nodes: int = Field(40, ge=1, le=200, description="node ids one tool call (get passages, verify, summarize) "
+                           "takes; more are an argument error the model sees")
 
 
 class AnswerSettings(Section):
@@ -261,6 +261,35 @@ class AnswerSettings(Section):
                                            "best one's relevance")
     model_passages: int = Field(8, ge=1, le=50, description="passages the answer and reader prompts show the model")
     model_passage_chars: int = Field(700, ge=100, le=10_000, description="characters of each of those passages")
+    reader_pool: int = Field(12, ge=1, le=200, description="several documents (none named): the best passages "
+                             "whose documents may get a reader")
+    reader_passages_named: int = Field(24, ge=1, le=200, description="several named documents: passages of those "
+                                       "documents shared among their readers")
+    reader_passages_bridge: int = Field(20, ge=1, le=200, description="multi-hop: passages naming the bridge entity "
+                                        "shared among the readers")
+    reader_candidate_sentences: int = Field(6, ge=1, le=50, description="offline readers: sentences weighed per "
+                                            "document")
+    reader_statements: int = Field(3, ge=1, le=20, description="offline readers: statements quoted per document")
+    repair_passages: int = Field(20, ge=1, le=200, description="verify: passages searched for one that supports a "
+                                 "sentence whose citation did not hold")
+    claim_passages: int = Field(6, ge=0, le=50, description="verify: best passages whose numbers are compared with "
+                                "the cited ones for conflicts")
+    max_conflict_notes: int = Field(3, ge=0, le=20, description="verify: disagreements named in the answer")
+    density_passages: int = Field(5, ge=1, le=50, description="evaluate: best passages whose question terms make "
+                                  "the information density")
+    contradiction_passages: int = Field(8, ge=1, le=50, description="evaluate: best passages compared for "
+                                        "contradicting numbers")
+    outline_items: int = Field(30, ge=1, le=500, description="chapter and outline answers: sections listed")
+    multi_hop_items: int = Field(4, ge=2, le=20, description="offline multi-hop answers: statements quoted")
+    bridge_passages: int = Field(8, ge=1, le=50, description="multi-hop: best passages read for the bridge entity")
+    bridge_names: int = Field(2, ge=1, le=10, description="multi-hop: bridge entities followed")
+    bridge_vote_share: float = _share(0.6, "multi-hop: a bridge entity is followed when its support is at least "
+                                      "this share of the best one's")
+    hop_names: int = Field(2, ge=0, le=10, description="second hop: names of the best passage searched again")
+    hop_documents: int = Field(2, ge=0, le=10, description="second hop: documents the best passage names, each "
+                               "searched again")
+    history_answer_chars: int = Field(1000, ge=0, le=100_000, description="conversations: characters of an answer "
+                                      "kept in the thread's history")
 
 
 class ApiSettings(Section):

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dropqa.config import Settings, get_settings
+from dropqa.models.calibration import Calibration, load_calibration
 from dropqa.models.embeddings import Embedder, get_embedder
 from dropqa.store.db import Database
 from dropqa.store.vectors import ensure_vector_index
@@ -26,16 +27,15 @@ class Services:
     db: Database
     embedder: Embedder
     _chat: list[tuple[str, Any]] = field(init=False, repr=False)
+    calibration: Calibration = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         """What every run reads once is made here, where blocking is fine — never on a run's event
         loop: the chat clients (their TLS set-up reads certificate files) and the answerability fit."""
         from dropqa.models.chat import chat_providers
-        from dropqa.retrieval.answerability import calibration
 
         self._chat = chat_providers(self.settings.models)
-        path = self.settings.retrieval.calibration_file
-        calibration(str(path) if path else None)
+        self.calibration = load_calibration(self.settings.retrieval.calibration_file)
 
     @property
     def chat_providers(self) -> list[tuple[str, Any]]:

@@ -12,10 +12,9 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-import jieba.posseg as pseg
-
 from dropqa.retrieval.hits import Hit
-from dropqa.text.segment import initialize, query_terms
+from dropqa.text.entities import PERSON, chinese_names
+from dropqa.text.segment import query_terms
 from dropqa.text.sentences import split_sentences
 
 _NAME = r"([\u4e00-\u9fff]{2,3}|[A-Z][a-z]+(?: [A-Z][a-z]+){0,2})"
@@ -35,15 +34,15 @@ def _plausible(name: str) -> bool:
 
 
 def _person_names(sentence: str) -> list[str]:
-    initialize()
-    return [w for w, flag in pseg.cut(sentence) if flag == "nr" and len(w) >= 2 and _plausible(w)]
+    return [w for w in chinese_names(sentence, PERSON) if _plausible(w)]
 
 
-def bridge_entities(first_hop: str, hits: list[Hit], limit: int = 2) -> list[str]:
-    """Names that the passages about ``first_hop`` give for its role, most supported first."""
+def bridge_entities(first_hop: str, hits: list[Hit], *, passages: int, limit: int, share: float) -> list[str]:
+    """Names that the best ``passages`` about ``first_hop`` give for its role, most supported first: at most
+    ``limit``, each with at least ``share`` of the best one's support."""
     subject = [t for t in query_terms(first_hop) if t not in ("负责", "负责人", "项目", "人", "owner", "lead")]
     votes: Counter[str] = Counter()
-    for rank, hit in enumerate(hits[:8]):
+    for rank, hit in enumerate(hits[:passages]):
         crumb = hit.breadcrumb.lower()
         units = hit.content.split("\n") if hit.node_type in ("table", "list") else split_sentences(hit.content)
         for unit in units:
@@ -68,4 +67,4 @@ def bridge_entities(first_hop: str, hits: list[Hit], limit: int = 2) -> list[str
     if not ranked:
         return []
     best = ranked[0][1]
-    return [name for name, v in ranked if v >= 0.6 * best]
+    return [name for name, v in ranked if v >= share * best]

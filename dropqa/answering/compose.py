@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from dropqa.answering.extractive import pick_sentences, sentence_units, table_cell
 from dropqa.answering.intent import Intent
+from dropqa.answering.outline import Outline
 from dropqa.config import AnswerSettings
 from dropqa.retrieval.hits import Hit
 from dropqa.text.headings import is_chapter_title
@@ -33,66 +34,67 @@ def _index(pool: list[Hit], node_id: str) -> int | None:
     return next((i for i, h in enumerate(pool) if h.node_id == node_id), None)
 
 
-def structure(lang: str, intent: Intent, outline: dict, pool: list[Hit]) -> Composed | None:
-    tree = [t for t in outline.get("tree") or []]
-    if not tree:
+def structure(lang: str, intent: Intent, outline: Outline | None, pool: list[Hit], max_items: int,
+              ) -> Composed | None:
+    tree = list(outline.tree) if outline else []
+    if not outline or not tree:
         return None
-    document = tree[0]["title"] if tree[0]["depth"] == 0 else outline.get("document_id", "")
-    body = [t for t in tree if t["depth"] > 0]
+    document = tree[0].title if tree[0].depth == 0 else outline.document_id
+    body = [t for t in tree if t.depth > 0]
     if not body:
         return None
     lead: str
     if intent.chapter:
-        start = next((i for i, t in enumerate(body) if is_chapter_title(t["title"] or "", intent.chapter)), None)
+        start = next((i for i, t in enumerate(body) if is_chapter_title(t.title or "", intent.chapter)), None)
         if start is None:
             return None
         root = body[start]
         chosen = [root]
         for t in body[start + 1:]:
-            if t["depth"] <= root["depth"]:
+            if t.depth <= root.depth:
                 break
-            if t["depth"] <= root["depth"] + 2:
+            if t.depth <= root.depth + 2:
                 chosen.append(t)
-        lead = render(lang, "structure_lead", document=document, section=root["title"])
-        items, base = chosen[1:] or chosen, root["depth"] + 1
+        lead = render(lang, "structure_lead", document=document, section=root.title)
+        items, base = chosen[1:] or chosen, root.depth + 1
     else:
-        top = min(t["depth"] for t in body)
-        level = [t for t in body if t["depth"] == top]
+        top = min(t.depth for t in body)
+        level = [t for t in body if t.depth == top]
         if len(level) == 1:  # a single title heading over everything: list what is under it
             top += 1
-        items = [t for t in body if top <= t["depth"] <= top + 1]
+        items = [t for t in body if top <= t.depth <= top + 1]
         lead = render(lang, "structure_doc_lead", document=document)
         base = top
     lines, cites, relevance = [lead], [], {}
-    for t in items[:30]:
-        i = _index(pool, t["node_id"])
+    for t in items[:max_items]:
+        i = _index(pool, t.node_id)
         if i is None:
             continue
         cites.append(i)
         relevance[i] = 0.9
-        indent = "  " * max(0, t["depth"] - base)
-        lines.append(render(lang, "structure_item", indent=indent, title=t["title"], n=i + 1))
+        indent = "  " * max(0, t.depth - base)
+        lines.append(render(lang, "structure_item", indent=indent, title=t.title, n=i + 1))
     return Composed(lines, cites, relevance) if cites else None
 
 
-def page(lang: str, intent: Intent, question: str, outline: dict, pool: list[Hit]) -> Composed | None:
-    tree = [t for t in outline.get("tree") or [] if t["depth"] > 0]
+def page(lang: str, intent: Intent, question: str, outline: Outline | None, pool: list[Hit]) -> Composed | None:
+    tree = [t for t in outline.tree if t.depth > 0] if outline else []
     wanted = [q.lower() for q in intent.quoted] or query_terms(question)
     best, best_score = None, 0.0
     for t in tree:
-        title = (t["title"] or "").lower()
+        title = (t.title or "").lower()
         score = sum(len(w) for w in wanted if w in title) / max(1, len(title))
         if score > best_score:
             best, best_score = t, score
     if best is None:
         return None
-    i = _index(pool, best["node_id"])
+    i = _index(pool, best.node_id)
     if i is None or pool[i].page is None:
         return None
     hit = pool[i]
     document = hit.document_name
     note = render(lang, "page_estimated") if hit.page_estimated else ""
-    text = render(lang, "page_answer", title=best["title"], page=hit.page, document=document, estimated=note,
+    text = render(lang, "page_answer", title=best.title, page=hit.page, document=document, estimated=note,
                   n=i + 1)
     return Composed([text], [i], {i: 0.95})
 
@@ -116,7 +118,7 @@ def _where(hit: Hit) -> str:
 
 
 def multi_hop(lang: str, intent: Intent, question: str, bridge: list[str], pool: list[Hit],
-              max_items: int = 4) -> Composed | None:
+              max_items: int) -> Composed | None:
     if not bridge:
         return None
     entity = bridge[0]

@@ -14,6 +14,8 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from pydantic import BaseModel
+
 from dropqa.retrieval.hits import Hit
 from dropqa.text.sentences import split_sentences
 
@@ -47,6 +49,14 @@ class Claim:
         return f"{self.value:,g}{self.unit}"
 
 
+class ConflictNote(BaseModel):
+    """A disagreement as an answer reports it: the quantity, its unit and who says what."""
+
+    attribute: str
+    unit: str | None = None
+    description: str
+
+
 @dataclass
 class Conflict:
     attribute: str
@@ -68,6 +78,9 @@ class Conflict:
     def describe(self) -> str:
         parts = [f"{c.document} v{c.version} > {c.section}: {c.shown()}" for c in self.claims]
         return f"{self.label} ({self.unit or 'number'}): " + "; ".join(parts)
+
+    def note(self) -> ConflictNote:
+        return ConflictNote(attribute=self.attribute, unit=self.unit, description=self.describe())
 
 
 def _number(raw: str) -> float | None:

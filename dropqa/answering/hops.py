@@ -15,12 +15,11 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-import jieba.posseg as pseg
-
 from dropqa.answering.parts import Part, named_documents
 from dropqa.retrieval.fusion import coverage
 from dropqa.retrieval.hits import Hit
-from dropqa.text.segment import has_han, initialize, query_terms
+from dropqa.text.entities import chinese_names
+from dropqa.text.segment import has_han, query_terms
 from dropqa.text.sentences import split_sentences
 
 _CAPITALISED = re.compile(r"\b[A-Z][\w'’\-.]*(?:\s+(?:of|the|de|la|von|van|and|for|[A-Z][\w'’\-.]*))*\b")
@@ -29,7 +28,6 @@ _COMMON = frozenset({
     "Its", "Their", "As", "By", "For", "From", "With", "After", "Before", "During", "When", "While", "Since", "But",
     "And", "Or", "If", "However", "Also", "There", "Here", "One", "Two", "Some", "Many", "Most", "All", "Both",
 })
-_PROPER = frozenset({"ns", "nr", "nt", "nz", "nrt", "nrfg"})
 
 
 def _subject_free(weights: dict[str, float], hit: Hit) -> dict[str, float]:
@@ -59,12 +57,7 @@ def _english_entities(text: str) -> list[str]:
     return out
 
 
-def _chinese_entities(text: str) -> list[str]:
-    initialize()
-    return [w for w, flag in pseg.cut(text) if flag in _PROPER and len(w) >= 2]
-
-
-def bridge_candidates(question: str, hit: Hit, limit: int = 2) -> list[str]:
+def bridge_candidates(question: str, hit: Hit, limit: int) -> list[str]:
     """Names in ``hit`` that the question does not use, from its sentences nearest the question's
     words first."""
     asked = question.lower()
@@ -74,7 +67,7 @@ def bridge_candidates(question: str, hit: Hit, limit: int = 2) -> list[str]:
     sentences.sort(key=lambda s: -sum(1 for t in terms if t in s.lower()))
     found: list[str] = []
     for sentence in sentences:
-        names = _chinese_entities(sentence) if has_han(sentence) else _english_entities(sentence)
+        names = chinese_names(sentence) if has_han(sentence) else _english_entities(sentence)
         for name in names:
             low = name.lower()
             if low in asked or low in title or any(low in f.lower() or f.lower() in low for f in found):
@@ -86,7 +79,7 @@ def bridge_candidates(question: str, hit: Hit, limit: int = 2) -> list[str]:
 
 
 def second_hop_queries(question: str, hit: Hit, weights: dict[str, float], covered_enough: float,
-                       limit: int = 2) -> list[str]:
+                       limit: int) -> list[str]:
     """Searches for the second hop: the question with each bridge entity added ([] when the best
     passage already answers what is asked)."""
     if not needs_second_hop(hit, weights, covered_enough):
@@ -95,7 +88,7 @@ def second_hop_queries(question: str, hit: Hit, weights: dict[str, float], cover
 
 
 def linked_documents(question: str, hit: Hit, titles: Sequence[dict[str, Any]], min_share: float,
-                     limit: int = 2) -> list[Part]:
+                     limit: int) -> list[Part]:
     """Documents the best passage names (by their titles, as a question would) other than its own
     and those the question names itself: the question is searched again inside each."""
     asked = {str(row["document_id"]) for row, _ in named_documents(question, titles, min_share)}

@@ -56,7 +56,7 @@ class Intent:
     first_hop: str = ""  # multi-hop: the part of the question that names the bridge entity
     rest: str = ""  # multi-hop: what is asked about the bridge entity
     aggregate: bool = False  # the answer gathers several documents' statements
-    parts: list[dict[str, Any]] = field(default_factory=list)  # graph.parts.Part dicts: searched one by one
+    parts: list[dict[str, Any]] = field(default_factory=list)  # answering.parts.Part dicts: searched one by one
 
     @property
     def needs_loop(self) -> bool:

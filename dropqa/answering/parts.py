@@ -28,11 +28,11 @@ from functools import lru_cache
 from pathlib import PurePath
 from typing import Any
 
+from dropqa.text.entities import YEAR, YEAR_DIGITS, years_in
 from dropqa.text.segment import query_terms
 
-_YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
 _JOIN = r"\s*(?:,|，|、|and|or|vs\.?|versus|和|与|及|跟|同|还是|或)\s*"
-_YEARS = re.compile(rf"(?<!\d)((?:19|20)\d{{2}})(?:\s*年)?(?:{_JOIN}(?:(?:19|20)\d{{2}})(?:\s*年)?)+", re.I)
+_YEARS = re.compile(rf"(?<!\d)({YEAR_DIGITS})(?:\s*年)?(?:{_JOIN}(?:{YEAR_DIGITS})(?:\s*年)?)+", re.I)
 _NAMES = re.compile(
     r"\b([A-Z][\w&.\-]*(?:\s+[A-Z][\w&.\-]*){0,3})\s+(?:vs\.?|versus|and|or)\s+([A-Z][\w&.\-]*(?:\s+[A-Z][\w&.\-]*){0,3})\b"
 )
@@ -93,7 +93,7 @@ def _without(question: str, keep: str, alternatives: Sequence[str]) -> str:
     out = question
     for other in alternatives:
         if other != keep:
-            alt = re.escape(other) + (r"(?:\s*年)?" if _YEAR.fullmatch(other) else "")
+            alt = re.escape(other) + (r"(?:\s*年)?" if YEAR.fullmatch(other) else "")
             out = re.sub(rf"{_JOIN}{alt}|{alt}{_JOIN}", " ", out, count=1, flags=re.I)
     return re.sub(r"\s+([?？.,，])", r"\1", re.sub(r"\s+", " ", out)).strip()
 
@@ -102,7 +102,7 @@ def alternatives(question: str) -> list[str]:
     """Years or names the question joins as alternatives, in order ([] when there are none)."""
     m = _YEARS.search(question)
     if m and not re.search(r"(?i)(between|from|从|自)\s*$", question[: m.start()]):  # a range, not two parts
-        years = list(dict.fromkeys(_YEAR.findall(m.group(0))))
+        years = list(dict.fromkeys(years_in(m.group(0))))
         if len(years) >= 2:
             return years
     m = _NAMES.search(question)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from dropqa.answering.intent import Intent
 from dropqa.retrieval.hits import Hit
@@ -35,6 +35,11 @@ _STRUCTURE_WORDS = re.compile(
     r"在|中|的|what|which|sections?|chapters?|does|do|have|has|the|page|on|is|outline|of|[？?“”\"。，]"
 )
 _NAMEISH = re.compile(r"[A-Za-z][A-Za-z0-9_.\-]{1,}|\d[\d,.]*%?")
+
+
+Strategy = Literal["start", "refine", "deeper", "broaden", "bridge", "verify", "answer", "answer_now"]
+"""What ``adapt`` decided: search again in one of these ways, or ``answer`` (``answer_now``: with a chat model,
+the model decides when it is done and the rule is a hint)."""
 
 
 @dataclass
@@ -57,7 +62,7 @@ def _distinct_terms(question: str, exclude: list[str]) -> str:
     return " ".join(t for t in query_terms(question) if t not in low)
 
 
-def plan(question: str, intent: Intent, strategy: str, hits: list[Hit], bridge: list[str], tried: set[str],
+def plan(question: str, intent: Intent, strategy: Strategy, hits: list[Hit], bridge: list[str], tried: set[str],
          version: int | None) -> Planned:
     """The next tool calls. An empty ``calls`` list means: nothing useful is left to try."""
     calls: list[dict[str, Any]] = []

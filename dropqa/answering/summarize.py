@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from dropqa.runtime.run import Source
+from dropqa.retrieval.hits import Source
 from dropqa.services import Services
 from dropqa.store import documents as doc_store
 from dropqa.store import nodes as node_store

@@ -1,4 +1,4 @@
-"""Fit DropQA's answerability and source models on golden suites (``dropqa/retrieval/answerability.json``).
+"""Fit DropQA's answerability and source models on golden suites (``dropqa/models/answerability.json``).
 
 Two steps, so the slow one runs once per suite:
 
@@ -8,7 +8,7 @@ Two steps, so the slow one runs once per suite:
         --golden ../shared/samples/golden.yaml --corpus ../shared/samples/corpus --out suites/calibration/samples.jsonl
     # 2. fit both logistic models on every collected suite; leave-one-suite-out cross-validation
     #    picks the L2 strength and the thresholds, then the final fit uses all suites
-    .venv/bin/python -m dropqa.evals.fit fit suites/calibration/*.jsonl --out dropqa/retrieval/answerability.json
+    .venv/bin/python -m dropqa.evals.fit fit suites/calibration/*.jsonl --out dropqa/models/answerability.json
 
 ``collect --data-dir D`` reuses (or fills) a store in D, e.g. the data dir ``score_golden.py
 --data-dir`` left behind. Labels: a question is answerable unless it is a no-answer item; a
@@ -31,6 +31,7 @@ import argparse
 import json
 import os
 import sys
+import tempfile
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -56,15 +57,13 @@ def collect(args: argparse.Namespace) -> int:
     items = load_suite(args.golden)
     if args.limit:
         items = items[: args.limit]
-    data_dir = args.data_dir or Path(f"/tmp/dropqa-fit-{args.name}")
+    data_dir = args.data_dir or Path(tempfile.gettempdir()) / f"dropqa-fit-{args.name}"
     settings = Settings(data_dir=data_dir)
     svc = Services.open(settings)
     try:
         from dropqa.store.documents import list_documents
 
         if not list_documents(svc.db, limit=1):
-            import tempfile
-
             with tempfile.TemporaryDirectory() as tmp:
                 seconds, _ = stage_and_index(Indexer(svc.db, settings, svc.embedder), args.corpus,
                                              Path(tmp) / "corpus")
@@ -310,7 +309,7 @@ def main() -> int:
     c.add_argument("--out", required=True, type=Path)
     f = sub.add_parser("fit", help="fit both models on collected suites")
     f.add_argument("files", nargs="+", type=Path)
-    f.add_argument("--out", type=Path, default=Path("dropqa/retrieval/answerability.json"))
+    f.add_argument("--out", type=Path, default=Path("dropqa/models/answerability.json"))
     f.add_argument("--abstain-cost", type=float, default=3.0)
     f.add_argument("--beta", type=float, default=2.0)
     f.add_argument("--question-features", help="comma-separated subset of QUESTION_FEATURES (default: all)")

@@ -4,7 +4,7 @@
                             │                        ▲  ▲
                        insufficient                  │  └── synthesize ◄── read_document × N (Send)
                             ▼                        │                          ▲
-                          think ─► act ─► evaluate ─► adapt ─finalize──────────┘ (several documents)
+                          think ─► act ─► evaluate ─► adapt ─answer────────────┘ (several documents)
                             ▲                           │
                             └──────── continue ─────────┘
 

@@ -1,27 +1,45 @@
 """The graph's typed state.
 
-``State`` is a dataclass: a node reads ``state.hits`` (typed, with a default when no node
-has written it yet) and returns a dict of the fields it changes. Its values are plain
-data or pydantic models/dataclasses (``Hit``, ``Intent``, ``Quality``, ``Evaluation``):
-LangGraph's checkpoint serializer (JsonPlus/msgpack) round-trips them and allow-lists
-every type it finds in this schema when the graph is compiled; Studio shows them as JSON.
+``State`` is a dataclass: a node reads ``state.hits`` (typed, with a default when no node has
+written it yet) and returns a dict of the fields it changes. Its values are plain data or pydantic
+models/dataclasses: LangGraph's checkpoint serializer (JsonPlus/msgpack) round-trips them and
+allow-lists every type it finds in this schema when the graph is compiled; Studio shows them as JSON.
+
+Two kinds of fields:
+
+- :class:`Turn` holds everything one question writes. ``retrieve`` starts every question with
+  :meth:`Turn.reset` (one line): each field back to its default, and the appending fields (trace,
+  findings, usage) emptied through their reducers. A field added to ``Turn`` is reset with the
+  rest; ``tests/unit/test_state_and_knobs.py`` fails when a field of ``State`` is neither a turn
+  field nor one of :data:`THREAD_FIELDS`.
+- The thread's own fields: the question asked (the input), the earlier turns (``history``) and the
+  agent's messages (emptied per question, kept per step).
 """
 
 from __future__ import annotations
 
 import operator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Annotated, Any, Literal, NotRequired
 
-from langchain_core.messages import AnyMessage
-from langgraph.graph.message import add_messages
+from langchain_core.messages import AnyMessage, RemoveMessage
+from langgraph.graph.message import REMOVE_ALL_MESSAGES, add_messages
 from pydantic import BaseModel, Field
 from typing_extensions import TypedDict
 
+from dropqa.answering.consistency import ConflictNote
+from dropqa.answering.followup import PastTurn
 from dropqa.answering.intent import Intent
-from dropqa.retrieval.hits import Hit
+from dropqa.answering.outline import Outline
+from dropqa.answering.policy import Strategy
+from dropqa.models.chat import Usage, add_usage
+from dropqa.retrieval.answerability import Decision
+from dropqa.retrieval.hits import Hit, Source
 
 RESET = {"type": "__reset__"}
+
+TraceType = Literal["initial_assessment", "retrieval", "quality_check", "thought", "action", "observation",
+                    "evaluation", "adaptation", "reader", "answer", "verification"]
 
 
 def extend_or_reset(left: list | None, right: list | None) -> list:
@@ -36,24 +54,9 @@ def extend_or_reset(left: list | None, right: list | None) -> list:
     return [*(left or []), *right]
 
 
-def merge_usage(left: dict | None, right: dict | None) -> dict:
-    """Add token counts: ``{"prompt_tokens", "completion_tokens", "by_provider": {name: {...}}}``."""
-    if right and right.get("__reset__"):
-        return {k: v for k, v in right.items() if k != "__reset__"}
-    out: dict[str, Any] = {"prompt_tokens": 0, "completion_tokens": 0, "by_provider": {}, **(left or {})}
-    out["by_provider"] = {k: dict(v) for k, v in out.get("by_provider", {}).items()}
-    for key in ("prompt_tokens", "completion_tokens"):
-        out[key] = int(out.get(key, 0)) + int((right or {}).get(key, 0))
-    for name, counts in ((right or {}).get("by_provider") or {}).items():
-        mine = out["by_provider"].setdefault(name, {"prompt_tokens": 0, "completion_tokens": 0, "calls": 0})
-        for key in ("prompt_tokens", "completion_tokens", "calls"):
-            mine[key] = int(mine.get(key, 0)) + int(counts.get(key, 0))
-    return out
-
-
 class TraceStep(TypedDict):
     step: int
-    type: str  # initial_assessment | retrieval | quality_check | thought | action | evaluation | adaptation | ...
+    type: TraceType
     content: str
     tool: NotRequired[str]
     arguments: NotRequired[dict[str, Any]]
@@ -69,7 +72,7 @@ class Quality(BaseModel):
     translations: dict[str, list[str]] = Field(default_factory=dict)
     sufficient: bool = False
     top_relevance: float = 0.0
-    decision: dict[str, Any] = Field(default_factory=dict, description="tools.answerability.Decision.as_dict()")
+    decision: Decision | None = Field(default=None, description="the answerability decision on the first evidence")
 
 
 class Evaluation(BaseModel):
@@ -90,28 +93,26 @@ class InputState(TypedDict):
     topic_filter: NotRequired[list[str]]
 
 
-@dataclass
-class State:
-    question: str
-    version: int | None = None
-    topic_filter: list[str] = field(default_factory=list)
+@dataclass(kw_only=True)
+class Turn:
+    """Everything one question writes (see the module's docstring)."""
+
     language: Literal["zh", "en"] = "en"
     query: str = ""  # the question as searched (a follow-up is completed from the thread's last question)
     intent: Intent = field(default_factory=Intent)
-    messages: Annotated[list[AnyMessage], add_messages] = field(default_factory=list)
     hits: list[Hit] = field(default_factory=list)  # the evidence pool, best first
     terms: list[str] = field(default_factory=list)
     quality: Quality = field(default_factory=Quality)
-    outline: dict[str, Any] = field(default_factory=dict)  # get_document_structure's data, when asked for
+    outline: Outline | None = None  # get_document_structure's outline, when asked for
     bridge: list[str] = field(default_factory=list)  # entities found on the way (multi-hop)
     evaluation: Evaluation | None = None  # the last evaluate step's verdict (None before the loop)
-    strategy: str = "start"  # what adapt decided: refine | deeper | broaden | bridge | verify | finalize
-    strategies_done: list[str] = field(default_factory=list)
+    strategy: Strategy = "start"
+    strategies_done: list[Strategy] = field(default_factory=list)
     tried: list[str] = field(default_factory=list)  # tool calls already made (name + arguments)
     tool_calls: int = 0
     started_at: float = 0.0  # wall-clock start of the run (budget)
-    conflicts: list[dict[str, Any]] = field(default_factory=list)
-    findings: Annotated[list[dict[str, Any]], extend_or_reset] = field(default_factory=list)  # one per reader
+    conflicts: list[ConflictNote] = field(default_factory=list)
+    findings: Annotated[list[Finding], extend_or_reset] = field(default_factory=list)  # one per reader
     answer: str = ""
     answerable: bool = False
     confidence: Literal["high", "medium", "low"] | None = None
@@ -119,16 +120,54 @@ class State:
     mode: Literal["direct", "agent"] = "direct"
     iterations: int = 0
     degraded: bool = False
-    usage: Annotated[dict[str, Any], merge_usage] = field(default_factory=dict)
-    history: Annotated[list[dict[str, Any]], operator.add] = field(default_factory=list)  # earlier turns
+    usage: Annotated[Usage, add_usage] = field(default_factory=Usage)
     reasoning_trace: Annotated[list[TraceStep], extend_or_reset] = field(default_factory=list)
     identified_topics: list[str] = field(default_factory=list)
-    sources: list[dict[str, Any]] = field(default_factory=list)
+    sources: list[Source] = field(default_factory=list)
+
+    @classmethod
+    def reset(cls) -> dict[str, Any]:
+        """The update that starts a new question: every turn field at its default; the appending ones
+        emptied through their reducers. ``retrieve`` adds what it found on top."""
+        fresh = cls()
+        update = {f.name: getattr(fresh, f.name) for f in fields(cls)}
+        update.update(findings=[RESET], reasoning_trace=[RESET], usage=Usage(replace=True),
+                      messages=[RemoveMessage(id=REMOVE_ALL_MESSAGES)])
+        return update
+
+
+@dataclass(kw_only=True)
+class State(Turn):
+    question: str
+    version: int | None = None
+    topic_filter: list[str] = field(default_factory=list)
+    messages: Annotated[list[AnyMessage], add_messages] = field(default_factory=list)  # this question's agent steps
+    history: Annotated[list[PastTurn], operator.add] = field(default_factory=list)  # earlier turns
 
     @property
     def search_text(self) -> str:
         """The question as searched (the completed follow-up), else as asked."""
         return self.query or self.question
+
+
+THREAD_FIELDS = frozenset({"question", "version", "topic_filter", "messages", "history"})
+"""``State``'s fields that are not the turn's: the input (set by every invocation) and the thread's own."""
+
+
+class Statement(BaseModel):
+    """One statement a reader found in its document, with the passage it comes from."""
+
+    text: str
+    node_id: str
+    where: str = ""
+
+
+class Finding(BaseModel):
+    """What one ``read_document`` reader found in its document."""
+
+    document: str
+    statements: list[Statement] = Field(default_factory=list)
+    degraded: bool = False
 
 
 class ReaderState(TypedDict):
@@ -148,10 +187,10 @@ class OutputState(TypedDict, total=False):
     answerable: bool
     confidence: str
     mode: str
-    sources: list[dict[str, Any]]
+    sources: list[Source]
     identified_topics: list[str]
     iterations: int
     reasoning_trace: list[TraceStep]
     degraded: bool
-    usage: dict[str, Any]
-    conflicts: list[dict[str, Any]]
+    usage: Usage
+    conflicts: list[ConflictNote]

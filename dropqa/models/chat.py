@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.runnables import Runnable, RunnableLambda
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, Field, ValidationError
 
 from dropqa.config import ChatModelSettings, ModelSettings
 
@@ -33,19 +33,55 @@ Providers = Sequence[tuple[str, BaseChatModel]]
 Reply = TypeVar("Reply", bound=BaseModel)
 
 
+class ProviderUsage(BaseModel):
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    calls: int = 0
+
+
+class Usage(BaseModel):
+    """Tokens the chat models reported, in all and per provider. ``replace`` marks an update that starts
+    the count afresh (a new question of a conversation) instead of adding to it (:func:`add_usage`)."""
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    by_provider: dict[str, ProviderUsage] = Field(default_factory=dict)
+    replace: bool = Field(default=False, exclude=True)
+
+    @property
+    def total(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+
+def add_usage(left: Usage | None, right: Usage | None) -> Usage:
+    """The reducer of a run's usage: ``right`` added to ``left``, or instead of it when ``right.replace``."""
+    if right is None:
+        return left or Usage()
+    if right.replace or left is None:
+        return right.model_copy(update={"replace": False})
+    by_provider = {name: p.model_copy() for name, p in left.by_provider.items()}
+    for name, p in right.by_provider.items():
+        mine = by_provider.setdefault(name, ProviderUsage())
+        by_provider[name] = ProviderUsage(prompt_tokens=mine.prompt_tokens + p.prompt_tokens,
+                                          completion_tokens=mine.completion_tokens + p.completion_tokens,
+                                          calls=mine.calls + p.calls)
+    return Usage(prompt_tokens=left.prompt_tokens + right.prompt_tokens,
+                 completion_tokens=left.completion_tokens + right.completion_tokens, by_provider=by_provider)
+
+
 class ChatUnavailable(RuntimeError):
     """Every configured chat provider failed (or none is configured, or the reply was unreadable).
     ``usage``: the tokens an unreadable reply still cost (they count in the run's usage)."""
 
-    def __init__(self, message: str, usage: dict[str, Any] | None = None) -> None:
+    def __init__(self, message: str, usage: Usage | None = None) -> None:
         super().__init__(message)
-        self.usage = usage or {}
+        self.usage = usage or Usage()
 
 
 class UnreadableReply(ChatUnavailable):
     """A provider answered, but not in the shape asked for (``reason``: what was wrong or what it said)."""
 
-    def __init__(self, reason: str, usage: dict[str, Any] | None = None) -> None:
+    def __init__(self, reason: str, usage: Usage | None = None) -> None:
         super().__init__(f"unreadable reply: {reason}", usage)
         self.reason = reason
 
@@ -169,19 +205,19 @@ def text_of(message: AIMessage) -> str:
     return "".join(p.get("text", "") if isinstance(p, dict) else str(p) for p in content).strip()
 
 
-def usage_of(message: AIMessage, provider: str) -> dict[str, Any]:
-    """The tokens ``message`` reports, as a run's usage (``prompt_tokens``, ``completion_tokens``, ``by_provider``)."""
+def usage_of(message: AIMessage, provider: str) -> Usage:
+    """The tokens ``message`` reports, as one call of ``provider``."""
     meta = message.usage_metadata or {}
     prompt, completion = int(meta.get("input_tokens", 0)), int(meta.get("output_tokens", 0))
-    return {"prompt_tokens": prompt, "completion_tokens": completion,
-            "by_provider": {provider: {"prompt_tokens": prompt, "completion_tokens": completion, "calls": 1}}}
+    return Usage(prompt_tokens=prompt, completion_tokens=completion,
+                 by_provider={provider: ProviderUsage(prompt_tokens=prompt, completion_tokens=completion, calls=1)})
 
 
-def _unwrap(out: dict[str, Any], schema: type[Reply]) -> tuple[Reply, dict[str, Any]]:
+def _unwrap(out: dict[str, Any], schema: type[Reply]) -> tuple[Reply, Usage]:
     """A structured reply (see :func:`chat_runnable`) as ``(schema instance, usage)``; an unreadable one raises
     :class:`UnreadableReply` carrying the tokens it cost."""
     raw, parsed = out.get("raw"), out.get("parsed")
-    usage = usage_of(raw, out.get(PROVIDER_KEY, "model")) if isinstance(raw, AIMessage) else {}
+    usage = usage_of(raw, out.get(PROVIDER_KEY, "model")) if isinstance(raw, AIMessage) else Usage()
     if not isinstance(parsed, schema):
         text = raw.content if isinstance(raw, AIMessage) else raw
         raise UnreadableReply(f"{out.get('parsing_error') or str(text or '')[:200]!r}"[:280], usage)
@@ -201,7 +237,7 @@ def _failed(errors: list[str], exc: Exception) -> ChatUnavailable:
 
 
 async def ainvoke_chat(providers: Providers, messages: Sequence[BaseMessage], tools: Sequence[Any] | None = None,
-                       ) -> tuple[AIMessage, dict[str, Any]]:
+                       ) -> tuple[AIMessage, Usage]:
     """The first provider that answers: ``(message, usage)``. Raises :class:`ChatUnavailable`. Async:
     cancelling the caller cancels the request in flight."""
     errors: list[str] = []
@@ -214,7 +250,7 @@ async def ainvoke_chat(providers: Providers, messages: Sequence[BaseMessage], to
 
 
 async def ainvoke_structured(providers: Providers, messages: Sequence[BaseMessage], schema: type[Reply],
-                             ) -> tuple[Reply, dict[str, Any]]:
+                             ) -> tuple[Reply, Usage]:
     """The first provider's reply as ``schema``: ``(reply, usage)``. Raises :class:`ChatUnavailable` when every
     provider fails or the reply does not fit ``schema``."""
     errors: list[str] = []
@@ -227,7 +263,7 @@ async def ainvoke_structured(providers: Providers, messages: Sequence[BaseMessag
 
 
 def invoke_structured(providers: Providers, messages: Sequence[BaseMessage], schema: type[Reply],
-                      ) -> tuple[Reply, dict[str, Any]]:
+                      ) -> tuple[Reply, Usage]:
     """:func:`ainvoke_structured` for synchronous callers (the eval judge)."""
     errors: list[str] = []
     runnable = _runnable(providers, None, schema, errors)

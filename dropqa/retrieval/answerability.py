@@ -1,7 +1,8 @@
 """Do the retrieved passages answer the question? A fitted decision, not a hand-picked threshold.
 
 Two small logistic models, fitted on the golden suites by ``python -m dropqa.evals.fit`` and
-shipped as data (``answerability.json`` beside this module), read features of the evidence pool:
+shipped as data (``dropqa/models/answerability.json``, loaded once into the services by
+``dropqa.models.calibration``), read features of the evidence pool:
 
 - **question**: P(the documents hold the answer | the best passages). ``answerable: false`` is
   said only below ``question.threshold``; between that and ``confident`` the answer is given
@@ -16,15 +17,13 @@ coefficients always describe what the graph sees. Refit with
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
-from functools import lru_cache
-from importlib import resources
-from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
+from pydantic import BaseModel
+
+from dropqa.models.calibration import Logistic
 from dropqa.retrieval.fusion import coverage
 from dropqa.retrieval.hits import Hit
 from dropqa.text.segment import has_han
@@ -110,54 +109,13 @@ def source_features(hits: Sequence[Hit], i: int, terms: Sequence[str], weights: 
     }
 
 
-@dataclass(frozen=True)
-class Logistic:
-    """A standardised logistic model: p = σ(b + Σ wᵢ (xᵢ − μᵢ) / σᵢ)."""
+class Decision(BaseModel, frozen=True):
+    """The question-level decision: P(the documents hold the answer), the verdict at the fitted threshold,
+    and how sure it is (``high`` on either side far from the threshold)."""
 
-    features: tuple[str, ...]
-    mean: tuple[float, ...]
-    scale: tuple[float, ...]
-    coef: tuple[float, ...]
-    intercept: float
-    threshold: float
-    confident: float = 1.0
-
-    def probability(self, x: dict[str, float]) -> float:
-        z = self.intercept + sum(w * (x.get(f, 0.0) - m) / (s or 1.0)
-                                 for f, m, s, w in zip(self.features, self.mean, self.scale, self.coef, strict=True))
-        return 1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, z))))
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Logistic:
-        return cls(features=tuple(data["features"]), mean=tuple(data["mean"]), scale=tuple(data["scale"]),
-                   coef=tuple(data["coef"]), intercept=float(data["intercept"]), threshold=float(data["threshold"]),
-                   confident=float(data.get("confident", 1.0)))
-
-
-@dataclass(frozen=True)
-class Calibration:
-    question: Logistic
-    source: Logistic
-    meta: dict[str, Any]
-
-
-@lru_cache(maxsize=4)
-def calibration(path: str | None = None) -> Calibration:
-    """The shipped fit, or a refitted file (``Settings.retrieval.calibration_file``)."""
-    if path:
-        text = Path(path).read_text(encoding="utf-8")
-    else:
-        text = resources.files("dropqa.retrieval").joinpath("answerability.json").read_text(encoding="utf-8")
-    data = json.loads(text)
-    return Calibration(question=Logistic.from_dict(data["question"]), source=Logistic.from_dict(data["source"]),
-                       meta=data.get("meta", {}))
-
-
-@dataclass(frozen=True)
-class Decision:
     probability: float
     answerable: bool
-    confidence: str  # high | medium | low
+    confidence: Literal["high", "medium", "low"]
     features: dict[str, float]
     threshold: float
 
@@ -167,10 +125,10 @@ class Decision:
                 "confidence": self.confidence, "features": {k: round(v, 4) for k, v in self.features.items()}}
 
 
-def decide(hits: Sequence[Hit], terms: Sequence[str], weights: dict[str, float], language: str,
-           kind: str = "fact", calibration_file: str | None = None, unseen: Sequence[str] = ()) -> Decision:
-    """Is the question answerable from ``hits`` (best first), and how sure is that?"""
-    model = calibration(calibration_file).question
+def decide(model: Logistic, hits: Sequence[Hit], terms: Sequence[str], weights: dict[str, float], language: str,
+           kind: str = "fact", unseen: Sequence[str] = ()) -> Decision:
+    """Is the question answerable from ``hits`` (best first), and how sure is that? ``model``: the fitted
+    question model (``services.calibration.question``)."""
     x = question_features(hits, terms, weights, language, kind, unseen=unseen)
     p = model.probability(x) if hits else 0.0
     answerable = p >= model.threshold
@@ -179,12 +137,13 @@ def decide(hits: Sequence[Hit], terms: Sequence[str], weights: dict[str, float],
     else:
         confidence = "high" if p >= model.confident else "medium" if p >= (model.threshold + model.confident) / 2 \
             else "low"
-    return Decision(p, answerable, confidence, x, model.threshold)
+    return Decision(probability=p, answerable=answerable, confidence=confidence, features=x,
+                    threshold=model.threshold)
 
 
-def listed_sources(hits: Sequence[Hit], terms: Sequence[str], weights: dict[str, float], language: str,
-                   calibration_file: str | None = None) -> list[int]:
-    """Indexes of the passages likely to hold evidence (the source model above its threshold), best first."""
-    model = calibration(calibration_file).source
+def listed_sources(model: Logistic, hits: Sequence[Hit], terms: Sequence[str], weights: dict[str, float],
+                   language: str) -> list[int]:
+    """Indexes of the passages likely to hold evidence (``model``: the fitted source model, above its
+    threshold), best first."""
     return [i for i in range(len(hits))
             if model.probability(source_features(hits, i, terms, weights, language)) >= model.threshold]

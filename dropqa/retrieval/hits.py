@@ -9,6 +9,21 @@ from pydantic import BaseModel, Field
 from dropqa.text.sentences import truncate
 
 
+class Source(BaseModel):
+    """A passage as an answer lists it: where it is, a snippet, how relevant, whether the answer cites it."""
+
+    document_id: str
+    document_name: str
+    section: str = Field(description="section path below the file name")
+    node_id: str
+    snippet: str
+    relevance: float = Field(ge=0, le=1)
+    page: int | None = None
+    page_estimated: bool = False
+    version: int
+    cited: bool = False
+
+
 class Hit(BaseModel):
     node_id: str
     document_id: str
@@ -57,6 +72,13 @@ class Hit(BaseModel):
             matched_terms=list(row.get("matched") or []),
             metadata=meta,
         )
+
+    def source(self, snippet_chars: int, cited: bool) -> Source:
+        """This passage as an answer's source."""
+        return Source(document_id=self.document_id, document_name=self.document_name, section=self.section,
+                      node_id=self.node_id, snippet=self.snippet(snippet_chars),
+                      relevance=round(min(1.0, max(0.0, self.relevance)), 3), page=self.page,
+                      page_estimated=self.page_estimated, version=self.version, cited=cited)
 
     def line(self, limit: int = 160) -> str:
         """One line for tool results and traces: where, what, how relevant."""

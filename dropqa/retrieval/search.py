@@ -10,7 +10,7 @@ the no-answer decision stays with what the passages themselves say.
 idf-weighted terms the hit contains (for a passage in the other language, through the terms'
 CC-CEDICT translations, which the full-text query carries too). Rank order blends relevance
 with the fused rank, so agreement between the two channels counts. Whether the hits answer
-the question is the fitted decision of ``tools.answerability``, which reads these numbers.
+the question is the fitted decision of ``retrieval.answerability``, which reads these numbers.
 """
 
 from __future__ import annotations

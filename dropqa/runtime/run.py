@@ -2,7 +2,7 @@
 
 The graph is async (``ainvoke``/``astream``). The API (``POST /api/qa/ask``) awaits :func:`aask`;
 ``dropqa ask --json`` and the eval runner call :func:`ask`, the same run on the process's background
-loop (``graph.loop``), so they return exactly the same JSON. REST, ``/v1`` and MCP answer through
+loop (``runtime.loop``), so they return exactly the same JSON. REST, ``/v1`` and MCP answer through
 :func:`answer_and_record` (and streams keep their ``done`` answer with :func:`record_answer`), so every
 answer a user got is in the QA history with the id feedback refers to.
 """
@@ -19,25 +19,14 @@ from dropqa.blocking import in_thread
 from dropqa.errors import CodedError
 from dropqa.graph.graph import graph
 from dropqa.graph.state import RESET
+from dropqa.models.chat import Usage
+from dropqa.retrieval.hits import Source
 from dropqa.runtime.loop import run_sync
 from dropqa.services import Context, Services
 from dropqa.store import qa as qa_store
 
 if TYPE_CHECKING:
     from dropqa.runtime.events import StreamEvent
-
-
-class Source(BaseModel):
-    document_id: str
-    document_name: str
-    section: str = Field(description="section path below the file name")
-    node_id: str
-    snippet: str
-    relevance: float = Field(ge=0, le=1)
-    page: int | None = None
-    page_estimated: bool = False
-    version: int
-    cited: bool = False
 
 
 class Answer(BaseModel):
@@ -217,7 +206,7 @@ def _answer(result: dict[str, Any], question: str, version: int | None, show_rea
         answerable=bool(result.get("answerable")),
         confidence=result.get("confidence", "low"),
         mode=result.get("mode", "direct"),
-        sources=[Source(**s) for s in result.get("sources") or []],
+        sources=list(result.get("sources") or []),
         identified_topics=result.get("identified_topics") or [],
         iterations=int(result.get("iterations") or 0),
         reasoning_trace=list(result.get("reasoning_trace") or []) if show_reasoning else [],
@@ -228,13 +217,12 @@ def _answer(result: dict[str, Any], question: str, version: int | None, show_rea
         thread_id=thread_id,
         degraded=bool(result.get("degraded")),
         usage=_public_usage(result.get("usage")),
-        conflicts=list(result.get("conflicts") or []),
+        conflicts=[c.model_dump() for c in result.get("conflicts") or []],
     )
 
 
-def _public_usage(usage: dict[str, Any] | None) -> dict[str, Any] | None:
+def _public_usage(usage: Usage | None) -> dict[str, Any] | None:
     """The run's token counts when a chat model answered at least one call; ``None`` when none ran."""
-    usage = {k: v for k, v in (usage or {}).items() if not k.startswith("__")}
-    if not usage.get("by_provider"):
+    if usage is None or not usage.by_provider:
         return None
-    return usage
+    return usage.model_dump()

@@ -198,34 +198,6 @@ def _insert_topics(conn: psycopg.Connection, doc_id: uuid.UUID, version: int, nv
         )
 
 
-def topic_clusters_named(db: Database, names: list[str]) -> dict[str, uuid.UUID]:
-    """For each known topic name (cluster or alias), the id of its cluster."""
-    if not names:
-        return {}
-    with db.connection() as conn:
-        rows = conn.execute(
-            "SELECT name, coalesce(merged_into, id) AS id FROM topics WHERE name = ANY(%s)", (names,)
-        ).fetchall()
-    return {r["name"]: r["id"] for r in rows}
-
-
-def similar_topics(db: Database, model_name: str, vectors: list[list[float]], min_similarity: float,
-                   limit: int = 5) -> list[list[dict[str, Any]]]:
-    """For each name embedding: cluster topics (not aliases) of the same embedding model with cosine
-    similarity ≥ ``min_similarity``, best first (``id``, ``name``, ``similarity``)."""
-    out: list[list[dict[str, Any]]] = []
-    with db.connection() as conn:
-        for v in vectors:
-            out.append(conn.execute(
-                "SELECT id, name, 1 - (embedding <=> %(v)s::vector) AS similarity FROM topics "
-                "WHERE embedding_model = %(m)s AND merged_into IS NULL AND embedding IS NOT NULL "
-                "AND 1 - (embedding <=> %(v)s::vector) >= %(min)s "
-                "ORDER BY embedding <=> %(v)s::vector LIMIT %(limit)s",
-                {"v": pg_vector(v), "m": model_name, "min": min_similarity, "limit": limit},
-            ).fetchall())
-    return out
-
-
 def live_keys_under(db: Database, prefix: str) -> list[str]:
     """Source keys of live documents inside the folder ``prefix`` (``"a/b"`` → ``a/b/…``)."""
     like = like_escape(prefix.rstrip("/")) + "/%"

@@ -200,16 +200,6 @@ def lock_if_active(conn: psycopg.Connection, job_id: uuid.UUID, worker_id: str) 
         raise JobLost(f"job {job_id} is no longer held by {worker_id} (cancelled or taken over)")
 
 
-def is_active_for(db: Database, job_id: uuid.UUID, worker_id: str) -> bool:
-    """``True`` while ``worker_id`` holds the job in an active state (not cancelled, not taken over)."""
-    with db.connection() as conn:
-        row = conn.execute(
-            "SELECT 1 FROM ingestion_jobs WHERE id = %s AND locked_by = %s AND state = ANY(%s)",
-            (job_id, worker_id, list(ACTIVE_STATES)),
-        ).fetchone()
-        return row is not None
-
-
 def cancel(db: Database, job_id: uuid.UUID) -> bool:
     """Cancel a job that has not finished. A worker on it notices between stages (and at its
     heartbeat), stops, and writes nothing: the document's previous version stays current."""

@@ -30,13 +30,6 @@ def history(db: Database, limit: int = 50, offset: int = 0, thread_id: str | Non
         ).fetchall()
 
 
-def count_history(db: Database, thread_id: str | None = None) -> int:
-    with db.connection() as conn:
-        row = conn.execute("SELECT count(*) AS n FROM qa_history WHERE (%s::text IS NULL OR thread_id = %s)",
-                           (thread_id, thread_id)).fetchone()
-    return int(row["n"]) if row else 0
-
-
 def set_feedback(db: Database, answer_id: uuid.UUID, rating: str, comment: str | None) -> dict[str, Any] | None:
     """Record thumbs up/down and a comment on an answer (the last word wins); ``None``: no such answer."""
     with db.connection() as conn:

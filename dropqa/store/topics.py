@@ -69,17 +69,6 @@ def topic_documents(db: Database, topic_id: uuid.UUID, *, limit: int = 100, offs
         ).fetchall()
 
 
-def topic_ids_named(db: Database, names: list[str]) -> list[uuid.UUID]:
-    """Ids of topics with these names (merged ones resolve to their target)."""
-    if not names:
-        return []
-    with db.connection() as conn:
-        rows = conn.execute(
-            "SELECT DISTINCT coalesce(merged_into, id) AS id FROM topics WHERE name = ANY(%s)", (names,)
-        ).fetchall()
-    return [r["id"] for r in rows]
-
-
 class MergeError(ValueError):
     """The merge cannot be done as asked (nothing to merge, the target was merged away)."""
 

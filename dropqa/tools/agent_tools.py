@@ -1,18 +1,15 @@
 """Agent tools beyond search and browse (all read-only): related documents, consistency,
 summaries of findings, and ``final_answer`` — the call with which the agent says it is done.
 
-``final_answer`` does not answer anything itself: the graph sees the call, stops the
-loop and sends the proposed answer through ``verify``. ``search_web`` does not exist:
-DropQA answers from the user's documents only.
+``final_answer`` is only a schema the model is offered (:data:`FINAL_ANSWER`): no tool runs it. The
+graph sees the call, stops the loop and sends the proposed answer through ``verify``.
+``search_web`` does not exist: DropQA answers from the user's documents only.
 """
 
 from __future__ import annotations
 
-import uuid
-from typing import Literal
+from typing import Any, Literal
 
-from langchain_core.tools import tool
-from langgraph.prebuilt import ToolRuntime
 from pydantic import BaseModel, Field
 
 from dropqa.answering.consistency import claims_in, find_conflicts
@@ -22,23 +19,13 @@ from dropqa.retrieval.search import term_weights
 from dropqa.services import Services
 from dropqa.store import nodes as node_store
 from dropqa.store import related as related_store
-from dropqa.store.documents import get_document
 from dropqa.store.scope import Scope
 from dropqa.text.segment import query_terms
+from dropqa.tools.documents import find_document, parse_ids
 from dropqa.tools.results import ToolResult, failed
 from dropqa.tools.spec import ToolSpec
 
 NODES_CAP = 200  # the argument schemas' hard limit; Settings.agent.max_nodes is the one that applies
-
-
-def _uuids(values: list[str]) -> list[uuid.UUID]:
-    out = []
-    for v in values:
-        try:
-            out.append(uuid.UUID(str(v)))
-        except ValueError:
-            continue
-    return out
 
 
 def load_hits(svc: Services, node_ids: list[str]) -> list[Hit]:
@@ -46,7 +33,7 @@ def load_hits(svc: Services, node_ids: list[str]) -> list[Hit]:
     limit = svc.settings.agent.max_nodes
     if len(node_ids) > limit:
         raise ValueError(f"at most {limit} node ids per call, got {len(node_ids)}")
-    rows = node_store.get_nodes(svc.db, _uuids(node_ids))
+    rows = node_store.get_nodes(svc.db, parse_ids(node_ids))
     order = {nid: i for i, nid in enumerate(node_ids)}
     hits = [Hit.from_row(r, "browse") for r in rows]
     return sorted(hits, key=lambda h: order.get(h.node_id, len(order)))
@@ -58,15 +45,7 @@ class RelatedArgs(BaseModel):
 
 
 def get_related_documents_impl(svc: Services, args: RelatedArgs) -> ToolResult:
-    try:
-        doc_id = uuid.UUID(args.document)
-        doc = get_document(svc.db, doc_id)
-    except ValueError:
-        doc = None
-        matches = [m for m in node_store.find_documents(svc.db, [args.document, *query_terms(args.document)])
-                   if m["hits"] > 0]
-        if matches:
-            doc = get_document(svc.db, matches[0]["document_id"])
+    doc = find_document(svc, args.document)
     if doc is None:
         return failed("get_related_documents", f"no document matches {args.document!r}")
     stem = str(doc["filename"]).rsplit(".", 1)[0]
@@ -156,19 +135,18 @@ SUMMARIZE_FINDINGS = ToolSpec(
     run=lambda svc, args, _scope: summarize_findings_impl(svc, args))
 
 
-class FinalAnswerArgs(BaseModel):
+class FinalAnswer(BaseModel):
+    """Finish: give the answer (or say the documents do not answer it) and its confidence. Cite the passages
+    it relies on in the answer as [node_id]; the answer is checked against them before the user sees it."""
+
     answer: str = Field(description="the answer in the question's language; cite passages as [node_id]")
     answerable: bool = Field(True, description="false when the documents do not hold the answer")
     confidence: Literal["high", "medium", "low"] = "medium"
-    node_ids: list[str] = Field(default_factory=list, max_length=NODES_CAP,
-                                description="node ids of the passages the answer relies on")
 
 
-@tool("final_answer", args_schema=FinalAnswerArgs)
-def final_answer(answer: str, runtime: ToolRuntime, answerable: bool = True, confidence: str = "medium",
-                 node_ids: list[str] | None = None) -> str:
-    """Finish: give the answer (or say the documents do not answer it), its confidence and the passages it
-    relies on. The answer is checked against those passages before the user sees it."""
-    return f"final answer received ({len(node_ids or [])} passages cited)"
+FINAL_ANSWER: dict[str, Any] = {"type": "function", "function": {
+    "name": "final_answer", "description": " ".join((FinalAnswer.__doc__ or "").split()),
+    "parameters": FinalAnswer.model_json_schema()}}
+"""The ``final_answer`` call as the model is offered it (OpenAI tool format; ``bind_tools`` takes it as is)."""
 
 

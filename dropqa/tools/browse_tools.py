@@ -2,23 +2,15 @@
 
 from __future__ import annotations
 
-import uuid
-
 from pydantic import BaseModel, Field
 
 from dropqa.retrieval.hits import Hit
 from dropqa.services import Services
 from dropqa.store import nodes as node_store
 from dropqa.store.scope import MAX_VERSION
+from dropqa.tools.documents import find_document, parse_id
 from dropqa.tools.results import ToolResult, failed, found
 from dropqa.tools.spec import ToolSpec
-
-
-def _uuid(value: str) -> uuid.UUID | None:
-    try:
-        return uuid.UUID(str(value))
-    except ValueError:
-        return None
 
 
 class NodeArgs(BaseModel):
@@ -26,7 +18,7 @@ class NodeArgs(BaseModel):
 
 
 def get_node_content_impl(svc: Services, node_id: str) -> ToolResult:
-    nid = _uuid(node_id)
+    nid = parse_id(node_id)
     node = node_store.get_node(svc.db, nid) if nid else None
     if node is None:
         return failed("get_node_content", f"no node with id {node_id}")
@@ -51,7 +43,7 @@ GET_NODE_CONTENT = ToolSpec(
 
 
 def get_section_children_impl(svc: Services, node_id: str) -> ToolResult:
-    nid = _uuid(node_id)
+    nid = parse_id(node_id)
     if nid is None or node_store.get_node(svc.db, nid) is None:
         return failed("get_section_children", f"no node with id {node_id}")
     rows = node_store.children(svc.db, nid)
@@ -72,22 +64,12 @@ class StructureArgs(BaseModel):
 
 
 def get_document_structure_impl(svc: Services, args: StructureArgs) -> ToolResult:
-    from dropqa.text.segment import query_terms
-
-    doc_id = _uuid(args.document)
-    if doc_id is None:
-        candidates = node_store.find_documents(svc.db, [args.document, *query_terms(args.document)])
-        candidates = [c for c in candidates if c["hits"] > 0]
-        if not candidates:
-            return failed("get_document_structure", f"no document matches {args.document!r}")
-        doc_id, current = candidates[0]["document_id"], candidates[0]["current_version"]
-    else:
-        from dropqa.store.documents import get_document
-
-        doc = get_document(svc.db, doc_id)
-        if doc is None:
-            return failed("get_document_structure", f"no document with id {args.document}")
-        current = doc["current_version"]
+    doc = find_document(svc, args.document)
+    if doc is None:
+        why = f"no document with id {args.document}" if parse_id(args.document) else \
+            f"no document matches {args.document!r}"
+        return failed("get_document_structure", why)
+    doc_id, current = doc["id"], doc["current_version"]
     version = min(args.version or current, current)
     rows = node_store.outline(svc.db, doc_id, version, max_depth=args.max_depth)
     tree = [{"node_id": str(r["node_id"]), "depth": r["depth"], "title": r["title"], "summary": r["summary"],

@@ -3,9 +3,11 @@ LangChain tools (all read-only) and as the list MCP serves."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from langchain_core.tools import BaseTool
 
-from dropqa.tools.agent_tools import GET_RELATED_DOCUMENTS, SUMMARIZE_FINDINGS, VERIFY_CONSISTENCY, final_answer
+from dropqa.tools.agent_tools import FINAL_ANSWER, GET_RELATED_DOCUMENTS, SUMMARIZE_FINDINGS, VERIFY_CONSISTENCY
 from dropqa.tools.browse_tools import GET_DOCUMENT_STRUCTURE, GET_NODE_CONTENT, GET_SECTION_CHILDREN
 from dropqa.tools.search_tools import FULLTEXT_SEARCH, KEYWORD_SEARCH, SEMANTIC_SEARCH
 from dropqa.tools.spec import ToolSpec, as_langchain
@@ -20,9 +22,15 @@ def search_and_browse_tools() -> list[BaseTool]:
 
 
 def agent_tools() -> list[BaseTool]:
-    """Everything ``act`` may run: search, browse, related documents, consistency, summaries, final_answer.
+    """Everything ``act`` may run: search, browse, related documents, consistency, summaries.
     ``search_web`` is deliberately absent — answers come from the user's documents only."""
-    return [*search_and_browse_tools(), *(as_langchain(s) for s in AGENT_ONLY), final_answer]
+    return [*search_and_browse_tools(), *(as_langchain(s) for s in AGENT_ONLY)]
+
+
+def model_tools() -> list[BaseTool | dict[str, Any]]:
+    """What the chat model is offered: the tools ``act`` runs, and ``final_answer``, the call that ends the loop
+    (the graph reads it; no tool runs it)."""
+    return [*agent_tools(), FINAL_ANSWER]
 
 
 def mcp_specs() -> list[ToolSpec]:

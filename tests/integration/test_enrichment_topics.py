@@ -9,7 +9,6 @@ from __future__ import annotations
 import math
 import re
 import shutil
-from pathlib import Path
 
 import jieba.posseg as pseg
 import pytest
@@ -22,7 +21,7 @@ from dropqa.text.segment import stopwords
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.integration
-SHARED = Path("/work/shared") if Path("/work/shared").is_dir() else ROOT.parent / "shared"
+SHARED = ROOT.parent / "shared"
 SAMPLES = SHARED / "samples" / "corpus"
 DEV = SHARED / "evals-dev" / "dragonball-dev-en" / "corpus"  # court cases: full of person names
 DEV_FILES = 6

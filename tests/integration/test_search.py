@@ -41,6 +41,6 @@ def test_hybrid_relevance_separates_answerable_from_not(services, indexed_exampl
     assert "3.2 恢复演练" in good.hits[0].section
     assert good.top_relevance > bad.top_relevance
     # the fitted answerability decision answers the one and refuses the other
-    yes = decide(good.hits, good.terms, good.weights, "zh", unseen=good.unseen)
-    no = decide(bad.hits, bad.terms, bad.weights, "zh", unseen=bad.unseen)
+    yes = decide(services.calibration.question, good.hits, good.terms, good.weights, "zh", unseen=good.unseen)
+    no = decide(services.calibration.question, bad.hits, bad.terms, bad.weights, "zh", unseen=bad.unseen)
     assert yes.answerable and not no.answerable and yes.probability > no.probability

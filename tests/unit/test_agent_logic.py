@@ -6,12 +6,13 @@ from __future__ import annotations
 from dropqa.answering.bridge import bridge_entities
 from dropqa.answering.consistency import claims_in, find_conflicts
 from dropqa.answering.extractive import sentence_units
-from dropqa.answering.followup import complete
+from dropqa.answering.followup import PastTurn, complete
 from dropqa.answering.intent import classify
 from dropqa.answering.policy import plan
 from dropqa.config import AnswerSettings
 from dropqa.graph.nodes.verify import check_citations, supports
-from dropqa.graph.state import RESET, extend_or_reset, merge_usage
+from dropqa.graph.state import RESET, extend_or_reset
+from dropqa.models.chat import ProviderUsage, Usage, add_usage
 from dropqa.retrieval.hits import Hit
 
 CFG = AnswerSettings()
@@ -58,8 +59,9 @@ def test_planner_follows_the_strategy_table():
 def test_bridge_entity_from_the_first_hop():
     hits = [hit("容器化改造项目由基础设施部王磊负责，于2024年11月全部完成。", section="3.2.1 容器化改造"),
             hit("项目名称: 星图计划 | 负责人: 林晓峰 | 预算（万元）: 500", node_type="table")]
-    assert bridge_entities("负责容器化改造的人", hits) == ["王磊"]
-    assert bridge_entities("星图计划的项目负责人", hits) == ["林晓峰"]
+    knobs = {"passages": CFG.bridge_passages, "limit": CFG.bridge_names, "share": CFG.bridge_vote_share}
+    assert bridge_entities("负责容器化改造的人", hits, **knobs) == ["王磊"]
+    assert bridge_entities("星图计划的项目负责人", hits, **knobs) == ["林晓峰"]
 
 
 def test_conflicts_between_documents_and_versions():
@@ -99,17 +101,19 @@ def test_ocr_dashboard_labels_meet_their_values():
 def test_reducers_reset_per_turn_and_sum_usage():
     assert extend_or_reset([1, 2], [3]) == [1, 2, 3]
     assert extend_or_reset([1, 2], [RESET, 3]) == [3]
-    total = merge_usage({"prompt_tokens": 5, "completion_tokens": 1, "by_provider": {"a": {"prompt_tokens": 5,
-                                                                                          "completion_tokens": 1,
-                                                                                          "calls": 1}}},
-                        {"prompt_tokens": 3, "completion_tokens": 2,
-                         "by_provider": {"a": {"prompt_tokens": 3, "completion_tokens": 2, "calls": 1}}})
-    assert total["prompt_tokens"] == 8 and total["by_provider"]["a"]["calls"] == 2
-    assert merge_usage(total, {"__reset__": True}) == {}
+    total = add_usage(Usage(prompt_tokens=5, completion_tokens=1,
+                            by_provider={"a": ProviderUsage(prompt_tokens=5, completion_tokens=1, calls=1)}),
+                      Usage(prompt_tokens=3, completion_tokens=2,
+                            by_provider={"a": ProviderUsage(prompt_tokens=3, completion_tokens=2, calls=1)}))
+    assert total.prompt_tokens == 8 and total.by_provider["a"].calls == 2 and total.total == 11
+    assert add_usage(total, Usage(replace=True)) == Usage()
+    fresh = add_usage(total, Usage(prompt_tokens=1, replace=True))
+    assert fresh.prompt_tokens == 1 and not fresh.replace and "replace" not in fresh.model_dump()
 
 
 def test_follow_up_completion():
-    history = [{"question": "What was the revenue in 2024?"}]
+    history = [PastTurn(question="What was the revenue in 2024?")]
     assert complete("And in 2023?", history) == "What was the revenue in 2023?"
-    assert complete("北辰项目的预算是多少？", [{"question": "x"}]) == "北辰项目的预算是多少？"
-    assert complete("那它的预算呢？", [{"question": "北辰项目的负责人是谁？"}]).startswith("北辰项目")
+    assert complete("北辰项目的预算是多少？", [PastTurn(question="x")]) == "北辰项目的预算是多少？"
+    assert complete("那它的预算呢？", [PastTurn(question="北辰项目的负责人是谁？")]).startswith("北辰项目")
+    assert complete("And in 2023?", [{"question": "Revenue in 2024?"}]) == "Revenue in 2023?"  # a thread from before

@@ -1,4 +1,5 @@
-"""tools.answerability: pool features, the standardised logistic model and the shipped calibration.
+"""retrieval.answerability and models.calibration: pool features, the standardised logistic model and the
+shipped calibration.
 
 The shipped coefficients are refitted from time to time, so against the shipped model only
 orderings and invariants are asserted; exact numbers are checked on hand-made models.
@@ -9,17 +10,18 @@ import math
 
 import pytest
 
+from dropqa.models.calibration import Logistic, load_calibration
 from dropqa.retrieval.answerability import (
     QUESTION_FEATURES,
     SOURCE_FEATURES,
-    Logistic,
-    calibration,
     decide,
     listed_sources,
     question_features,
     source_features,
 )
 from dropqa.retrieval.hits import Hit
+
+SHIPPED = load_calibration()
 
 TERMS = ["meal", "allowance", "daily", "limit"]
 WEIGHTS = {"meal": 2.0, "allowance": 2.0, "daily": 1.0, "limit": 1.0}
@@ -190,7 +192,7 @@ def test_logistic_from_dict_defaults_confident_to_one():
 # --- the shipped calibration -----------------------------------------------------------------
 
 def test_shipped_calibration_is_consistent():
-    cal = calibration()
+    cal = SHIPPED
     for model, names in ((cal.question, QUESTION_FEATURES), (cal.source, SOURCE_FEATURES)):
         assert model.features, "a model with no features"
         assert set(model.features) <= set(names)
@@ -201,19 +203,19 @@ def test_shipped_calibration_is_consistent():
 
 
 def test_shipped_model_prefers_a_good_pool_and_an_empty_pool_is_unanswerable():
-    good = decide(_good_pool(), TERMS, WEIGHTS, "en")
+    good = decide(SHIPPED.question, _good_pool(), TERMS, WEIGHTS, "en")
     # the bad pool: passages that hold none of the question's words, which no passage anywhere holds
-    bad = decide(_bad_pool(), TERMS, WEIGHTS, "en", unseen=TERMS)
-    empty = decide([], TERMS, WEIGHTS, "en")
+    bad = decide(SHIPPED.question, _bad_pool(), TERMS, WEIGHTS, "en", unseen=TERMS)
+    empty = decide(SHIPPED.question, [], TERMS, WEIGHTS, "en")
     assert good.probability > bad.probability
     assert good.answerable and not bad.answerable
     assert not empty.answerable and empty.probability == 0.0
-    assert empty.threshold == good.threshold == calibration().question.threshold
+    assert empty.threshold == good.threshold == SHIPPED.question.threshold
     assert set(good.features) == set(QUESTION_FEATURES)
 
 
 def test_decision_as_dict_rounds():
-    d = decide(_good_pool(), TERMS, WEIGHTS, "en").as_dict()
+    d = decide(SHIPPED.question, _good_pool(), TERMS, WEIGHTS, "en").as_dict()
     assert set(d) == {"probability", "answerable", "threshold", "confidence", "features"}
     assert d["probability"] == round(d["probability"], 4)
     assert d["confidence"] in ("high", "medium", "low")
@@ -221,10 +223,10 @@ def test_decision_as_dict_rounds():
 
 def test_shipped_listed_sources_are_pool_indexes_in_order():
     pool = _good_pool() + _bad_pool()
-    listed = listed_sources(pool, TERMS, WEIGHTS, "en")
+    listed = listed_sources(SHIPPED.source, pool, TERMS, WEIGHTS, "en")
     assert listed == sorted(set(listed))
     assert all(0 <= i < len(pool) for i in listed)
-    assert listed_sources([], TERMS, WEIGHTS, "en") == []
+    assert listed_sources(SHIPPED.source, [], TERMS, WEIGHTS, "en") == []
 
 
 # --- decide / listed_sources on a hand-made calibration file ----------------------------------
@@ -245,7 +247,7 @@ def calibration_file(tmp_path):
 
 
 def test_calibration_file_is_read(calibration_file):
-    cal = calibration(calibration_file)
+    cal = load_calibration(calibration_file)
     assert cal.meta == {"note": "test"}
     assert cal.question.confident == 0.9 and cal.source.confident == 1.0
 
@@ -258,7 +260,7 @@ def test_calibration_file_is_read(calibration_file):
     (0.8, True, "high"),  # p ≈ 0.95 ≥ confident
 ])
 def test_decide_confidence_bands(calibration_file, relevance, answerable, confidence):
-    d = decide([_hit("a", "x", relevance)], TERMS, WEIGHTS, "en", calibration_file=calibration_file)
+    d = decide(load_calibration(calibration_file).question, [_hit("a", "x", relevance)], TERMS, WEIGHTS, "en")
     assert d.probability == pytest.approx(_sigmoid(10 * relevance - 5))
     assert d.answerable is answerable
     assert d.confidence == confidence
@@ -268,4 +270,4 @@ def test_decide_confidence_bands(calibration_file, relevance, answerable, confid
 def test_listed_sources_keeps_pool_order_above_threshold(calibration_file):
     pool = [_hit("a", "x", 0.8), _hit("b", "x", 0.2), _hit("c", "x", 0.9), _hit("d", "x", 0.6), _hit("e", "x", 0.3)]
     # relative: 1.0, 0.25, 1.125, 0.75, 0.375 → above 0.5: a, c, d
-    assert listed_sources(pool, TERMS, WEIGHTS, "en", calibration_file=calibration_file) == [0, 2, 3]
+    assert listed_sources(load_calibration(calibration_file).source, pool, TERMS, WEIGHTS, "en") == [0, 2, 3]

@@ -84,7 +84,8 @@ def test_a_styled_title_keeps_its_numbering_whatever_its_length() -> None:
 
 def test_plain_text_levels_follow_the_kinds_a_document_uses() -> None:
     resolver = LevelResolver()
-    levels = [resolver.level(classify_heading(t)) for t in ("第一章 总则", "一、目的", "（一）范围", "第二章 要求", "2.1 细则")]
+    lines = ("第一章 总则", "一、目的", "（一）范围", "第二章 要求", "2.1 细则")
+    levels = [resolver.level(classify_heading(t)) for t in lines]
     assert levels == [1, 2, 3, 1, 3]
     alone = LevelResolver()
     assert [alone.level(classify_heading(t)) for t in ("一、目的", "（一）范围", "1 范围", "1.1 细则")] == [1, 2, 1, 2]

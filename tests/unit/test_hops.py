@@ -1,4 +1,4 @@
-"""graph.hops: the offline second hop (bridge entities named by the best passage)."""
+"""answering.hops: the offline second hop (bridge entities named by the best passage)."""
 
 
 from dropqa.answering.hops import bridge_candidates, linked_documents, needs_second_hop, second_hop_queries
@@ -33,7 +33,7 @@ def test_passage_that_holds_what_is_asked_needs_no_second_hop():
                "which predated the euro.")
     w = _weights(QUESTION)
     assert not needs_second_hop(hit, w, CFG.second_hop_coverage)
-    assert second_hop_queries(QUESTION, hit, w, CFG.second_hop_coverage) == []
+    assert second_hop_queries(QUESTION, hit, w, CFG.second_hop_coverage, CFG.hop_names) == []
 
 
 def test_terms_naming_the_passage_document_do_not_count_as_answered():
@@ -52,14 +52,14 @@ def test_weights_matter_for_the_second_hop_decision():
 
 
 def test_bridge_candidates_are_names_the_question_does_not_use():
-    found = bridge_candidates(QUESTION, _hit(SIGNMARK))
+    found = bridge_candidates(QUESTION, _hit(SIGNMARK), CFG.hop_names)
     assert any(c.startswith("Finland") for c in found)
     assert not any("signmark" in c.lower() for c in found)  # the passage's own subject is no bridge
     assert len(found) <= 2
 
 
 def test_bridge_candidate_is_the_bare_name():
-    assert "Finland" in bridge_candidates(QUESTION, _hit(SIGNMARK))
+    assert "Finland" in bridge_candidates(QUESTION, _hit(SIGNMARK), CFG.hop_names)
 
 
 def test_name_the_question_uses_is_no_bridge_even_in_the_possessive():
@@ -83,7 +83,7 @@ def test_bridge_candidates_respect_limit_and_skip_common_words():
 
 
 def test_second_hop_queries_add_each_bridge_to_the_question():
-    queries = second_hop_queries(QUESTION, _hit(SIGNMARK), _weights(QUESTION), CFG.second_hop_coverage)
+    queries = second_hop_queries(QUESTION, _hit(SIGNMARK), _weights(QUESTION), CFG.second_hop_coverage, CFG.hop_names)
     assert len(queries) == 2
     assert all(q.startswith(QUESTION + " ") for q in queries)
     assert any("Finland" in q[len(QUESTION):] for q in queries)
@@ -115,7 +115,7 @@ TITLES = [
 
 
 def test_linked_documents_are_those_the_passage_names_other_than_its_own():
-    parts = linked_documents(QUESTION, _hit(SIGNMARK), TITLES, min_share=CFG.part_name_share)
+    parts = linked_documents(QUESTION, _hit(SIGNMARK), TITLES, min_share=CFG.part_name_share, limit=CFG.hop_documents)
     ids = [p.document_id for p in parts]
     assert "finland" in ids
     assert "signmark" not in ids  # the passage's own document

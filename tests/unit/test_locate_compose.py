@@ -1,4 +1,4 @@
-"""tools.extractive.table_cell / asked_terms and graph.compose.locate (offline 'which section' answers)."""
+"""answering.extractive.table_cell / asked_terms and answering.compose.locate (offline 'which section' answers)."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""graph.parts: documents a question names (idf over all names) and joined alternatives."""
+"""answering.parts: documents a question names (idf over all names) and joined alternatives."""
 
 import pytest
 

@@ -10,7 +10,7 @@ import pytest
 from pydantic import ValidationError
 
 from dropqa.store.scope import Scope
-from dropqa.tools.registry import SEARCH_AND_BROWSE, agent_tools, mcp_specs
+from dropqa.tools.registry import SEARCH_AND_BROWSE, agent_tools, mcp_specs, model_tools
 from dropqa.tools.search_tools import KEYWORD_SEARCH
 from dropqa.tools.spec import run_scope
 
@@ -23,6 +23,14 @@ def test_each_tool_once_with_one_description() -> None:
         assert tools[spec.name].args_schema is spec.args
     assert sorted(s.name for s in mcp_specs()) == ["fulltext_search", "get_document_structure",
                                                     "get_node_content", "keyword_search", "semantic_search"]
+
+
+def test_final_answer_is_offered_to_the_model_but_never_run() -> None:
+    offered = model_tools()
+    names = [t.name if hasattr(t, "name") else t["function"]["name"] for t in offered]
+    assert names[-1] == "final_answer" and "final_answer" not in {t.name for t in agent_tools()}
+    schema = offered[-1]["function"]["parameters"]
+    assert set(schema["properties"]) == {"answer", "answerable", "confidence"}
 
 
 def test_the_mcp_signature_is_the_argument_model_without_its_bounds() -> None:

@@ -8,7 +8,7 @@ several documents' statements fan out to one reader per document (``Send``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from langgraph.runtime import Runtime
 from langgraph.types import Send
@@ -16,36 +16,36 @@ from langgraph.types import Send
 from dropqa.answering.intent import Intent
 from dropqa.graph.nodes.common import budget_spent, has_model, step
 from dropqa.graph.nodes.readers import readers_for
-from dropqa.graph.state import State
+from dropqa.graph.state import State, Strategy
 from dropqa.services import Context
 from dropqa.text.messages import render
 
 _ORDER = {"empty": ["broaden", "deeper"], "low": ["refine", "broaden", "deeper"]}
 
 
-def strategies_done(state: State) -> set[str]:
+def strategies_done(state: State) -> set[Strategy]:
     """The strategies tried so far this turn, the one just carried out included."""
     return {*state.strategies_done, state.strategy or "start"}
 
 
-def next_strategy(state: State, intent: Intent, done: set[str]) -> str:
+def next_strategy(state: State, intent: Intent, done: set[Strategy]) -> Strategy:
     verdict = state.evaluation.verdict if state.evaluation else "good"
     if intent.kind in ("structure", "page"):
-        if state.outline:
-            return "finalize"
-        return "broaden" if "broaden" not in done else "finalize"
+        if state.outline is not None:
+            return "answer"
+        return "broaden" if "broaden" not in done else "answer"
     if intent.kind == "compare_versions":
-        return "finalize"
+        return "answer"
     if intent.kind == "multi_hop" and state.bridge and "bridge" not in done:
         return "bridge"
     if verdict == "contradiction" and "verify" not in done:
         return "verify"
     if verdict == "good":
-        return "finalize"
+        return "answer"
     for option in _ORDER.get(verdict, []):
         if option not in done:
             return option
-    return "finalize"
+    return "answer"
 
 
 async def adapt(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -54,21 +54,22 @@ async def adapt(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     intent = state.intent
     spent = budget_spent(state, svc.settings.agent)
     done = strategies_done(state)
-    strategy = "finalize" if spent else next_strategy(state, intent, done)
-    if strategy == "finalize" and not spent and has_model(svc, state.degraded):
+    strategy: Strategy = "answer" if spent else next_strategy(state, intent, done)
+    if strategy == "answer" and not spent and has_model(svc, state.degraded):
         # With a model, the model decides when it is done (final_answer); the rule becomes a hint.
         strategy = "answer_now"
     if spent:
         text = render(lang, "adapt_budget", why=spent)
     else:
-        key = "finalize" if strategy == "answer_now" else strategy
+        key = "answer" if strategy == "answer_now" else strategy
         text = render(lang, f"adapt_{key}", bridge=", ".join(state.bridge))
     return {"strategy": strategy, "strategies_done": sorted(done),
             "reasoning_trace": [step(state, "adaptation", text)]}
 
 
-def route_adapt(state: State, runtime: Runtime[Context]) -> str | list[Send]:
-    if state.strategy != "finalize":
+def route_adapt(state: State, runtime: Runtime[Context]) -> Literal["think", "answer"] | list[Send]:
+    """Another round (``think``), or the answer: one reader per document when the question gathers several."""
+    if state.strategy != "answer":
         return "think"
     readers = readers_for(state, runtime.context.services.settings.answer)
     if readers:

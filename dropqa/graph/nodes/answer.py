@@ -1,5 +1,5 @@
 """``answer``: write the answer from the evidence pool — with the chat model when one answers,
-else offline by kind of question (graph.compose). ``abstain`` when the documents do not hold it.
+else offline by kind of question (answering.compose). ``abstain`` when the documents do not hold it.
 
 The model's answer cites passages as ``[n]`` (the numbered passages it was shown) or
 ``[node_id]`` (from ``final_answer``); both are mapped onto the evidence pool so
@@ -21,7 +21,8 @@ from dropqa.config import AnswerSettings
 from dropqa.graph.nodes.common import decide_answerable, has_model, last_ai, step
 from dropqa.graph.prompts import fill
 from dropqa.graph.state import State
-from dropqa.models.chat import ChatUnavailable, ainvoke_chat, text_of
+from dropqa.models.chat import ChatUnavailable, Usage, ainvoke_chat, text_of
+from dropqa.retrieval.answerability import Decision
 from dropqa.retrieval.hits import Hit
 from dropqa.services import Context, Services
 from dropqa.text.messages import render
@@ -49,7 +50,7 @@ def cited_indexes(text: str, pool: list[Hit]) -> tuple[str, list[int]]:
     return text, cites
 
 
-def abstain(state: State, decision: dict[str, Any] | None = None) -> dict[str, Any]:
+def abstain(state: State, decision: Decision | None = None) -> dict[str, Any]:
     """The "not in the documents" answer, naming the closest passages; ``decision`` is the answerability
     decision that withheld the answer (default: quality_check's)."""
     lang = state.language
@@ -60,7 +61,8 @@ def abstain(state: State, decision: dict[str, Any] | None = None) -> dict[str, A
         text = render(lang, "no_answer", closest=closest)
     else:
         text = render(lang, "no_answer_empty")
-    p = float((state.quality.decision if decision is None else decision).get("probability", 0.0))
+    decision = state.quality.decision if decision is None else decision
+    p = decision.probability if decision is not None else 0.0
     return {"answer": text, "answerable": False, "citations": [],
             "reasoning_trace": [step(state, "answer", render(lang, "insufficient", relevance=f"{p:.2f}"))]}
 
@@ -70,7 +72,7 @@ async def _model_answer(svc: Any, state: State, pool: list[Hit]) -> dict[str, An
     lang = state.language
     message = last_ai(state)
     proposed = next((c for c in (message.tool_calls if message else []) if c["name"] == "final_answer"), None)
-    usage: dict[str, Any] = {}
+    usage: Usage | None = None
     if proposed:
         args = proposed["args"]
         if not args.get("answerable", True):
@@ -82,10 +84,10 @@ async def _model_answer(svc: Any, state: State, pool: list[Hit]) -> dict[str, An
         text = text_of(reply)
     text, cites = cited_indexes(text, pool)
     if not cites:
-        return {**abstain(state), "usage": usage} if usage else abstain(state)
+        return {**abstain(state), "usage": usage} if usage is not None else abstain(state)
     update = {"answer": text, "answerable": True, "citations": cites,
               "reasoning_trace": [step(state, "answer", render(lang, "answer_summary", n=len(pool), k=len(cites)))]}
-    if usage:
+    if usage is not None:
         update["usage"] = usage
     return update
 
@@ -119,17 +121,18 @@ def compose_offline(state: State, svc: Services) -> dict[str, Any]:
     weights = state.quality.weights
     composed = None
     if intent.kind == "structure":
-        composed = compose.structure(lang, intent, state.outline, pool)
+        composed = compose.structure(lang, intent, state.outline, pool, svc.settings.answer.outline_items)
     elif intent.kind == "page":
         composed = compose.page(lang, intent, question, state.outline, pool)
     elif intent.kind == "compare_versions":
         composed = compose.versions(lang, intent, question, terms, weights, pool, svc.settings.answer)
     elif intent.kind == "multi_hop":
-        composed = compose.multi_hop(lang, intent, question, list(state.bridge), pool)
+        composed = compose.multi_hop(lang, intent, question, list(state.bridge), pool,
+                                     svc.settings.answer.multi_hop_items)
     if composed is None:
-        decision = decide_answerable(state, pool, svc.settings)
+        decision = decide_answerable(state, pool, svc)
         if not decision.answerable:
-            return abstain(state, decision.as_dict())
+            return abstain(state, decision)
         translations = state.quality.translations
         if intent.kind == "locate":
             composed = compose.locate(lang, question, terms, weights, pool, translations, cfg=svc.settings.answer)

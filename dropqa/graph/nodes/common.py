@@ -7,7 +7,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage
 
-from dropqa.config import AgentSettings, Settings
+from dropqa.config import AgentSettings
 from dropqa.graph.state import State, TraceStep
 from dropqa.retrieval.answerability import Decision, decide
 from dropqa.retrieval.hits import Hit
@@ -57,7 +57,7 @@ def budget_spent(state: State, cfg: AgentSettings) -> str | None:
         return f"iterations {state.iterations}/{cfg.max_iterations}"
     if state.tool_calls >= cfg.max_tool_calls:
         return f"tool calls {state.tool_calls}/{cfg.max_tool_calls}"
-    tokens = int(state.usage.get("prompt_tokens", 0)) + int(state.usage.get("completion_tokens", 0))
+    tokens = state.usage.total
     if tokens >= cfg.max_tokens:
         return f"tokens {tokens}/{cfg.max_tokens}"
     started = state.started_at
@@ -66,10 +66,10 @@ def budget_spent(state: State, cfg: AgentSettings) -> str | None:
     return None
 
 
-def decide_answerable(state: State, hits: list[Hit], settings: Settings,
+def decide_answerable(state: State, hits: list[Hit], svc: Services,
                       weights: dict[str, float] | None = None) -> Decision:
-    """The fitted answerability decision over the evidence pool (``tools.answerability``);
+    """The fitted answerability decision over the evidence pool (``retrieval.answerability``);
     ``weights`` replaces the question's term weights (evaluate rescores with the bridge's terms)."""
-    path = settings.retrieval.calibration_file
-    return decide(hits, list(state.terms), state.quality.weights if weights is None else weights, state.language,
-                  state.intent.kind, str(path) if path else None, unseen=state.quality.unseen)
+    return decide(svc.calibration.question, hits, list(state.terms),
+                  state.quality.weights if weights is None else weights, state.language, state.intent.kind,
+                  unseen=state.quality.unseen)

@@ -16,7 +16,8 @@ from langchain_core.messages import ToolMessage
 from langgraph.runtime import Runtime
 
 from dropqa.answering.bridge import bridge_entities
-from dropqa.answering.consistency import claims_in, find_conflicts
+from dropqa.answering.consistency import ConflictNote, claims_in, find_conflicts
+from dropqa.answering.outline import Outline
 from dropqa.blocking import in_thread
 from dropqa.graph.nodes.common import decide_answerable, merge_hits
 from dropqa.graph.state import Evaluation, State
@@ -39,12 +40,12 @@ def _turn_tool_messages(state: State) -> list[ToolMessage]:
     return list(reversed(out))
 
 
-def _outline_hits(svc: Any, outline: dict[str, Any]) -> list[Hit]:
-    ids = [t["node_id"] for t in outline.get("tree", []) if t["depth"] > 0][:svc.settings.agent.max_nodes]
+def _outline_hits(svc: Services, outline: Outline) -> list[Hit]:
+    ids = [t.node_id for t in outline.tree if t.depth > 0][:svc.settings.agent.max_nodes]
     return load_hits(svc, ids)
 
 
-def density(hits: list[Hit], terms: list[str], weights: dict[str, float], top: int = 5) -> float:
+def density(hits: list[Hit], terms: list[str], weights: dict[str, float], top: int) -> float:
     matched = {t for h in hits[:top] for t in h.matched_terms}
     return round(coverage(list(matched), weights), 3) if terms else 0.0
 
@@ -73,12 +74,13 @@ def judge(state: State, svc: Services) -> dict[str, Any]:
         hits = [Hit.model_validate(h) for h in artifact.get("hits") or []]
         data = artifact.get("data") or {}
         if message.name == "get_document_structure" and data.get("tree"):
-            update["outline"] = data
-            hits = _outline_hits(svc, data)
+            outline = Outline.model_validate(data)
+            update["outline"] = outline
+            hits = _outline_hits(svc, outline)
             for h in hits:
                 h.relevance = 0.0  # ranked by the answer step against the chapter asked for
         if message.name == "verify_consistency":
-            update["conflicts"] = data.get("conflicts") or []
+            update["conflicts"] = [ConflictNote.model_validate(c) for c in data.get("conflicts") or []]
         if message.name != "get_document_structure":
             for h in hits:
                 h.metadata.pop("semantic", None)  # similarity to the tool's query, not to the question
@@ -89,15 +91,17 @@ def judge(state: State, svc: Services) -> dict[str, Any]:
         steps.append({"step": state.iterations + 1, "type": "observation", "content": status,
                       "tool": message.name or "", "result_summary": status})
     pool, added = merge_hits(state.hits, new_hits)
+    cfg = svc.settings.answer
     if intent.kind == "multi_hop" and not bridge:
-        found = bridge_entities(intent.first_hop or query, pool)
+        found = bridge_entities(intent.first_hop or query, pool, passages=cfg.bridge_passages,
+                                limit=cfg.bridge_names, share=cfg.bridge_vote_share)
         if found:
             update["bridge"] = found
     top = pool[0].relevance if pool else 0.0
-    decision = decide_answerable(state, pool, svc.settings, weights=weights)
+    decision = decide_answerable(state, pool, svc, weights=weights)
     threshold = decision.threshold
-    dens = density(pool, scoring_terms, weights)
-    claims = [c for h in pool[:8] for c in claims_in(h, [t for t in terms if not t.isdigit()])]
+    dens = density(pool, scoring_terms, weights, cfg.density_passages)
+    claims = [c for h in pool[:cfg.contradiction_passages] for c in claims_in(h, [t for t in terms if not t.isdigit()])]
     contradictions = find_conflicts(claims)
     if not new_hits and not update.get("outline"):
         verdict = "empty"

@@ -3,31 +3,15 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Literal
 
 from langgraph.runtime import Runtime
 
 from dropqa.blocking import in_thread
-from dropqa.graph.state import State
-from dropqa.retrieval.answerability import listed_sources
-from dropqa.retrieval.hits import Hit
+from dropqa.graph.state import PastTurn, State
+from dropqa.retrieval.answerability import Decision, listed_sources
 from dropqa.services import Context, Services
 from dropqa.store.documents import topics_named
-
-
-def source_of(hit: Hit, snippet_chars: int, cited: bool) -> dict[str, Any]:
-    return {
-        "document_id": hit.document_id,
-        "document_name": hit.document_name,
-        "section": hit.section,
-        "node_id": hit.node_id,
-        "snippet": hit.snippet(snippet_chars),
-        "relevance": round(min(1.0, max(0.0, hit.relevance)), 3),
-        "page": hit.page,
-        "page_estimated": hit.page_estimated,
-        "version": hit.version,
-        "cited": cited,
-    }
 
 
 def renumber_citations(answer: str, renumber: dict[int, int]) -> str:
@@ -48,11 +32,11 @@ def citation_order(answer: str, cited: set[int]) -> list[int]:
     return [*seen, *sorted(cited - set(seen))]
 
 
-def confidence_of(decision: dict[str, Any], answerable: bool) -> str:
+def confidence_of(decision: Decision | None, answerable: bool) -> Literal["high", "medium", "low"]:
     """The answerability model's confidence, when it agrees with the outcome; else medium
     (the answer was given or withheld for another reason: a citation that did not hold, say)."""
-    if decision and bool(decision.get("answerable")) == answerable:
-        return str(decision.get("confidence") or "medium")
+    if decision is not None and decision.answerable == answerable:
+        return decision.confidence
     return "medium"
 
 
@@ -72,14 +56,13 @@ def final_answer(state: State, svc: Services) -> dict[str, Any]:
     order = citation_order(answer, cited)
     room = max(0, cfg.top_k - len(order))
     weights = state.quality.weights
-    path = str(cfg.calibration_file) if cfg.calibration_file else None
     if answerable:
-        likely = listed_sources(hits, list(state.terms), weights, state.language, path)
+        likely = listed_sources(svc.calibration.source, hits, list(state.terms), weights, state.language)
     else:  # a non-answer shows the closest passages it names, so the reader can check for themselves
         likely = list(range(min(svc.settings.answer.closest_sources, len(hits))))
     extra = [i for i in likely if i not in cited][:room]
     keep = order + extra
-    sources = [source_of(hits[i], cfg.snippet_chars, i in cited) for i in keep]
+    sources = [hits[i].source(cfg.snippet_chars, i in cited) for i in keep]
     renumber = {old: new for new, old in enumerate(keep)}
     if cited:
         answer = renumber_citations(answer, renumber)
@@ -94,6 +77,6 @@ def final_answer(state: State, svc: Services) -> dict[str, Any]:
         "mode": state.mode,
         "iterations": state.iterations,
         "degraded": state.degraded,
-        "history": [{"question": state.question, "query": state.search_text,
-                     "answer": answer[:1000]}],
+        "history": [PastTurn(question=state.question, query=state.search_text,
+                             answer=answer[:svc.settings.answer.history_answer_chars])],
     }

@@ -1,6 +1,6 @@
 """``quality_check``: is the retrieved evidence good enough to answer from directly?
 
-The decision is the fitted answerability model (``tools.answerability``): features of the
+The decision is the fitted answerability model (``retrieval.answerability``): features of the
 best passages — similarity, the share of the question's idf-weighted terms they hold, whether
 full-text and vector search agree, the margin over other documents, the language pair — give
 P(the documents hold the answer). Sufficient evidence for a plain fact question takes the
@@ -37,7 +37,7 @@ def distinct(value: float, threshold: float) -> tuple[str, str]:
 async def quality_check(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     hits = state.hits
     intent = state.intent
-    decision = decide_answerable(state, hits, runtime.context.services.settings)
+    decision = decide_answerable(state, hits, runtime.context.services)
     threshold = decision.threshold
     lang = state.language
     key = "quality_ok" if decision.answerable else "quality_low"
@@ -47,7 +47,7 @@ async def quality_check(state: State, runtime: Runtime[Context]) -> dict[str, An
         steps.append(step(state, "quality_check", render(lang, "quality_loop", kind=intent.kind)))
     quality = state.quality.model_copy(update={
         "sufficient": decision.answerable and not intent.needs_loop,
-        "top_relevance": hits[0].relevance if hits else 0.0, "decision": decision.as_dict()})
+        "top_relevance": hits[0].relevance if hits else 0.0, "decision": decision})
     return {"quality": quality, "reasoning_trace": steps}
 
 

@@ -16,8 +16,8 @@ from dropqa.config import AnswerSettings
 from dropqa.graph.nodes.answer import answer, passages_block
 from dropqa.graph.nodes.common import step
 from dropqa.graph.prompts import fill
-from dropqa.graph.state import ReaderState, State
-from dropqa.models.chat import ChatUnavailable, ainvoke_chat, text_of
+from dropqa.graph.state import Finding, ReaderState, State, Statement
+from dropqa.models.chat import ChatUnavailable, Usage, ainvoke_chat, text_of
 from dropqa.retrieval.fusion import idf_weights
 from dropqa.retrieval.hits import Hit
 from dropqa.services import Context
@@ -28,25 +28,26 @@ _NOTHING = re.compile(r"(?i)^\s*NOTHING\s*$")
 _MARK = re.compile(r"\s*\[\d+\]")
 
 
-def _offline_statements(reader: ReaderState, hits: list[Hit], cfg: AnswerSettings) -> list[dict[str, Any]]:
+def _offline_statements(reader: ReaderState, hits: list[Hit], cfg: AnswerSettings) -> list[Statement]:
     terms = list(reader["terms"]) + [b.lower() for b in reader["bridge"]]
     weights = idf_weights({t: 1 for t in terms}, 10)
     for b in reader["bridge"]:
         weights[b.lower()] = weights.get(b.lower(), 1.0) * 2  # the bridge entity is what the reader looks for
-    picked = pick_sentences(reader["question"], terms, weights, hits, 6, max_passages=len(hits), cfg=cfg)
+    picked = pick_sentences(reader["question"], terms, weights, hits, cfg.reader_candidate_sentences,
+                            max_passages=len(hits), cfg=cfg)
     if reader["bridge"]:  # a statement about this document's part in the chain names the entity
         picked = [p for p in picked if any(b in p.text or b in hits[p.hit_index].breadcrumb
                                            for b in reader["bridge"])]
-    return [{"text": clean_markup(p.text), "node_id": hits[p.hit_index].node_id,
-             "where": hits[p.hit_index].section.split(" > ")[-1] or hits[p.hit_index].document_name}
-            for p in picked[:3]]
+    return [Statement(text=clean_markup(p.text), node_id=hits[p.hit_index].node_id,
+                      where=hits[p.hit_index].section.split(" > ")[-1] or hits[p.hit_index].document_name)
+            for p in picked[:cfg.reader_statements]]
 
 
 async def read_document(reader: ReaderState, runtime: Runtime[Context]) -> dict[str, Any]:
     svc = runtime.context.services
     hits = reader["hits"]
-    statements: list[dict[str, Any]] = []
-    usage: dict[str, Any] = {}
+    statements: list[Statement] = []
+    usage: Usage | None = None
     degraded = reader["degraded"]
     if svc.chat_providers and not degraded:
         prompt = fill("reader", reader["language"], question=reader["question"], document=reader["document"],
@@ -58,19 +59,20 @@ async def read_document(reader: ReaderState, runtime: Runtime[Context]) -> dict[
                 for line in text.splitlines():
                     nums = [int(n) - 1 for n in re.findall(r"\[(\d+)\]", line) if 0 < int(n) <= len(hits)]
                     if line.strip() and nums:
-                        statements.append({"text": _MARK.sub("", line).strip(" -•"), "node_id": hits[nums[0]].node_id,
-                                           "where": hits[nums[0]].section.split(" > ")[-1]})
+                        statements.append(Statement(text=_MARK.sub("", line).strip(" -•"),
+                                                    node_id=hits[nums[0]].node_id,
+                                                    where=hits[nums[0]].section.split(" > ")[-1]))
         except ChatUnavailable:
             degraded = True
     if not statements and (degraded or not svc.chat_providers):
         statements = _offline_statements(reader, hits, svc.settings.answer)
     # parallel readers write nothing to one-value keys: a reader that fell back offline says so in its finding
-    finding = {"document": reader["document"], "statements": statements, "degraded": bool(degraded)}
+    finding = Finding(document=reader["document"], statements=statements, degraded=bool(degraded))
     update: dict[str, Any] = {"findings": [finding], "reasoning_trace": [{
         "step": 0, "type": "reader", "content": render(reader["language"], "reader_summary",
                                                         document=reader["document"], k=len(statements)),
         "tool": "read_document", "arguments": {"document": reader["document"]}}]}
-    if usage:
+    if usage is not None:
         update["usage"] = usage
     return update
 
@@ -80,19 +82,19 @@ async def synthesize(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     lang = state.language
     pool = state.hits
     index = {h.node_id: i for i, h in enumerate(pool)}
-    degraded = any(f.get("degraded") for f in state.findings)
-    findings = [f for f in state.findings if f.get("statements")]
+    degraded = any(f.degraded for f in state.findings)
+    findings = [f for f in state.findings if f.statements]
     order = {h.document_name: i for i, h in reversed(list(enumerate(pool)))}
-    findings.sort(key=lambda f: order.get(f["document"], len(pool)))
+    findings.sort(key=lambda f: order.get(f.document, len(pool)))
     lines, cites = [render(lang, "findings_lead")], []
     for finding in findings:
-        for s in finding["statements"]:
-            i = index.get(s["node_id"])
+        for s in finding.statements:
+            i = index.get(s.node_id)
             if i is None:
                 continue
             cites.append(i)
-            where = f"{finding['document']} > {s['where']}" if s.get("where") else finding["document"]
-            lines.append(render(lang, "multi_item", where=where, text=s["text"], n=i + 1))
+            where = f"{finding.document} > {s.where}" if s.where else finding.document
+            lines.append(render(lang, "multi_item", where=where, text=s.text, n=i + 1))
     if not cites:
         update = await answer(replace(state, degraded=state.degraded or degraded), runtime)
     else:
@@ -110,12 +112,13 @@ def readers_for(state: State, cfg: AnswerSettings) -> list[ReaderState]:
     bridge = state.bridge
     part_docs = {p["document_id"] for p in intent.parts if p.get("document_id")}
     if len(part_docs) >= 2:  # the documents the question names, one reader each
-        candidates = [h for h in hits if h.document_id in part_docs][:24]
+        candidates = [h for h in hits if h.document_id in part_docs][:cfg.reader_passages_named]
     elif bridge:  # multi-hop: every passage that names the bridge entity, wherever it ranks
-        candidates = [h for h in hits if any(b in h.content or b in h.breadcrumb for b in bridge)][:20]
+        candidates = [h for h in hits if any(b in h.content or b in h.breadcrumb for b in bridge)
+                      ][:cfg.reader_passages_bridge]
     else:
         floor = cfg.reader_relevance_share * (hits[0].relevance if hits else 0.0)
-        candidates = [h for h in hits[:12] if h.relevance >= floor]
+        candidates = [h for h in hits[:cfg.reader_pool] if h.relevance >= floor]
     by_doc: dict[str, list[Hit]] = {}
     for h in candidates:
         by_doc.setdefault(h.document_name, []).append(h)

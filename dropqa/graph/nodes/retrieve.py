@@ -13,8 +13,7 @@ import uuid
 from dataclasses import replace
 from typing import Any
 
-from langchain_core.messages import HumanMessage, RemoveMessage
-from langgraph.graph.message import REMOVE_ALL_MESSAGES
+from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
@@ -25,8 +24,8 @@ from dropqa.answering.parts import Part, decompose
 from dropqa.blocking import in_thread
 from dropqa.graph.nodes.common import has_model, merge_hits
 from dropqa.graph.prompts import fill
-from dropqa.graph.state import RESET, Quality, State
-from dropqa.models.chat import ChatUnavailable, ainvoke_structured
+from dropqa.graph.state import RESET, Quality, State, Turn
+from dropqa.models.chat import ChatUnavailable, Usage, ainvoke_structured
 from dropqa.retrieval.fusion import rrf
 from dropqa.retrieval.hits import Hit
 from dropqa.retrieval.search import RetrievalResult, hybrid_search, score_hits
@@ -89,7 +88,7 @@ def part_heads(svc: Services, parts: list[Part], scope: Scope, result: Retrieval
 
 
 def hop_heads(svc: Services, hops: list[Part], scope: Scope, result: RetrievalResult, k: int) -> list[Hit]:
-    """The best passage of each second-hop search (``graph.hops``: the question with a bridge name,
+    """The best passage of each second-hop search (``answering.hops``: the question with a bridge name,
     or the question inside a document the best passage names), scored on the question's idf."""
     heads: list[Hit] = []
     for hop in hops:
@@ -118,7 +117,7 @@ class Rewrites(BaseModel):
     queries: list[str] = Field(description="up to three search queries, one of them in the other language")
 
 
-async def rewritten_queries(svc: Services, question: str, language: str) -> tuple[list[str], dict]:
+async def rewritten_queries(svc: Services, question: str, language: str) -> tuple[list[str], Usage | None]:
     try:
         prompt = HumanMessage(fill("rewrite", language, question=question))
         reply, usage = await ainvoke_structured(svc.chat_providers, [prompt], Rewrites)
@@ -156,8 +155,8 @@ def widen(svc: Services, query: str, intent: Intent, scope: Scope, result: Retri
         heads = part_heads(svc, parts, scope, result, k)
     elif result.hits and needs_second_hop(result.hits[0], result.weights, knobs.second_hop_coverage):
         hops = [Part(label=q, query=q) for q in second_hop_queries(query, result.hits[0], result.weights,
-                                                                   knobs.second_hop_coverage)]
-        hops += linked_documents(query, result.hits[0], titles, knobs.part_name_share)
+                                                                   knobs.second_hop_coverage, knobs.hop_names)]
+        hops += linked_documents(query, result.hits[0], titles, knobs.part_name_share, knobs.hop_documents)
         heads = result.hits[:2] + hop_heads(svc, hops, scope, result, k)
     pool, _ = merge_hits(result.hits + heads, expand_window(svc, result))
     if heads:  # each part's (or hop's) best passages lead the pool, taking turns, so each is read and cited
@@ -179,7 +178,7 @@ async def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     k = runtime.context.top_k or svc.settings.retrieval.pool_k
     # The database and embedding work runs in a worker thread; the chat model is awaited.
     result = await in_thread(hybrid_search, svc, query, scope, k=k)
-    usage: dict[str, Any] = {}
+    usage: Usage | None = None
     rewrites: list[str] = []
     if has_model(svc, state.degraded):
         rewrites, usage = await rewritten_queries(svc, query, language)
@@ -194,30 +193,15 @@ async def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     elif hops:
         summary += " " + render(language, "retrieval_hops", hops="; ".join(h.label for h in hops))
     return {
+        **Turn.reset(),  # a new question: nothing of the thread's last one carries over
         "language": language,
         "query": query,
         "intent": intent,
         "version": intent.version,
         "terms": result.terms,
         "hits": pool,
-        "mode": "direct",
-        "iterations": 0,
-        "tool_calls": 0,
         "started_at": time.time(),
-        "tried": [],
-        "strategies_done": [],
-        "bridge": [],
-        "outline": {},
-        "conflicts": [],
-        "evaluation": None,
-        "strategy": "start",
-        "citations": [],
-        "confidence": None,  # a thread's earlier turn must not lend this one its confidence
-        "answer": "",
-        "degraded": False,
-        "usage": {"__reset__": True, **usage} if usage else {"__reset__": True},
-        "messages": [RemoveMessage(id=REMOVE_ALL_MESSAGES)],
-        "findings": [RESET],
+        "usage": (usage or Usage()).model_copy(update={"replace": True}),
         "quality": Quality(weights=result.weights, unseen=result.unseen, translations=result.translations),
         "reasoning_trace": [
             RESET,

@@ -1,5 +1,5 @@
 """``think``: choose the next tool calls — the chat model with the tools bound, or the offline
-planner (``graph.policy``). Both produce an AIMessage with ``tool_calls`` so ``act`` is one ToolNode.
+planner (``answering.policy``). Both produce an AIMessage with ``tool_calls`` so ``act`` is one ToolNode.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from dropqa.graph.state import State
 from dropqa.models.chat import ChatUnavailable, ainvoke_chat, text_of
 from dropqa.services import Context
 from dropqa.text.messages import render
-from dropqa.tools.registry import agent_tools
+from dropqa.tools.registry import model_tools
 
 
 def _evidence_note(state: State, limit: int = 6) -> str:
@@ -33,7 +33,7 @@ async def _model_step(svc: Any, state: State) -> tuple[AIMessage, dict[str, Any]
             f"suggested next: {state.strategy}") if evaluation else ""
     opening = HumanMessage(f"{state.question}\n\n[retrieved so far]\n{_evidence_note(state)}{hint}")
     turn = [m for m in state.messages if isinstance(m, AIMessage | ToolMessage)]
-    return await ainvoke_chat(svc.chat_providers, [SystemMessage(system), opening, *turn], agent_tools())
+    return await ainvoke_chat(svc.chat_providers, [SystemMessage(system), opening, *turn], model_tools())
 
 
 async def think(state: State, runtime: Runtime[Context]) -> dict[str, Any]:

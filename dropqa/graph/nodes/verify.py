@@ -80,7 +80,8 @@ def check_citations(answer: str, pool: list[Hit], cfg: AnswerSettings) -> tuple[
             if 0 <= i < len(pool) and supports(line, pool[i], cfg):
                 keep = i
             else:
-                keep = next((k for k, h in enumerate(pool[:20]) if k not in used and supports(line, h, cfg)), None)
+                keep = next((k for k, h in enumerate(pool[:cfg.repair_passages])
+                             if k not in used and supports(line, h, cfg)), None)
                 counts["repaired" if keep is not None else "dropped"] += 1
             if keep is None or keep in used:
                 return ""
@@ -125,14 +126,14 @@ async def verify(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     text, cited, checked, dropped, repaired = check_citations(text, pool, cfg)
     terms = [t for t in state.terms if not t.isdigit()]
     # Compare what the cited passages and the best other passages say about what the question asks.
-    considered = sorted(set(cited) | set(range(min(6, len(pool)))))
+    considered = sorted(set(cited) | set(range(min(cfg.claim_passages, len(pool)))))
     floor = cfg.claim_relevance_share * (pool[0].relevance if pool else 0)
     claims = [c for i in considered if pool[i].relevance >= floor
               for c in claims_in(pool[i], terms)]
     conflicts = find_conflicts(claims)
     version_asked = state.version is not None
     notes = []
-    for conflict in conflicts[:3]:
+    for conflict in conflicts[:cfg.max_conflict_notes]:
         if conflict.across_versions and version_asked:
             continue  # the question named the version it wants
         note, cites = conflict_note(lang, conflict, pool)
@@ -144,7 +145,7 @@ async def verify(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
                      conflicts=len(notes))
     update: dict[str, Any] = {
         "answer": text, "citations": cited,
-        "conflicts": [{"attribute": c.attribute, "unit": c.unit, "description": c.describe()} for c in conflicts],
+        "conflicts": [c.note() for c in conflicts],
         "reasoning_trace": [step(state, "verification", summary)],
     }
     if not cited and checked:

@@ -20,7 +20,7 @@ from dropqa.ingestion.parsers import get_parser
 from dropqa.ingestion.parsers.base import ParseContext, ParseError
 from dropqa.ingestion.parsers.docx import DocxParser
 
-SAMPLES = Path("/work/shared/samples/corpus")
+SAMPLES = Path(__file__).resolve().parents[4] / "shared" / "samples" / "corpus"  # ../shared beside the repository
 MC_NS = 'xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"'
 V_NS = 'xmlns:v="urn:schemas-microsoft-com:vml"'
 

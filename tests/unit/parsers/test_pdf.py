@@ -25,7 +25,7 @@ from dropqa.ingestion.parsers.pdf_layout import (
 from tests.unit.parsers.fonts import CJK, render
 
 PDF_FONT = "china-s"  # PyMuPDF's built-in CJK font
-SAMPLES = Path("/work/shared/samples")
+SAMPLES = Path(__file__).resolve().parents[4] / "shared" / "samples"  # ../shared beside the repository
 WHITEPAPER = "星河云平台技术白皮书.pdf"
 MINUTES = "产品路线评审会会议纪要（扫描件）.pdf"
 

@@ -20,7 +20,7 @@ from dropqa.ingestion.parsers import get_parser
 from dropqa.ingestion.parsers.base import ParseContext, ParseError
 from dropqa.ingestion.parsers.pptx import PptxParser
 
-SAMPLES = Path("/work/shared/samples/corpus")
+SAMPLES = Path(__file__).resolve().parents[4] / "shared" / "samples" / "corpus"  # ../shared beside the repository
 TITLE_SLIDE, TITLE_AND_CONTENT, TITLE_ONLY, BLANK = 0, 1, 5, 6
 
 

@@ -19,7 +19,7 @@ from dropqa.ingestion.parsers.base import ParseContext, ParseError
 from dropqa.ingestion.parsers.sheet_common import format_value
 from dropqa.ingestion.parsers.xlsx import XlsxParser
 
-SAMPLES = Path("/work/shared/samples")
+SAMPLES = Path(__file__).resolve().parents[4] / "shared" / "samples"  # ../shared beside the repository
 SAMPLE_XLSX = SAMPLES / "corpus" / "2024年度绩效考核.xlsx"
 
 
