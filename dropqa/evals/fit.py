@@ -43,6 +43,18 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 # ----------------------------------------------------------------------------- collect
 
+async def _final_state(graph: Any, context: Any, question: str) -> dict[str, Any]:
+    """Every value the graph's nodes wrote for ``question`` (the last write of each key; traces left out)."""
+    state: dict[str, Any] = {}
+    async for update in graph.astream({"question": question, "version": None, "topic_filter": []},
+                                      context=context, stream_mode="updates"):
+        for node, values in update.items():
+            if isinstance(values, dict):
+                state.setdefault("nodes", []).append(node)
+                state.update({k: v for k, v in values.items() if k != "reasoning_trace"})
+    return state
+
+
 def collect(args: argparse.Namespace) -> int:
     from dropqa.config import Settings
     from dropqa.evals.metrics import RetrievedSource, evidence_found, versioned_documents
@@ -52,6 +64,7 @@ def collect(args: argparse.Namespace) -> int:
     from dropqa.graph.state import Quality
     from dropqa.ingestion.pipeline import Indexer
     from dropqa.retrieval.answerability import source_features
+    from dropqa.runtime.loop import run_sync
     from dropqa.services import Context, Services
 
     items = load_suite(args.golden)
@@ -73,13 +86,7 @@ def collect(args: argparse.Namespace) -> int:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         with args.out.open("w", encoding="utf-8") as out:
             for n, item in enumerate(items):
-                state: dict[str, Any] = {}
-                for update in graph.stream({"question": item.question, "version": None, "topic_filter": []},
-                                           context=Context(services=svc), stream_mode="updates"):
-                    for node, values in update.items():
-                        if isinstance(values, dict):
-                            state.setdefault("nodes", []).append(node)
-                            state.update({k: v for k, v in values.items() if k != "reasoning_trace"})
+                state = run_sync(_final_state(graph, Context(services=svc), item.question))
                 quality = state.get("quality") or Quality()
                 hits = list(state.get("hits") or [])[:30]
                 terms = list(state.get("terms") or [])
@@ -95,7 +102,8 @@ def collect(args: argparse.Namespace) -> int:
                                                   if evidence_found(ev, src, versioned)]})
                 row = {"suite": args.name, "id": item.id, "type": item.type, "language": item.language,
                        "answerable_label": not item.no_answer, "n_evidence": len(item.evidence),
-                       "decision": quality.decision, "answerable": bool(state.get("answerable")),
+                       "decision": quality.decision.as_dict() if quality.decision else {},
+                       "answerable": bool(state.get("answerable")),
                        "mode": state.get("mode"), "passages": passages}
                 out.write(json.dumps(row, ensure_ascii=False) + "\n")
                 print(f"{n + 1}/{len(items)} {item.id}", file=sys.stderr)
