@@ -154,6 +154,9 @@ class IngestionSettings(Section):
                                   "written so far)")
     embed_table_ranges: int = Field(8, ge=1, description="a table split into row ranges embeds its first N "
                                     "ranges only")
+    backlog_report_s: float = Field(15.0, gt=0, le=3600, description="`dropqa index` waiting for its embeddings "
+                                    "with its output piped: how often it prints the backlog and the time left "
+                                    "(a terminal's bar shows them all along)")
     # contextual enrichment (seed 002 §3.2 B): with a chat model, one generated sentence per chunk
     model_enrichment: bool = Field(True, description="use the chat model (when configured) for chunk contexts "
                                    "and topics")
