@@ -107,7 +107,7 @@ class Database:
             yield shared[1]
             return
         if self.watchdog is not None and not self.watchdog.alive:
-            raise DatabaseUnavailable("the embedded PostgreSQL is not running; it is being restarted")
+            raise DatabaseUnavailable(self.watchdog.down_reason or "the embedded PostgreSQL is not running")
         try:
             with self.pool.connection(timeout=timeout or self.acquire_timeout_s) as conn:
                 yield conn
