@@ -318,6 +318,17 @@ class ApiSettings(Section):
     max_queued_jobs: int = Field(1000, ge=1, description="unfinished ingestion jobs beyond which uploads get 429")
     mcp_enabled: bool = Field(True, description="serve the MCP tools (streamable HTTP) at /mcp")
 
+    @field_validator("host")
+    @classmethod
+    def _host_named(cls, v: str) -> str:
+        if not v.strip():
+            raise ValueError(EMPTY_HOST)
+        return v.strip()
+
+
+EMPTY_HOST = ("the address to listen on is empty: give 127.0.0.1 (this machine only, the default) or 0.0.0.0 "
+              "(every interface; needs DROPQA_API_TOKEN)")
+
 
 def default_data_dir() -> Path:
     return Path(platformdirs.user_data_dir("dropqa", appauthor=False))
@@ -360,6 +371,22 @@ class Settings(BaseSettings):
     @classmethod
     def _level_name(cls, v: object) -> object:
         return v.upper() if isinstance(v, str) else v
+
+    @field_validator("api_token", mode="before")
+    @classmethod
+    def _token_usable(cls, v: object) -> object:
+        """Empty is unset; a blank token, or one with spaces at its ends, could never be sent back as it is
+        written (clients trim the header), so every request would get 401: refused at start instead."""
+        text = v.get_secret_value() if isinstance(v, SecretStr) else v
+        if not isinstance(text, str):
+            return v
+        if text == "":
+            return None
+        if not text.strip():
+            raise ValueError("the token is blank (only spaces): set a real token, or unset DROPQA_API_TOKEN")
+        if text != text.strip():
+            raise ValueError("the token has spaces or line breaks at its ends, which clients cannot send: remove them")
+        return v
 
     @field_validator("data_dir", mode="after")
     @classmethod

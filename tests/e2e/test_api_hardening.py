@@ -143,9 +143,25 @@ def test_uploads_beyond_the_ingestion_queue_depth_get_429(server: Server) -> Non
     assert r.status_code == 429  # two unfinished jobs (no worker runs here): the queue is full
 
 
-def test_an_empty_or_wildcard_host_is_not_loopback(tmp_path: Path) -> None:
-    env = dropqa_env(tmp_path, DROPQA_API__HOST="")
-    for args in (["serve"], ["serve", "--host", "0.0.0.0"], ["serve", "--host", "::"]):
-        proc = subprocess.run([DROPQA, *args, "--port", "1"], env=env, capture_output=True, text=True, timeout=60)
+def test_an_empty_host_or_a_blank_token_is_refused_at_start(tmp_path: Path) -> None:
+    """Issue 23: `--host ""` used to start on 127.0.0.1 and a whitespace token to start and answer 401 to
+    everything; both are refused before anything starts, saying what to do. A wildcard needs a token."""
+
+    def start(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([DROPQA, *args, "--port", "1"], env=dropqa_env(tmp_path, **env), capture_output=True,
+                              text=True, timeout=60)
+
+    for args in (["serve", "--host", ""], ["serve", "--host", "  "], ["run", "--host", ""]):
+        proc = start(*args)
+        assert proc.returncode == 2 and "the address to listen on is empty" in proc.stderr, (args, proc.stderr)
+        assert "127.0.0.1" in proc.stderr and "0.0.0.0" in proc.stderr
+    proc = start("serve", DROPQA_API__HOST=" ")
+    assert proc.returncode == 2 and "DROPQA_API__HOST" in proc.stderr and "empty" in proc.stderr, proc.stderr
+    for token in (" ", "\t", " secret", "secret\n"):
+        proc = start("serve", "--host", "0.0.0.0", DROPQA_API_TOKEN=token)
+        assert proc.returncode == 2 and "DROPQA_API_TOKEN" in proc.stderr, (token, proc.stderr)
+        assert ("blank" if not token.strip() else "spaces") in proc.stderr, (token, proc.stderr)
+    for args in (["serve", "--host", "0.0.0.0"], ["serve", "--host", "::"]):
+        proc = start(*args)
         assert proc.returncode == 2 and "without a token" in proc.stderr, (args, proc.stderr)
     assert not (tmp_path / "pg").exists()  # refused before any database was started
