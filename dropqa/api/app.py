@@ -8,13 +8,14 @@ from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 
 import anyio
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 from fastapi.concurrency import run_in_threadpool
 from fastapi.middleware.cors import CORSMiddleware
 from starlette.routing import Route
 
 from dropqa import __version__
 from dropqa.api.auth import TokenFirst
+from dropqa.api.edge import refuse_unstorable_text
 from dropqa.api.errors import install_error_handlers
 from dropqa.api.hosts import HostGuard, allowed_names
 from dropqa.api.limits import DeclaredSizeLimit
@@ -67,7 +68,8 @@ def create_app(settings: Settings, services: Services | None = None) -> FastAPI:
                 close_all()  # the conversation checkpointer's pool, if a thread was used
                 app.state.services.close()
 
-    app = FastAPI(title="DropQA", version=__version__, lifespan=lifespan, description=DESCRIPTION)
+    app = FastAPI(title="DropQA", version=__version__, lifespan=lifespan, description=DESCRIPTION,
+                  dependencies=[Depends(refuse_unstorable_text)])  # NUL & co. in any field: 422 naming it
     app.state.api_token = api_token
     app.state.limiter = limiter
     # Body limits: a declared Content-Length over the limit is refused up front (JSON 413); bodies

@@ -165,3 +165,59 @@ def test_an_empty_host_or_a_blank_token_is_refused_at_start(tmp_path: Path) -> N
         proc = start(*args)
         assert proc.returncode == 2 and "without a token" in proc.stderr, (args, proc.stderr)
     assert not (tmp_path / "pg").exists()  # refused before any database was started
+
+
+def _string_like(schema: dict[str, Any], components: dict[str, Any]) -> str | None:
+    """'str' for a string schema, 'list' for an array of strings, else None (refs and anyOf followed)."""
+    if "$ref" in schema:
+        return _string_like(components[schema["$ref"].rsplit("/", 1)[1]], components)
+    for option in schema.get("anyOf", []):
+        kind = _string_like(option, components)
+        if kind:
+            return kind
+    if schema.get("type") == "string":
+        return "str"
+    if schema.get("type") == "array" and _string_like(schema.get("items", {}), components) == "str":
+        return "list"
+    return None
+
+
+def test_text_the_database_refuses_is_a_422_naming_the_field_on_every_route(server: Server) -> None:
+    """Issue 23: `?type=%00` reached PostgreSQL and came back as its message. Every string query, path and
+    JSON body field of every route in the OpenAPI schema now gets a 422 naming it, before any work."""
+    schema = server.get("/openapi.json").json()
+    components = schema["components"]["schemas"]
+    bad, tried = "a\x00b", []
+    for path, operations in schema["paths"].items():
+        for method, op in operations.items():
+            params = op.get("parameters", [])
+            fill = {p["name"]: "00000000-0000-0000-0000-000000000000" for p in params if p["in"] == "path"}
+            for p in params:
+                kind = _string_like(p["schema"], components)
+                if p["in"] not in ("query", "path") or kind is None:
+                    continue
+                url = path.format(**{**fill, **({p["name"]: "a%00b"} if p["in"] == "path" else {})})
+                query = {p["name"]: [bad] if kind == "list" else bad} if p["in"] == "query" else {}
+                r = server.request(method.upper(), url, params=query)
+                tried.append((method, path, p["name"]))
+                assert r.status_code == 422, (method, path, p["name"], r.status_code, r.text)
+                assert r.json()["error"]["details"][0]["loc"] == [p["in"], p["name"]], r.text
+            body = op.get("requestBody", {}).get("content", {}).get("application/json")
+            if body is None:
+                continue
+            model = components[body["schema"]["$ref"].rsplit("/", 1)[1]]
+            for name, prop in model["properties"].items():
+                kind = _string_like(prop, components)
+                if kind is None:
+                    continue
+                r = server.request(method.upper(), path.format(**fill), json={name: [bad] if kind == "list" else bad})
+                tried.append((method, path, name))
+                loc = ["body", name, 0] if kind == "list" else ["body", name]
+                assert r.status_code == 422 and r.json()["error"]["details"][0]["loc"] == loc, (path, name, r.text)
+                assert ".".join(map(str, loc)) in r.json()["error"]["message"]
+    assert len(tried) >= 15 and ("get", "/api/documents", "type") in tried, tried
+    nested = server.post("/v1/chat/completions", json={"messages": [{"role": "user", "content": "hi\ud800"}]})
+    assert nested.status_code == 422 and nested.json()["error"]["details"][0]["loc"] == [
+        "body", "messages", 0, "content"], nested.text
+    [result] = mcp_calls(server, [("keyword_search", {"pattern": "a\x00b"})])
+    assert result.is_error and "pattern: NUL characters" in result.content[0].text, result.content
