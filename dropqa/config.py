@@ -315,6 +315,8 @@ class ApiSettings(Section):
     max_waiting_runs: int = Field(16, ge=0, description="questions waiting for a run slot; beyond: 429")
     queue_wait_s: float = Field(15.0, gt=0, description="longest wait for a run slot before 429 (Retry-After)")
     thread_pool_size: int = Field(40, ge=4, description="threads for blocking work (database, runs) in the server")
+    thread_idle_s: float = Field(2.0, gt=0, le=600, description="a worker thread of the answering runs that has "
+                                 "been idle this long ends (after a burst the server is back to its baseline)")
     max_queued_jobs: int = Field(1000, ge=1, description="unfinished ingestion jobs beyond which uploads get 429")
     mcp_enabled: bool = Field(True, description="serve the MCP tools (streamable HTTP) at /mcp")
 

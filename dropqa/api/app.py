@@ -13,7 +13,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.middleware.cors import CORSMiddleware
 from starlette.routing import Route
 
-from dropqa import __version__
+from dropqa import __version__, blocking
 from dropqa.api.auth import TokenFirst
 from dropqa.api.edge import refuse_unstorable_text
 from dropqa.api.errors import install_error_handlers
@@ -51,6 +51,7 @@ def create_app(settings: Settings, services: Services | None = None) -> FastAPI:
         owned = services is None
         # blocking work (database calls, runs) shares one bounded thread pool, sized from Settings
         anyio.to_thread.current_default_thread_limiter().total_tokens = settings.api.thread_pool_size
+        blocking.configure(settings.api.thread_pool_size, settings.api.thread_idle_s)  # the runs' threads
         app.state.services = services or await run_in_threadpool(Services.open, settings)
         workers = EmbeddedWorkers(app.state.services, settings.api.embedded_workers)
         app.state.workers = workers
