@@ -99,7 +99,7 @@ def dropqa_server(data: Path | None = None, **settings: str) -> Iterator[Server]
                             stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     server = Server(f"http://127.0.0.1:{port}", env, data, proc, settings.get("api_token"))
     try:
-        wait_until_healthy(proc, server.base, 90, lambda: (data / "server.log").read_text(errors="replace"))
+        wait_until_healthy(proc, server.base, 300, lambda: (data / "server.log").read_text(errors="replace"))
         yield server
     finally:
         stop_group(proc, signal.SIGTERM, 30)

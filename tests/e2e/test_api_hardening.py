@@ -72,19 +72,19 @@ def test_mcp_holds_to_the_rest_limits_and_answers_bad_numbers_cleanly(server: Se
 def test_the_token_is_checked_before_the_body_is_parsed(server: Server) -> None:
     for path in ("/api/qa/ask", "/v1/chat/completions", "/api/topics/merge"):
         r = requests.post(server.base + path, data=b"{not json", headers={"Content-Type": "application/json"},
-                          timeout=10)
+                          timeout=60)
         assert r.status_code == 401 and r.json()["error"]["code"] == "unauthorized", path
 
 
 def test_only_allowed_host_names_are_answered(server: Server) -> None:
     for path in ("/api/health", "/api/documents", "/v1/models", "/", "/static/js/app.js"):
-        r = requests.get(server.base + path, headers={**AUTH, "Host": "rebound.example:8000"}, timeout=10)
+        r = requests.get(server.base + path, headers={**AUTH, "Host": "rebound.example:8000"}, timeout=60)
         assert r.status_code == 421 and r.json()["error"]["code"] == "misdirected_request", path
-    r = requests.post(server.base + "/mcp", headers={**AUTH, "Host": "rebound.example"}, json={}, timeout=10)
+    r = requests.post(server.base + "/mcp", headers={**AUTH, "Host": "rebound.example"}, json={}, timeout=60)
     assert r.status_code == 421
     port = server.base.rsplit(":", 1)[1]
     for host in (f"localhost:{port}", f"127.0.0.1:{port}", "LOCALHOST"):
-        assert requests.get(server.base + "/api/documents", headers={**AUTH, "Host": host}, timeout=10).ok, host
+        assert requests.get(server.base + "/api/documents", headers={**AUTH, "Host": host}, timeout=60).ok, host
 
 
 def test_questions_beyond_the_run_slots_get_429_with_retry_after(server: Server) -> None:

@@ -44,25 +44,25 @@ def test_a_killed_database_is_a_503_then_comes_back_without_a_restart(server: Se
         assert r.status_code == 503 and r.json()["error"]["code"] == "database_unavailable", r.text
         # a backend of the dead postmaster may answer a last query before it notices: health turns 503
         # as soon as it does (seconds; not timed here)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
-            health = server.get("/api/health", timeout=30)
+            health = server.get("/api/health", timeout=120)
             if health.status_code != 200:
                 break
             time.sleep(0.1)
         assert health.status_code == 503 and health.json()["database"]["ok"] is False
-        r = server.post("/api/qa/ask", json=QUESTION, timeout=30)
+        r = server.post("/api/qa/ask", json=QUESTION, timeout=120)
         assert r.status_code == 503 and r.json()["error"]["code"] == "database_unavailable"
         assert r.headers["retry-after"]
-        r = server.get("/api/documents", timeout=30)
+        r = server.get("/api/documents", timeout=120)
         assert r.status_code == 503 and r.json()["error"]["code"] == "database_unavailable"
-        with server.request("POST", "/api/qa/stream", json=QUESTION, stream=True, timeout=30) as s:
+        with server.request("POST", "/api/qa/stream", json=QUESTION, stream=True, timeout=120) as s:
             events = list(sse_events(s))
         assert events[-1][0] == "error" and events[-1][1]["code"] == "database_unavailable"
     back = time.monotonic()
     deadline = back + 60
     while time.monotonic() < deadline:
-        r = server.post("/api/qa/ask", json=QUESTION, timeout=30)
+        r = server.post("/api/qa/ask", json=QUESTION, timeout=120)
         if r.status_code == 200:
             break
         assert r.status_code == 503, r.text

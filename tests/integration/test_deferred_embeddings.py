@@ -123,7 +123,7 @@ def test_worker_that_empties_a_backlog_recomputes_the_topics(services, indexer, 
     worker = threading.Thread(target=Worker(services, "backlog").run_forever, args=(stop, 0.1), daemon=True)
     worker.start()
     try:
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + 300
         while not doc_store.document_topics(services.db, doc_id, 1):
             assert time.monotonic() < deadline, "no topic after the backlog was filled"
             time.sleep(0.2)
