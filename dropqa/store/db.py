@@ -139,8 +139,12 @@ class Database:
             raise DatabaseUnavailable(self.watchdog.down_reason or "the embedded PostgreSQL is not running")
 
     def _borrow(self, timeout: float) -> psycopg.Connection:
-        """A connection from the pool, waited for in short slices: once the watchdog has seen the server
-        gone, a request waiting here fails at once instead of after the whole ``acquire_timeout_s``."""
+        """A connection from the pool. With a watchdog (the embedded server) it is waited for in short
+        slices: once the watchdog has seen the server gone, a request waiting here fails at once instead of
+        after the whole ``acquire_timeout_s`` (each slice queues again: the pool's first-come order holds
+        within a slice only, which matters little next to a dead server)."""
+        if self.watchdog is None:
+            return self.pool.getconn(timeout=timeout)
         deadline = time.monotonic() + timeout
         while True:
             left = deadline - time.monotonic()
