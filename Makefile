@@ -9,7 +9,7 @@ export OPENBLAS_NUM_THREADS ?= 1
 
 help:
 	@echo "make run    - install, index ./examples into the embedded database, serve on 127.0.0.1:8000 (PORT=8765 for another)"
-	@echo "make test   - install with test extras, run unit + integration + e2e + browser tests"
+	@echo "make test   - install with test extras, run unit + integration + e2e + browser + fault tests (TEST_WORKERS=4 in parallel)"
 	@echo "make lint   - ruff"
 	@echo "make eval   - the sample suite (../shared/samples), report in eval-report/"
 	@echo "make eval-dev - every dev suite (../shared samples + evals-dev, suites/golden_xl), one table in eval-report/dev.md"
@@ -55,9 +55,12 @@ $(STUDIO_VENV)/.installed: pyproject.toml
 	$(STUDIO_VENV)/bin/pip install -q -e '.[studio]'
 	@touch $@
 
+# Test modules run in parallel (pytest-xdist; a module's tests stay together on one worker, so its fixtures are
+# made once): many tests wait on processes and servers more than they compute. TEST_WORKERS=0 runs them in turn in one process.
+TEST_WORKERS ?= 4
 test: $(VENV)/.test-installed browser compose-tool $(STUDIO_VENV)/.installed
 	$(BIN)/ruff check dropqa tests benchmarks
-	$(BIN)/pytest -q -p no:cacheprovider tests
+	$(BIN)/pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist loadscope --durations=15 tests
 
 lint: $(VENV)/.test-installed
 	$(BIN)/ruff check dropqa tests benchmarks

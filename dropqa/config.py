@@ -154,6 +154,9 @@ class IngestionSettings(Section):
                                   "written so far)")
     embed_table_ranges: int = Field(8, ge=1, description="a table split into row ranges embeds its first N "
                                     "ranges only")
+    backlog_report_s: float = Field(15.0, gt=0, le=3600, description="`dropqa index` waiting for its embeddings "
+                                    "with its output piped: how often it prints the backlog and the time left "
+                                    "(a terminal's bar shows them all along)")
     # contextual enrichment (seed 002 §3.2 B): with a chat model, one generated sentence per chunk
     model_enrichment: bool = Field(True, description="use the chat model (when configured) for chunk contexts "
                                    "and topics")
@@ -312,8 +315,21 @@ class ApiSettings(Section):
     max_waiting_runs: int = Field(16, ge=0, description="questions waiting for a run slot; beyond: 429")
     queue_wait_s: float = Field(15.0, gt=0, description="longest wait for a run slot before 429 (Retry-After)")
     thread_pool_size: int = Field(40, ge=4, description="threads for blocking work (database, runs) in the server")
+    thread_idle_s: float = Field(2.0, gt=0, le=600, description="a worker thread of the answering runs that has "
+                                 "been idle this long ends (after a burst the server is back to its baseline)")
     max_queued_jobs: int = Field(1000, ge=1, description="unfinished ingestion jobs beyond which uploads get 429")
     mcp_enabled: bool = Field(True, description="serve the MCP tools (streamable HTTP) at /mcp")
+
+    @field_validator("host")
+    @classmethod
+    def _host_named(cls, v: str) -> str:
+        if not v.strip():
+            raise ValueError(EMPTY_HOST)
+        return v.strip()
+
+
+EMPTY_HOST = ("the address to listen on is empty: give 127.0.0.1 (this machine only, the default) or 0.0.0.0 "
+              "(every interface; needs DROPQA_API_TOKEN)")
 
 
 def default_data_dir() -> Path:
@@ -357,6 +373,22 @@ class Settings(BaseSettings):
     @classmethod
     def _level_name(cls, v: object) -> object:
         return v.upper() if isinstance(v, str) else v
+
+    @field_validator("api_token", mode="before")
+    @classmethod
+    def _token_usable(cls, v: object) -> object:
+        """Empty is unset; a blank token, or one with spaces at its ends, could never be sent back as it is
+        written (clients trim the header), so every request would get 401: refused at start instead."""
+        text = v.get_secret_value() if isinstance(v, SecretStr) else v
+        if not isinstance(text, str):
+            return v
+        if text == "":
+            return None
+        if not text.strip():
+            raise ValueError("the token is blank (only spaces): set a real token, or unset DROPQA_API_TOKEN")
+        if text != text.strip():
+            raise ValueError("the token has spaces or line breaks at its ends, which clients cannot send: remove them")
+        return v
 
     @field_validator("data_dir", mode="after")
     @classmethod

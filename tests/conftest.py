@@ -1,4 +1,5 @@
-"""Shared fixtures: one embedded PostgreSQL per test session, a fresh database per test module.
+"""Shared fixtures: one embedded PostgreSQL per test session (per pytest-xdist worker), a fresh database per
+test module — a copy of a template with examples/corpus already indexed, for the modules that use it.
 
 Nothing is mocked: the embedded server is the real PostgreSQL 18 + pgvector that
 DropQA runs on, started in a temporary folder.
@@ -35,17 +36,55 @@ def pg_server_url() -> Iterator[str]:
     shutil.rmtree(folder, ignore_errors=True)
 
 
-def _fresh_database(server_url: str, name: str) -> str:
+def _fresh_database(server_url: str, name: str, template: str | None = None) -> str:
     with psycopg.connect(server_url, autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
-        conn.execute(f'CREATE DATABASE "{name}"')
+        conn.execute(f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"' if template else ""))
     return re.sub(r"/postgres\?", f"/{name}?", server_url, count=1)
+
+
+def _copy_examples(root: Path) -> Path:
+    for f in EXAMPLES.iterdir():
+        shutil.copy2(f, root / f.name)
+    return root
+
+
+@pytest.fixture(scope="session")
+def examples_template(pg_server_url: str, tmp_path_factory: pytest.TempPathFactory) -> str:
+    """examples/corpus indexed once per session (per xdist worker) into a template database; a module that
+    uses ``indexed_examples`` gets a copy of it (``CREATE DATABASE … TEMPLATE``: a file copy) instead of
+    indexing — and embedding — the corpus again."""
+    from dropqa.config import Settings
+    from dropqa.ingestion.files import iter_files
+    from dropqa.ingestion.pipeline import Indexer
+    from dropqa.services import Services
+
+    name = "t_examples_template"
+    url = _fresh_database(pg_server_url, name)
+    svc = Services.open(Settings(data_dir=tmp_path_factory.mktemp("template-data"), database_url=url))
+    try:
+        indexer = Indexer(svc.db, svc.settings, svc.embedder)
+        root = _copy_examples(tmp_path_factory.mktemp("template-corpus"))
+        for path, key in iter_files([root], svc.settings.ingestion.ignore_patterns):
+            outcome = indexer.index_file(path, key)
+            assert outcome.status == "indexed", (key, outcome.error)
+    finally:
+        svc.close()  # a template must have no connections when it is copied
+    return name
+
+
+def _uses_examples(request: pytest.FixtureRequest) -> bool:
+    return any("indexed_examples" in getattr(item, "fixturenames", ()) for item in request.session.items
+               if getattr(item, "module", None) is request.module)
 
 
 @pytest.fixture(scope="module")
 def database_url(pg_server_url: str, request: pytest.FixtureRequest) -> str:
+    """A fresh database for the module — a copy of :func:`examples_template` when the module's tests use
+    ``indexed_examples``."""
     name = "t_" + re.sub(r"\W", "_", request.module.__name__.split(".")[-1])[:40] + "_" + uuid.uuid4().hex[:6]
-    return _fresh_database(pg_server_url, name)
+    template = request.getfixturevalue("examples_template") if _uses_examples(request) else None
+    return _fresh_database(pg_server_url, name, template)
 
 
 @pytest.fixture(scope="module")
@@ -73,13 +112,12 @@ def indexer(services):
 
 @pytest.fixture(scope="module")
 def indexed_examples(indexer, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A copy of examples/corpus, indexed once for the module."""
+    """A copy of examples/corpus for the module, already indexed in its database (the module's database is a
+    copy of :func:`examples_template`): every file is there, ``unchanged`` if indexed again."""
     from dropqa.ingestion.files import iter_files
+    from dropqa.store import documents as doc_store
 
-    root = tmp_path_factory.mktemp("corpus")
-    for f in EXAMPLES.iterdir():
-        shutil.copy2(f, root / f.name)
-    for path, key in iter_files([root], indexer.settings.ingestion.ignore_patterns):
-        outcome = indexer.index_file(path, key)
-        assert outcome.status == "indexed", (key, outcome.error)
+    root = _copy_examples(tmp_path_factory.mktemp("corpus"))
+    for _, key in iter_files([root], indexer.settings.ingestion.ignore_patterns):
+        assert doc_store.find_by_key(indexer.db, key) is not None, f"{key} is not in the module's database"
     return root

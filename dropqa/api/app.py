@@ -8,13 +8,14 @@ from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 
 import anyio
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 from fastapi.concurrency import run_in_threadpool
 from fastapi.middleware.cors import CORSMiddleware
 from starlette.routing import Route
 
-from dropqa import __version__
+from dropqa import __version__, blocking
 from dropqa.api.auth import TokenFirst
+from dropqa.api.edge import refuse_unstorable_text
 from dropqa.api.errors import install_error_handlers
 from dropqa.api.hosts import HostGuard, allowed_names
 from dropqa.api.limits import DeclaredSizeLimit
@@ -50,6 +51,7 @@ def create_app(settings: Settings, services: Services | None = None) -> FastAPI:
         owned = services is None
         # blocking work (database calls, runs) shares one bounded thread pool, sized from Settings
         anyio.to_thread.current_default_thread_limiter().total_tokens = settings.api.thread_pool_size
+        blocking.configure(settings.api.thread_pool_size, settings.api.thread_idle_s)  # the runs' threads
         app.state.services = services or await run_in_threadpool(Services.open, settings)
         workers = EmbeddedWorkers(app.state.services, settings.api.embedded_workers)
         app.state.workers = workers
@@ -67,7 +69,8 @@ def create_app(settings: Settings, services: Services | None = None) -> FastAPI:
                 close_all()  # the conversation checkpointer's pool, if a thread was used
                 app.state.services.close()
 
-    app = FastAPI(title="DropQA", version=__version__, lifespan=lifespan, description=DESCRIPTION)
+    app = FastAPI(title="DropQA", version=__version__, lifespan=lifespan, description=DESCRIPTION,
+                  dependencies=[Depends(refuse_unstorable_text)])  # NUL & co. in any field: 422 naming it
     app.state.api_token = api_token
     app.state.limiter = limiter
     # Body limits: a declared Content-Length over the limit is refused up front (JSON 413); bodies

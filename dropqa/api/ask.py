@@ -13,12 +13,12 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, nullcontext
 
-from fastapi.concurrency import run_in_threadpool
 from starlette.requests import Request
 
 from dropqa.api.disconnect import while_connected
 from dropqa.api.limits import QuestionInput
 from dropqa.api.load import RunLimiter
+from dropqa.blocking import in_thread
 from dropqa.runtime.events import Done, StreamEvent
 from dropqa.runtime.run import Answer, answer_and_record, check_version, record_answer, stream
 from dropqa.services import Services
@@ -42,7 +42,7 @@ async def open_stream(svc: Services, q: QuestionInput, *, show_reasoning: bool,
     and a known ``version`` (else a 404) — and the run to iterate. The stream takes its slot when it
     starts the run (:func:`dropqa.api.sse.run_events`)."""
     limiter.check()
-    await run_in_threadpool(check_version, svc, q.version)
+    await in_thread(check_version, svc, q.version)
 
     def run() -> AsyncIterator[StreamEvent]:
         return stream(svc, q.question, version=q.version, show_reasoning=show_reasoning,
@@ -53,5 +53,5 @@ async def open_stream(svc: Services, q: QuestionInput, *, show_reasoning: bool,
 
 async def record(svc: Services, done: Done) -> Done:
     """Keep a streamed answer in the QA history; ``done`` then carries its ``answer_id``."""
-    done.answer_id = await run_in_threadpool(record_answer, svc, done.model_dump(mode="json"))
+    done.answer_id = await in_thread(record_answer, svc, done.model_dump(mode="json"))
     return done

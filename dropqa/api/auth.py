@@ -1,7 +1,8 @@
 """Bearer-token auth.
 
-Listening on loopback needs no token; listening anywhere else — a wildcard or empty address
-included, which listens on every interface — refuses to start without one (``dropqa serve``).
+Listening on loopback needs no token; listening anywhere else — a wildcard address included, which
+listens on every interface — refuses to start without one (``dropqa serve``; an empty address and a
+blank token are refused at start too).
 When a token is configured, every route but ``/api/health`` (and the web page's static files,
 which hold no document data) requires ``Authorization: Bearer <token>`` — the API, ``/v1`` and
 ``/mcp`` alike. :class:`TokenFirst` is the one gate: the app's outermost check after the Host,

@@ -97,7 +97,9 @@ def error_code(exc: BaseException) -> Problem:
                        headers=getattr(exc, "headers", None))
     if isinstance(exc, RequestValidationError):
         details = [{"loc": list(e.get("loc", [])), "msg": e.get("msg", "")} for e in exc.errors()]
-        return Problem("invalid_request", 422, "the request is not valid", details=details)
+        named = "; ".join(f"{'.'.join(map(str, d['loc']))}: {d['msg']}" for d in details[:3])
+        return Problem("invalid_request", 422, "the request is not valid" + (f" ({named})" if named else ""),
+                       details=details)
     if isinstance(exc, CodedError):
         return Problem(exc.code, exc.status, str(exc), params=exc.params)
     if isinstance(exc, ShuttingDown):

@@ -18,6 +18,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from dropqa.api.errors import Problem
 from dropqa.store.scope import MAX_VERSION
+from dropqa.store.storable import refusal
 
 MAX_QUESTION_CHARS = 4000
 MAX_THREAD_ID_CHARS = 200
@@ -26,8 +27,10 @@ MAX_TOPICS = 50
 
 
 def _no_nul(value: str) -> str:
-    if "\x00" in value:
-        raise ValueError("NUL characters are not allowed")
+    """The rule of :mod:`dropqa.store.storable` where a model is built outside the API (MCP, the CLI)."""
+    reason = refusal(value)
+    if reason:
+        raise ValueError(reason)
     return value
 
 

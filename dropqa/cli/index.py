@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import signal
 import sys
+import time
 from pathlib import Path
 from typing import Annotated
 
@@ -14,6 +15,7 @@ from rich.table import Table
 
 from dropqa.cli.opening import console, err, load_settings, open_services
 from dropqa.config import Settings
+from dropqa.ingestion.backlog import Backlog
 
 
 def index(
@@ -21,12 +23,16 @@ def index(
     workers: Annotated[int, typer.Option("--workers", min=1, max=64,
                                          help="files parsed at once (each in its own child process); "
                                               "one embedder runs behind them")] = 1,
+    no_wait: Annotated[bool, typer.Option("--no-wait", help="return once every file is written (answerable by "
+                                          "full-text) and leave the embeddings still to compute to the workers "
+                                          "(`dropqa serve`, `dropqa worker`) or the next `dropqa index`")] = False,
 ) -> None:
     """Index files and folders. Unchanged files are skipped; changed files become a new version.
 
     One line per file as it finishes (on any output); a progress bar only on a terminal. A file is
-    answerable by full-text when its line is printed; embeddings follow. Ctrl-C or SIGTERM stops
-    after the files being parsed and prints the summary; a rerun continues."""
+    answerable by full-text when its line is printed; embeddings follow, and the command waits for
+    them showing the backlog and the time left (unless --no-wait). Ctrl-C or SIGTERM stops after the
+    files being parsed and prints the summary; a rerun continues."""
     from dropqa.ingestion.files import iter_files
 
     settings = load_settings()
@@ -34,25 +40,26 @@ def index(
     if not files:
         err.print("[yellow]no files found[/yellow]")
         raise typer.Exit(1)
-    if index_and_report(settings, files, workers).count("failed"):
+    if index_and_report(settings, files, workers, wait=not no_wait).count("failed"):
         raise typer.Exit(1)
 
 
-def index_and_report(settings: Settings, files: list[tuple[Path, str]], workers: int):
+def index_and_report(settings: Settings, files: list[tuple[Path, str]], workers: int, wait: bool = True):
     """Index ``files`` (:func:`_index_files`) and print the summary; exit 130 when Ctrl-C or SIGTERM
-    stopped the run. ``dropqa index`` and ``dropqa run`` both index this way."""
+    stopped the run. ``dropqa index`` and ``dropqa run`` both index this way; ``wait``: until every
+    embedding is filled (else the workers fill them)."""
     svc = open_services(settings)
     try:
-        summary = _index_files(svc, settings, files, workers)
+        summary = _index_files(svc, settings, files, workers, wait)
     finally:
         svc.close()
-    _print_summary(summary)
+    _print_summary(summary, waited=wait)
     if summary.stopped:
         raise typer.Exit(130)
     return summary
 
 
-def _index_files(svc, settings: Settings, files: list[tuple[Path, str]], workers: int):
+def _index_files(svc, settings: Settings, files: list[tuple[Path, str]], workers: int, wait: bool = True):
     """Run :class:`~dropqa.ingestion.batch.BatchRun` with a line per file, a bar on a terminal, and
     Ctrl-C / SIGTERM meaning "stop after the current file" (a second Ctrl-C quits at once)."""
     from dropqa.ingestion.batch import BatchRun
@@ -76,7 +83,21 @@ def _index_files(svc, settings: Settings, files: list[tuple[Path, str]], workers
         state["embedded"] = n
         bar.update(task, description=f"embedded {n} passages")
 
-    run = BatchRun(indexer, workers, on_file=on_file, on_stage=on_stage, on_embedded=on_embedded)
+    printed = [0.0]
+
+    def on_backlog(left: Backlog) -> None:
+        """While waiting for the embedder: the bar on a terminal, a line every ``backlog_report_s`` in a log."""
+        if bar.disable:
+            now = time.monotonic()
+            if now - printed[0] >= settings.ingestion.backlog_report_s:
+                printed[0] = now
+                sys.stdout.write(left.line() + "\n")
+                sys.stdout.flush()
+        else:
+            bar.update(task, description=left.line())
+
+    run = BatchRun(indexer, workers, on_file=on_file, on_stage=on_stage, on_embedded=on_embedded,
+                   on_backlog=on_backlog)
 
     def on_signal(signum: int, _frame: object) -> None:
         if run.stopping:
@@ -88,7 +109,7 @@ def _index_files(svc, settings: Settings, files: list[tuple[Path, str]], workers
     previous = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
         with bar:
-            summary = run.run(files)
+            summary = run.run(files, wait_for_embeddings=wait)
             if any(o.status in ("indexed", "new_version") for o in summary.outcomes):
                 bar.update(task, description="topics")
                 indexer.refresh_topics()  # the collection's topics, once per run (from the embeddings)
@@ -108,7 +129,7 @@ def _file_line(o) -> str:
     return line
 
 
-def _print_summary(summary) -> None:
+def _print_summary(summary, waited: bool = True) -> None:
     """What the run did, as plain lines (a log keeps them whole)."""
     counts = " · ".join(f"{s}: {summary.count(s)}" for s in ("indexed", "new_version", "unchanged", "failed"))
     head = "Stopped" if summary.stopped else "Indexed"
@@ -118,8 +139,9 @@ def _print_summary(summary) -> None:
     out.append(f"embedded {summary.embedded} passage(s)"
                + (f"; fully embedded after {summary.fully_embedded_s:.1f} s" if summary.fully_embedded_s else ""))
     if summary.still_pending:
-        out.append(f"{summary.still_pending} passage(s) still to embed: they answer by full-text now; "
-                   "`dropqa index` again or a `dropqa worker` embeds them")
+        by = "" if waited else " (--no-wait)"
+        out.append(f"{summary.still_pending} passage(s) still to embed{by}: they answer by full-text now; "
+                   "a running `dropqa serve` or `dropqa worker` embeds them, or `dropqa index` again")
     if summary.embed_error:
         out.append(f"embedding stopped: {summary.embed_error}")
     failed = [o for o in summary.outcomes if o.status == "failed"]

@@ -26,7 +26,7 @@ def serve(
 ) -> None:
     """Serve the HTTP API (and the web page)."""
     settings = load_settings()
-    _serve(settings, host or settings.api.host, port or settings.port)
+    _serve(settings, settings.api.host if host is None else host, port or settings.port)
 
 
 def run(
@@ -38,7 +38,7 @@ def run(
     from dropqa.ingestion.files import iter_files
 
     settings = load_settings()
-    host, port = host or settings.api.host, port or settings.port
+    host, port = settings.api.host if host is None else host, port or settings.port
     sock = _listen(settings, host, port)
     targets = paths or [Path("examples/corpus")]
     index_and_report(settings, list(iter_files(targets, settings.ingestion.ignore_patterns)), 1)
@@ -58,11 +58,15 @@ def mcp_stdio() -> None:
 
 
 def _listen(settings: Settings, host: str, port: int) -> socket.socket:
-    """The bound socket, before any "listening on" (and, for `run`, before indexing): a public address
-    without a token or a taken port is said plainly, with what to do instead."""
+    """The bound socket, before any "listening on" (and, for `run`, before indexing): an empty address,
+    a public one without a token or a taken port is said plainly, with what to do instead."""
     from dropqa.api.auth import is_loopback
     from dropqa.api.listen import PortUnavailable, bind
+    from dropqa.config import EMPTY_HOST
 
+    if not host.strip():
+        err.print(f"[red]error:[/red] {EMPTY_HOST}", soft_wrap=True, highlight=False)
+        raise typer.Exit(2)
     if not is_loopback(host) and not settings.api_token:
         err.print(f"[red]refusing to listen on {host} without a token[/red]: set DROPQA_API_TOKEN "
                   "(clients then send 'Authorization: Bearer <token>'), or listen on 127.0.0.1.")

@@ -7,6 +7,10 @@ written as soon as it is ready, one embedder filling embeddings behind them, sto
   when its line is reported.
 - One background thread embeds what the written versions (and any earlier, interrupted run)
   left pending, batch by batch, so semantic search improves while files are still being parsed.
+- Once every file is written, the run waits for the embedder (``wait_for_embeddings``) and reports
+  the backlog — passages and distinct texts left, the rate, the time left (:mod:`.backlog`) — every
+  ``BACKLOG_POLL_S`` (``ingestion.backlog_report_s`` when shorter). Without waiting no embedder
+  runs: the run returns once the files are written and leaves every embedding to the workers.
 - :meth:`BatchRun.stop` (Ctrl-C, SIGTERM) starts no new file, finishes the files already being
   parsed, stops the embedder after its batch and returns: everything finished is kept, the rest
   of the embeddings stay pending for the next run or a worker.
@@ -22,8 +26,11 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from dropqa.ingestion.backlog import Backlog, BacklogClock
 from dropqa.ingestion.pipeline import Indexer, IndexOutcome, ParsedFile
 from dropqa.store import pending as pending_store
+
+BACKLOG_POLL_S = 2.0  # how often (at most) the backlog is counted while the run waits for the embedder
 
 
 @dataclass
@@ -82,8 +89,10 @@ class BatchRun:
     def __init__(self, indexer: Indexer, workers: int = 1,
                  on_file: Callable[[IndexOutcome], None] | None = None,
                  on_stage: Callable[[str, str], None] | None = None,
-                 on_embedded: Callable[[int], None] | None = None):
+                 on_embedded: Callable[[int], None] | None = None,
+                 on_backlog: Callable[[Backlog], None] | None = None):
         self.indexer = indexer
+        self.on_backlog = on_backlog
         self.workers = max(1, workers)
         self.on_file = on_file or (lambda _o: None)
         self.on_stage = on_stage
@@ -102,7 +111,8 @@ class BatchRun:
         started = time.perf_counter()
         summary = BatchSummary()
         embedder = _Embedder(self.indexer, self.on_embedded)
-        embedder.start()
+        if wait_for_embeddings:  # else nothing is embedded here: the workers do it
+            embedder.start()
         todo = deque(files)
         in_flight: deque[Future[ParsedFile]] = deque()
         with ThreadPoolExecutor(self.workers, thread_name_prefix="dropqa-parse") as pool:
@@ -123,10 +133,7 @@ class BatchRun:
         embedder.wake.set()
         if not wait_for_embeddings or self._stop.is_set():
             embedder.halt.set()
-        while embedder.is_alive():
-            embedder.join(0.2)
-            if self._stop.is_set():
-                embedder.halt.set()
+        self._wait(embedder)
         summary.stopped = self._stop.is_set()
         summary.embedded = embedder.embedded
         summary.seconds = time.perf_counter() - started
@@ -138,6 +145,24 @@ class BatchRun:
                 raise embedder.error
             summary.embed_error = f"{type(embedder.error).__name__}: {embedder.error}"
         return summary
+
+    def _wait(self, embedder: _Embedder) -> None:
+        """Until the embedder is done (or stopped), reporting the backlog every ``BACKLOG_POLL_S``."""
+        clock = BacklogClock()
+        every = min(BACKLOG_POLL_S, self.indexer.settings.ingestion.backlog_report_s)
+        next_count = time.monotonic()
+        while embedder.is_alive():
+            embedder.join(0.2)
+            if self._stop.is_set():
+                embedder.halt.set()
+            if self.on_backlog is not None and not embedder.halt.is_set() and time.monotonic() >= next_count:
+                next_count = time.monotonic() + every
+                try:
+                    left = pending_store.backlog(self.indexer.db, self.indexer.embedder.name)
+                except Exception:  # a report must never stop the run; the embedder says what went wrong
+                    continue
+                if left["nodes"]:
+                    self.on_backlog(clock.update(left["nodes"], left["texts"]))
 
     def _stage_for(self, key: str) -> Callable[..., None]:
         def stage(name: str, _details: dict | None = None) -> None:

@@ -29,7 +29,7 @@ from dropqa.ingestion.llm import EnrichmentModel
 from dropqa.ingestion.normalize import NormalizeLimits, normalize
 from dropqa.ingestion.parsers import ParseContext, ParseError, get_parser
 from dropqa.ingestion.phrases import phrases
-from dropqa.ingestion.rows import NodeRow, embedded_rows, flatten
+from dropqa.ingestion.rows import NodeRow, embed_key, embedded_rows, flatten
 from dropqa.ingestion.safety import check_file_size, explain_ole
 from dropqa.ingestion.sniff import detect_type
 from dropqa.ingestion.topic_clusters import refresh_topics
@@ -342,12 +342,13 @@ class Indexer:
 
     def _embedding_plan(self, rows: list[NodeRow], filename: str, contexts: dict[Any, str]
                         ) -> tuple[list[EmbeddingRecord], list[PendingRecord]]:
-        """The text each content row embeds: copied now when the same text was embedded before
-        (by any document or version), otherwise left pending, to be filled after the version is
-        visible (:meth:`fill`)."""
+        """The text each content row embeds: copied now when the same text — or one that differs only
+        in numbers and spacing (:func:`~dropqa.ingestion.rows.embed_key`) — was embedded before (by
+        any document or version), otherwise left pending, to be filled after the version is visible
+        (:meth:`fill`; the rows sharing a key are embedded once)."""
         limit = self.settings.ingestion.embed_max_chars
         texts = [r.embed_text(filename, contexts.get(r.id), limit) for r in rows]
-        hashes = [hashlib.sha256(t.encode("utf-8")).hexdigest() for t in texts]
+        hashes = [embed_key(t) for t in texts]
         cached = doc_store.cached_embeddings(self.db, self.embedder.name, sorted(set(hashes)))
         done, pending = [], []
         for r, h, t in zip(rows, hashes, texts, strict=True):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
@@ -13,6 +14,20 @@ from dropqa.store.records import NodeFields
 # A sheet's row range is embedded by its caption, header and first rows: numbers cost many tokens
 # (each digit is one) and add little meaning, and full-text search finds every value anyway.
 TABLE_RANGE_EMBED_CHARS = 800
+_NUMBERS = re.compile(r"\d+")
+_SPACES = re.compile(r"\s+")
+
+
+def embed_key(text: str) -> str:
+    """The hash under which a text's embedding is stored and reused: texts that differ only in their
+    numbers and spacing ("Page 7 of the log. Reading 49." / "Page 8 … Reading 56.") share one vector.
+
+    Such texts are near-identical to an embedding model anyway (a number is a few tokens among many
+    and moves the vector little), and full-text search still tells them apart by the numbers; a
+    generated or log-like file of 20,000 templated passages then costs a handful of embeddings, not
+    20,000 (issue 23)."""
+    near = _SPACES.sub(" ", _NUMBERS.sub("0", text)).strip()
+    return hashlib.sha256(near.encode("utf-8")).hexdigest()
 
 
 @dataclass

@@ -126,6 +126,7 @@ class Worker:
         poll = poll_interval if poll_interval is not None else self.settings.ingestion.worker_poll_s
         _ = self.indexer  # load the embedder before claiming, so a claimed job starts at once
         changed = False  # documents changed since the topics were last recomputed
+        filled = False  # embeddings filled since (a `dropqa index --no-wait` left them): topics once done
         while not stop_event.is_set():
             try:
                 job = self.run_once()
@@ -138,8 +139,13 @@ class Worker:
             if changed:  # the queue ran empty: the collection's topics, once per batch
                 self.indexer.refresh_topics()
                 changed = False
-            if not self._fill_some(stop_event):
-                stop_event.wait(poll)
+            if self._fill_some(stop_event):
+                filled = True
+                continue
+            if filled:  # the backlog ran empty: the topics again, from the documents' complete embeddings
+                self.indexer.refresh_topics()
+                filled = False
+            stop_event.wait(poll)
 
     def fill_pending(self, stop_event: threading.Event | None = None, batches: int | None = None) -> int:
         """Embed nodes that visible versions still wait for (left by a process that was stopped or

@@ -11,6 +11,7 @@ also runs its :class:`~dropqa.store.watchdog.EmbeddedWatchdog`, which starts it 
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -21,6 +22,7 @@ from pgvector.psycopg import register_vector
 from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
 
+from dropqa.blocking import CallCancelled, current_call
 from dropqa.config import Settings
 from dropqa.store.migrate import check_vector_extension, migrate
 from dropqa.store.server import DatabaseUnavailable, resolve_database_url
@@ -28,6 +30,7 @@ from dropqa.store.watchdog import EmbeddedWatchdog
 
 log = logging.getLogger(__name__)
 _CONNECTION_STATES = ("57P01", "57P02", "57P03")  # admin / crash shutdown, cannot connect now
+BORROW_SLICE_S = 0.25  # a wait for a pooled connection looks at the watchdog this often
 # The connection of the :meth:`Database.transaction` block this thread/task is in, if any.
 _SHARED: ContextVar[tuple[Database, psycopg.Connection] | None] = ContextVar("dropqa_transaction", default=None)
 
@@ -100,21 +103,57 @@ class Database:
     @contextmanager
     def connection(self, timeout: float | None = None) -> Iterator[psycopg.Connection]:
         """A pooled connection; :class:`DatabaseUnavailable` at once when the embedded server is known
-        to be down, after ``acquire_timeout_s`` when none can be had, or when it breaks mid-use.
-        Inside :meth:`transaction`, the block's own connection (its work joins that transaction)."""
+        to be down (also while waiting for one), after ``acquire_timeout_s`` when none can be had, or when
+        it breaks mid-use. Inside :meth:`transaction`, the block's own connection (its work joins that
+        transaction). Borrowed for a call of :func:`~dropqa.blocking.in_thread` whose caller is cancelled,
+        its query is cancelled on the server (:class:`~dropqa.blocking.CallCancelled`)."""
         shared = _SHARED.get()
         if shared is not None and shared[0] is self:
             yield shared[1]
             return
-        if self.watchdog is not None and not self.watchdog.alive:
-            raise DatabaseUnavailable("the embedded PostgreSQL is not running; it is being restarted")
+        call = current_call()
+        if call is not None:
+            call.check()  # the caller was cancelled: start no new query
+        self._check_alive()
         try:
-            with self.pool.connection(timeout=timeout or self.acquire_timeout_s) as conn:
-                yield conn
+            conn = self._borrow(timeout or self.acquire_timeout_s)
+            try:
+                forget = call.on_cancel(conn.cancel_safe) if call is not None else None
+                try:
+                    with conn:  # the pool's connection behaviour: commit, or roll back on an error
+                        yield conn
+                finally:
+                    if forget is not None:
+                        forget()
+            finally:
+                self.pool.putconn(conn)
         except psycopg.OperationalError as exc:
+            if call is not None and call.cancelled:
+                raise CallCancelled("the request was cancelled; its query was cancelled") from exc
             if is_connection_error(exc):
                 raise DatabaseUnavailable(f"the database is unavailable: {str(exc).splitlines()[0]}") from exc
             raise
+
+    def _check_alive(self) -> None:
+        if self.watchdog is not None and not self.watchdog.alive:
+            raise DatabaseUnavailable(self.watchdog.down_reason or "the embedded PostgreSQL is not running")
+
+    def _borrow(self, timeout: float) -> psycopg.Connection:
+        """A connection from the pool. With a watchdog (the embedded server) it is waited for in short
+        slices: once the watchdog has seen the server gone, a request waiting here fails at once instead of
+        after the whole ``acquire_timeout_s`` (each slice queues again: the pool's first-come order holds
+        within a slice only, which matters little next to a dead server)."""
+        if self.watchdog is None:
+            return self.pool.getconn(timeout=timeout)
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            try:
+                return self.pool.getconn(timeout=max(0.01, min(BORROW_SLICE_S, left)))
+            except PoolTimeout:
+                self._check_alive()
+                if left <= BORROW_SLICE_S:
+                    raise
 
     @contextmanager
     def transaction(self) -> Iterator[psycopg.Connection]:

@@ -103,3 +103,14 @@ def index_status(embedded: int, pending: int) -> dict[str, Any]:
     return {"fulltext": "ready", "semantic_percent": share, "embedded": embedded, "pending": pending,
             "label": f"full-text ready · semantic {share} %",
             "label_zh": f"全文可检索 · 语义 {share}%"}
+
+
+def backlog(db: Database, model_name: str) -> dict[str, int]:
+    """All the nodes still waiting for an embedding of ``model_name`` (any version), and the distinct
+    texts among them that have no stored embedding yet — what the model still has to embed."""
+    with db.connection() as conn:
+        row = conn.execute(
+            "SELECT count(*) AS nodes, count(DISTINCT p.text_hash) FILTER (WHERE NOT EXISTS ("
+            "  SELECT 1 FROM embeddings e WHERE e.model_name = p.model_name AND e.text_hash = p.text_hash)) AS texts "
+            "FROM pending_embeddings p WHERE p.model_name = %s", (model_name,)).fetchone()
+    return {"nodes": int(row["nodes"]), "texts": int(row["texts"])} if row else {"nodes": 0, "texts": 0}

@@ -7,6 +7,12 @@ same data dir: pgserver shares one postmaster between them, and a lease file of
 the live processes using it (:mod:`dropqa.store.lease`) stops it when the last of
 them exits, whatever ended it (``dropqa db status`` / ``dropqa db stop``).
 
+``dropqa db stop`` leaves a mark in the data dir (``pg-stopped.json``) before it stops the server, under
+the lease lock: the watchdogs of the processes still using it (``--force``) honour the mark and do not
+start it again (they used to, while ``pg_ctl stop`` waited, which then timed out); those processes
+answer 503 saying why. The next DropQA process that opens the database starts it on purpose and
+removes the mark; the others' watchdogs then see it running and take it back.
+
 The embedded server listens on a Unix socket only, with no password. :func:`enable_tcp`
 (``dropqa db url --tcp``) makes it also listen on 127.0.0.1 with a password, for processes
 that have only a ``DATABASE_URL`` — a worker started the way a second machine would start it.
@@ -44,7 +50,21 @@ class DatabaseUnavailable(RuntimeError):
     """The database could not be reached or started; the message says what to do."""
 
 
+class StoppedOnPurpose(DatabaseUnavailable):
+    """``dropqa db stop`` stopped the embedded server: it is not started again behind the user's back."""
+
+    def __init__(self, data_dir: Path) -> None:
+        super().__init__(f"the embedded PostgreSQL of {data_dir} was stopped with `dropqa db stop --force`; "
+                         "the next dropqa command that opens the database (e.g. `dropqa docs`) starts it again")
+
+
 TCP_FILE = "embedded-tcp.json"
+STOPPED_MARK = "pg-stopped.json"
+
+
+def stopped_on_purpose(data_dir: Path) -> bool:
+    """Whether ``dropqa db stop`` stopped the embedded server of ``data_dir`` and nobody started it since."""
+    return (data_dir / STOPPED_MARK).is_file()
 
 
 def pgdata_of(data_dir: Path) -> Path:
@@ -69,6 +89,7 @@ def embedded_url(data_dir: Path) -> str:
             log.info("starting embedded PostgreSQL in %s", pgdata)
             me = lease.this_process()
             with lease.locked(pgdata.parent) as leases:
+                (pgdata.parent / STOPPED_MARK).unlink(missing_ok=True)  # started on purpose from now on
                 try:
                     # cleanup_mode=None: stopping is ours (the lease), not pgserver's per-pid list, which
                     # never forgets a process that died without running its atexit handlers
@@ -149,14 +170,17 @@ def status(data_dir: Path) -> dict[str, Any]:
 
 def stop(data_dir: Path, *, force: bool = False) -> tuple[bool, list[lease.Lease]]:
     """For ``dropqa db stop``: stop the server unless live DropQA processes use it (``force`` stops it
-    anyway; they then see the database as lost). Returns ``(stopped, users)``."""
+    anyway; they then see the database as stopped, and their watchdogs leave it so: the mark is written
+    first, under the lock their restarts take). Returns ``(stopped, users)``."""
     pgdata = pgdata_of(data_dir)
     with lease.locked(data_dir) as leases:
         users = lease.live(leases, lease.this_process())
         if users and not force:
             return False, users
+        mark = data_dir / STOPPED_MARK
+        mark.write_text(json.dumps({"pid": os.getpid(), "users": [u.pid for u in users]}), encoding="utf-8")
         stopped = stop_postmaster(pgdata)
-        lease.write(leases, [])
+        lease.write(leases, users)  # they still use it: when it is started again, the last of them stops it
     return stopped, users
 
 
@@ -281,14 +305,18 @@ def embedded_running(data_dir: Path) -> bool:
 def restart_embedded(data_dir: Path) -> None:
     """Start the embedded PostgreSQL of ``data_dir`` again after it died (``kill -9``, OOM killer).
     Only a process that opened it (:func:`embedded_url`) holds the handle that can; the start is
-    serialised across processes by pgserver's own lock, and a server already running is left alone."""
+    serialised across processes by pgserver's own lock, and a server already running is left alone.
+    :class:`StoppedOnPurpose` when ``dropqa db stop`` stopped it (its mark is checked under the lease lock)."""
     pgdata = pgdata_of(data_dir)
     with _lock:
         server = _servers.get(pgdata)
     if server is None:
         raise DatabaseUnavailable(f"no embedded PostgreSQL was opened for {pgdata} in this process")
-    tcp = tcp_config(data_dir)
-    if tcp is not None:  # back on the same TCP port (and so the same socket name) as before
-        _start_listening(server, int(tcp["port"]))
-    with server._lock:  # type: ignore[attr-defined]  # pgserver's inter-process lock
-        server.ensure_postgres_running()  # type: ignore[attr-defined]
+    with lease.locked(data_dir):  # `dropqa db stop` writes its mark and stops the server under this lock
+        if stopped_on_purpose(data_dir):
+            raise StoppedOnPurpose(data_dir)
+        tcp = tcp_config(data_dir)
+        if tcp is not None:  # back on the same TCP port (and so the same socket name) as before
+            _start_listening(server, int(tcp["port"]))
+        with server._lock:  # type: ignore[attr-defined]  # pgserver's inter-process lock
+            server.ensure_postgres_running()  # type: ignore[attr-defined]

@@ -4,6 +4,9 @@ Every ``database.watchdog_s`` a daemon thread looks at the postmaster of the dat
 died (``kill -9``, the OOM killer) the thread marks the database down — requests then get
 ``database_unavailable`` at once instead of waiting for a connection — and starts the server again;
 the pool's connections to the dead server are discarded on their next check-out and new ones made.
+A server stopped with ``dropqa db stop --force`` is not started again (the mark it leaves,
+:func:`~dropqa.store.server.stopped_on_purpose`): the database stays down, saying so, until a DropQA
+process opens it on purpose; then this watchdog sees it running and takes it back.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ import logging
 import threading
 from pathlib import Path
 
-from dropqa.store.server import embedded_running, restart_embedded
+from dropqa.store.server import StoppedOnPurpose, embedded_running, restart_embedded
 
 log = logging.getLogger(__name__)
 
@@ -22,6 +25,7 @@ class EmbeddedWatchdog:
         self.data_dir = data_dir
         self.every_s = every_s
         self.alive = True
+        self.down_reason = ""  # why the database is down, for the 503s while it is
         self.restarts = 0
         self._on_recovered = on_recovered
         self._stop = threading.Event()
@@ -47,9 +51,15 @@ class EmbeddedWatchdog:
             return True
         if self.alive:
             log.warning("the embedded PostgreSQL in %s is not running; restarting it", self.data_dir / "pg")
+            self.down_reason = "the embedded PostgreSQL is not running; it is being restarted"
         self.alive = False
         try:
             restart_embedded(self.data_dir)
+        except StoppedOnPurpose as exc:  # `dropqa db stop --force`: stays down until opened on purpose
+            if self.down_reason != str(exc):
+                log.warning("%s", exc)
+            self.down_reason = str(exc)
+            return False
         except Exception as exc:  # still down (old backends hold its memory, disk full…): next round
             log.warning("restarting the embedded PostgreSQL failed: %s", exc)
             return False
@@ -59,7 +69,7 @@ class EmbeddedWatchdog:
 
     def _recovered(self) -> None:
         log.warning("the embedded PostgreSQL is running again")
-        self.alive = True
+        self.alive, self.down_reason = True, ""
         if callable(self._on_recovered):
             self._on_recovered()
 

@@ -19,6 +19,7 @@ from pydantic import BaseModel
 from dropqa.blocking import in_thread
 from dropqa.services import Services
 from dropqa.store.scope import Scope
+from dropqa.store.storable import refused
 from dropqa.tools.results import ToolResult
 
 
@@ -40,8 +41,10 @@ class ToolSpec:
     mcp: bool = False  # also served to other agents by ``dropqa mcp`` / ``/mcp``
 
     def call(self, services: Services, arguments: Mapping[str, Any], run_scope: Scope | None = None) -> ToolResult:
-        """Validate ``arguments`` against the argument model (``ValidationError`` when they do not fit)
-        and run the tool."""
+        """Validate ``arguments`` against the argument model (``ValidationError`` when they do not fit;
+        ``ValueError`` naming the argument for text the database cannot store) and run the tool."""
+        for loc, reason in refused(dict(arguments)):
+            raise ValueError(f"{'.'.join(map(str, loc))}: {reason}")
         return self.run(services, self.args.model_validate(dict(arguments)), run_scope or Scope())
 
     def signature(self) -> inspect.Signature:

@@ -46,7 +46,7 @@ class Server:
             self.proc = subprocess.Popen([DROPQA, "serve", "--host", "127.0.0.1", "--port", str(self.port)], env=env,
                                          stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
 
-    def wait(self, timeout: float = 90) -> Server:
+    def wait(self, timeout: float = 300) -> Server:
         try:
             wait_until_healthy(self.proc, self.url, timeout, lambda: self.log.read_text(errors="replace"))
         except RuntimeError as exc:

@@ -72,7 +72,7 @@ def walk(page, base: str, lang: str, tmp_path: Path) -> dict[str, str]:
     with zipfile.ZipFile(archive, "w") as z:
         z.writestr("a.bin", b"\x00\x01" * 100)
     page.set_input_files("#file-input", [str(empty), str(archive)])
-    page.wait_for_function("document.querySelectorAll('.upload[data-state=rejected]').length === 2", timeout=60_000)
+    page.wait_for_function("document.querySelectorAll('.upload[data-state=rejected]').length === 2", timeout=180_000)
     page.locator("#doc-table tbody tr button[aria-expanded]").first.click()
     page.wait_for_selector(".versions-row li")
     keep("documents")
@@ -91,7 +91,7 @@ def walk(page, base: str, lang: str, tmp_path: Path) -> dict[str, str]:
         page.check("#show-reasoning")
     page.fill("#question", "核心数据库的恢复时间目标是多少？")
     page.keyboard.press("Enter")
-    page.wait_for_selector(".msg-bot.answered", timeout=90_000)
+    page.wait_for_selector(".msg-bot.answered", timeout=180_000)
     for toggle in page.locator(".msg-bot details summary").all():
         toggle.click()
     keep("ask")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import shutil
 import signal
 import socket
@@ -23,8 +24,24 @@ import requests
 DROPQA = str(Path(sys.executable).with_name("dropqa"))
 
 
+PORTS_PER_WORKER = 2000
+
+
 def free_port() -> int:
-    with socket.socket() as s:
+    """A loopback port nothing listens on, picked at random below the kernel's ephemeral range (where
+    client sockets come and go) and, under pytest-xdist, in this worker's own slice of it: parallel
+    workers never hand out the same port between this check and their server's bind."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")
+    low = 12_000 + (int(worker) if worker.isdigit() else 0) % 10 * PORTS_PER_WORKER
+    for _ in range(500):
+        port = random.randrange(low, low + PORTS_PER_WORKER)
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    with socket.socket() as s:  # every try taken: let the kernel choose
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
@@ -82,7 +99,7 @@ def dropqa_server(data: Path | None = None, **settings: str) -> Iterator[Server]
                             stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     server = Server(f"http://127.0.0.1:{port}", env, data, proc, settings.get("api_token"))
     try:
-        wait_until_healthy(proc, server.base, 90, lambda: (data / "server.log").read_text(errors="replace"))
+        wait_until_healthy(proc, server.base, 300, lambda: (data / "server.log").read_text(errors="replace"))
         yield server
     finally:
         stop_group(proc, signal.SIGTERM, 30)

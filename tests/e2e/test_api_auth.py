@@ -32,12 +32,12 @@ ROUTES = [("GET", "/api/documents"), ("GET", "/api/jobs"), ("GET", "/api/jobs/st
 @pytest.mark.parametrize("headers", [{}, {"Authorization": "Bearer wrong"}, {"Authorization": f"Basic {TOKEN}"}])
 def test_every_route_but_health_needs_the_token(server: Server, headers: dict[str, str]) -> None:
     for method, path in ROUTES:
-        r = requests.request(method, server.base + path, headers=headers, json={}, timeout=10)
+        r = requests.request(method, server.base + path, headers=headers, json={}, timeout=60)
         assert r.status_code == 401, (method, path, r.status_code)
         assert r.json()["error"]["code"] == "unauthorized" and r.headers["www-authenticate"] == "Bearer"
-    health = requests.get(server.base + "/api/health", headers=headers, timeout=10)
+    health = requests.get(server.base + "/api/health", headers=headers, timeout=60)
     assert health.status_code == 200 and health.json()["queue"]["embedded_workers"] == 0
-    page = requests.get(server.base + "/", headers=headers, timeout=10)
+    page = requests.get(server.base + "/", headers=headers, timeout=60)
     assert page.status_code in (200, 404)  # the web page's static files need no token (when installed)
 
 

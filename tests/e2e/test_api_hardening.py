@@ -72,19 +72,19 @@ def test_mcp_holds_to_the_rest_limits_and_answers_bad_numbers_cleanly(server: Se
 def test_the_token_is_checked_before_the_body_is_parsed(server: Server) -> None:
     for path in ("/api/qa/ask", "/v1/chat/completions", "/api/topics/merge"):
         r = requests.post(server.base + path, data=b"{not json", headers={"Content-Type": "application/json"},
-                          timeout=10)
+                          timeout=60)
         assert r.status_code == 401 and r.json()["error"]["code"] == "unauthorized", path
 
 
 def test_only_allowed_host_names_are_answered(server: Server) -> None:
     for path in ("/api/health", "/api/documents", "/v1/models", "/", "/static/js/app.js"):
-        r = requests.get(server.base + path, headers={**AUTH, "Host": "rebound.example:8000"}, timeout=10)
+        r = requests.get(server.base + path, headers={**AUTH, "Host": "rebound.example:8000"}, timeout=60)
         assert r.status_code == 421 and r.json()["error"]["code"] == "misdirected_request", path
-    r = requests.post(server.base + "/mcp", headers={**AUTH, "Host": "rebound.example"}, json={}, timeout=10)
+    r = requests.post(server.base + "/mcp", headers={**AUTH, "Host": "rebound.example"}, json={}, timeout=60)
     assert r.status_code == 421
     port = server.base.rsplit(":", 1)[1]
     for host in (f"localhost:{port}", f"127.0.0.1:{port}", "LOCALHOST"):
-        assert requests.get(server.base + "/api/documents", headers={**AUTH, "Host": host}, timeout=10).ok, host
+        assert requests.get(server.base + "/api/documents", headers={**AUTH, "Host": host}, timeout=60).ok, host
 
 
 def test_questions_beyond_the_run_slots_get_429_with_retry_after(server: Server) -> None:
@@ -143,9 +143,81 @@ def test_uploads_beyond_the_ingestion_queue_depth_get_429(server: Server) -> Non
     assert r.status_code == 429  # two unfinished jobs (no worker runs here): the queue is full
 
 
-def test_an_empty_or_wildcard_host_is_not_loopback(tmp_path: Path) -> None:
-    env = dropqa_env(tmp_path, DROPQA_API__HOST="")
-    for args in (["serve"], ["serve", "--host", "0.0.0.0"], ["serve", "--host", "::"]):
-        proc = subprocess.run([DROPQA, *args, "--port", "1"], env=env, capture_output=True, text=True, timeout=60)
+def test_an_empty_host_or_a_blank_token_is_refused_at_start(tmp_path: Path) -> None:
+    """Issue 23: `--host ""` used to start on 127.0.0.1 and a whitespace token to start and answer 401 to
+    everything; both are refused before anything starts, saying what to do. A wildcard needs a token."""
+
+    def start(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([DROPQA, *args, "--port", "1"], env=dropqa_env(tmp_path, **env), capture_output=True,
+                              text=True, timeout=60)
+
+    for args in (["serve", "--host", ""], ["serve", "--host", "  "], ["run", "--host", ""]):
+        proc = start(*args)
+        assert proc.returncode == 2 and "the address to listen on is empty" in proc.stderr, (args, proc.stderr)
+        assert "127.0.0.1" in proc.stderr and "0.0.0.0" in proc.stderr
+    proc = start("serve", DROPQA_API__HOST=" ")
+    assert proc.returncode == 2 and "DROPQA_API__HOST" in proc.stderr and "empty" in proc.stderr, proc.stderr
+    for token in (" ", "\t", " secret", "secret\n"):
+        proc = start("serve", "--host", "0.0.0.0", DROPQA_API_TOKEN=token)
+        assert proc.returncode == 2 and "DROPQA_API_TOKEN" in proc.stderr, (token, proc.stderr)
+        assert ("blank" if not token.strip() else "spaces") in proc.stderr, (token, proc.stderr)
+    for args in (["serve", "--host", "0.0.0.0"], ["serve", "--host", "::"]):
+        proc = start(*args)
         assert proc.returncode == 2 and "without a token" in proc.stderr, (args, proc.stderr)
     assert not (tmp_path / "pg").exists()  # refused before any database was started
+
+
+def _string_like(schema: dict[str, Any], components: dict[str, Any]) -> str | None:
+    """'str' for a string schema, 'list' for an array of strings, else None (refs and anyOf followed)."""
+    if "$ref" in schema:
+        return _string_like(components[schema["$ref"].rsplit("/", 1)[1]], components)
+    for option in schema.get("anyOf", []):
+        kind = _string_like(option, components)
+        if kind:
+            return kind
+    if schema.get("type") == "string":
+        return "str"
+    if schema.get("type") == "array" and _string_like(schema.get("items", {}), components) == "str":
+        return "list"
+    return None
+
+
+def test_text_the_database_refuses_is_a_422_naming_the_field_on_every_route(server: Server) -> None:
+    """Issue 23: `?type=%00` reached PostgreSQL and came back as its message. Every string query, path and
+    JSON body field of every route in the OpenAPI schema now gets a 422 naming it, before any work."""
+    schema = server.get("/openapi.json").json()
+    components = schema["components"]["schemas"]
+    bad, tried = "a\x00b", []
+    for path, operations in schema["paths"].items():
+        for method, op in operations.items():
+            params = op.get("parameters", [])
+            fill = {p["name"]: "00000000-0000-0000-0000-000000000000" for p in params if p["in"] == "path"}
+            for p in params:
+                kind = _string_like(p["schema"], components)
+                if p["in"] not in ("query", "path") or kind is None:
+                    continue
+                url = path.format(**{**fill, **({p["name"]: "a%00b"} if p["in"] == "path" else {})})
+                query = {p["name"]: [bad] if kind == "list" else bad} if p["in"] == "query" else {}
+                r = server.request(method.upper(), url, params=query)
+                tried.append((method, path, p["name"]))
+                assert r.status_code == 422, (method, path, p["name"], r.status_code, r.text)
+                assert r.json()["error"]["details"][0]["loc"] == [p["in"], p["name"]], r.text
+            body = op.get("requestBody", {}).get("content", {}).get("application/json")
+            if body is None:
+                continue
+            model = components[body["schema"]["$ref"].rsplit("/", 1)[1]]
+            for name, prop in model["properties"].items():
+                kind = _string_like(prop, components)
+                if kind is None:
+                    continue
+                r = server.request(method.upper(), path.format(**fill), json={name: [bad] if kind == "list" else bad})
+                tried.append((method, path, name))
+                loc = ["body", name, 0] if kind == "list" else ["body", name]
+                assert r.status_code == 422 and r.json()["error"]["details"][0]["loc"] == loc, (path, name, r.text)
+                assert ".".join(map(str, loc)) in r.json()["error"]["message"]
+    assert len(tried) >= 15 and ("get", "/api/documents", "type") in tried, tried
+    nested = server.post("/v1/chat/completions", json={"messages": [{"role": "user", "content": "hi\ud800"}]})
+    assert nested.status_code == 422 and nested.json()["error"]["details"][0]["loc"] == [
+        "body", "messages", 0, "content"], nested.text
+    [result] = mcp_calls(server, [("keyword_search", {"pattern": "a\x00b"})])
+    assert result.is_error and "pattern: NUL characters" in result.content[0].text, result.content

@@ -30,7 +30,7 @@ def postgres_of(data_dir: Path) -> list[psutil.Process]:
     return found
 
 
-def wait_until_gone(data_dir: Path, seconds: float = 60) -> list[psutil.Process]:
+def wait_until_gone(data_dir: Path, seconds: float = 120) -> list[psutil.Process]:
     deadline = time.time() + seconds
     while (left := postgres_of(data_dir)) and time.time() < deadline:
         time.sleep(0.2)
@@ -46,7 +46,7 @@ def serve(env: dict[str, str]) -> tuple[subprocess.Popen[bytes], str]:
     proc = subprocess.Popen([DROPQA, "serve", "--port", str(port)], env={**env, "DROPQA_API__EMBEDDED_WORKERS": "0"},
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     base = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 90
+    deadline = time.time() + 300
     while time.time() < deadline and proc.poll() is None:
         try:
             if requests.get(base + "/api/health", timeout=2).ok:
@@ -102,15 +102,32 @@ def test_a_server_left_by_a_killed_process_is_stopped_by_the_next_one_or_db_stop
 
 
 def test_db_stop_refuses_while_in_use_unless_forced(env: dict[str, str]) -> None:
+    """Issue 23: a forced stop leaves a mark the server's watchdog honours — it used to start the server
+    again while `pg_ctl stop` waited, which then timed out. The watchdog looks every 0.1 s here, so a
+    watchdog that ignored the mark would restart it within the test. The server answers 503 saying why,
+    and the next dropqa command that opens the database starts it again, which the server then uses."""
     data = Path(env["DROPQA_DATA_DIR"])
-    proc, base = serve(env)
+    proc, base = serve({**env, "DROPQA_DATABASE__WATCHDOG_S": "0.1"})
     try:
         refused = dropqa(env, "db", "stop")
         assert refused.returncode == 1 and str(proc.pid) in refused.stderr and "--force" in refused.stderr
-        assert postgres_of(data) and requests.get(base + "/api/health", timeout=10).ok
+        assert postgres_of(data) and requests.get(base + "/api/health", timeout=60).ok
         forced = dropqa(env, "db", "stop", "--force")
-        assert forced.returncode == 0 and not wait_until_gone(data)
+        assert forced.returncode == 0 and "stopped" in forced.stdout, forced.stdout + forced.stderr
+        assert not wait_until_gone(data)
+        for _ in range(10):  # a hundred watchdog rounds later it is still stopped
+            health = requests.get(base + "/api/health", timeout=60)
+            assert health.status_code == 503 and not postgres_of(data)
+            time.sleep(1)
+        docs = requests.get(base + "/api/documents", timeout=60)
+        assert docs.status_code == 503 and "db stop --force" in docs.json()["error"]["message"], docs.text
+        assert dropqa(env, "docs").returncode == 0  # opens the database: starts it again, and the server
+        assert postgres_of(data)  # still holds its lease, so it outlives `dropqa docs`
+        deadline = time.time() + 300
+        while requests.get(base + "/api/health", timeout=60).status_code != 200:
+            assert time.time() < deadline, "the server did not take the database back"
+            time.sleep(0.2)
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(60)
-    assert not postgres_of(data)
+    assert not wait_until_gone(data)

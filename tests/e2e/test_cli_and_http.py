@@ -39,7 +39,7 @@ def server(env: dict[str, str]) -> Iterator[str]:
     proc = subprocess.Popen([*DROPQA, "serve", "--host", "127.0.0.1", "--port", str(port)], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
     base = f"http://127.0.0.1:{port}"
-    wait_until_healthy(proc, base, 90, lambda: proc.stdout.read().decode() if proc.stdout else "")
+    wait_until_healthy(proc, base, 300, lambda: proc.stdout.read().decode() if proc.stdout else "")
     yield base
     os.killpg(proc.pid, signal.SIGTERM)
     proc.wait(20)

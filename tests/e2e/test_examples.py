@@ -70,7 +70,7 @@ def served() -> Iterator[dict[str, Any]]:
                             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     base = f"http://127.0.0.1:{port}"
     try:
-        wait_until_healthy(proc, base, 240, lambda: log_path.read_text(errors="replace"))
+        wait_until_healthy(proc, base, 600, lambda: log_path.read_text(errors="replace"))
         yield {"base": base, "env": env, "output": log_path.read_text(errors="replace"), "port": port}
     finally:
         if proc.poll() is None:

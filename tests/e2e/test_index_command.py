@@ -6,6 +6,7 @@ run, a process killed between writing a version and embedding it, and `dropqa se
 
 from __future__ import annotations
 
+import random
 import shutil
 import signal
 import subprocess
@@ -127,3 +128,45 @@ def test_half_embedded_document_answers_and_shows_its_status_over_http(tmp_path:
         after = server.get("/api/documents").json()["documents"][0]["index_status"]
         assert after["semantic_percent"] == 100 and after["pending"] == 0
         assert server.get("/api/health").json()["embeddings"]["pending_passages"] == 0
+
+
+WORDS = ("amber basalt cedar delta ember fjord granite harbor indigo juniper kelp lagoon meadow nectar orchid "
+         "pewter quartz river saffron tundra umber violet willow yarrow zephyr anchor beacon canyon dune estuary "
+         "falcon glacier heron inlet jasper kestrel lantern marble nebula otter")
+
+
+def distinct_notes(path: Path, seed: int, passages: int) -> None:
+    """A Markdown file of ``passages`` sections whose lines differ in their words, not only in numbers."""
+    rng = random.Random(seed)
+    path.write_text("\n".join(f"## Note {i}\n\nThe {' '.join(rng.sample(WORDS.split(), 9))} survey log entry.\n"
+                              for i in range(passages)), encoding="utf-8")
+
+
+def semantic_labels(env: dict[str, str]) -> list[str]:
+    docs = subprocess.run([DROPQA, "docs"], env=env, capture_output=True, text=True, timeout=120)
+    return [line.rsplit("\t", 1)[-1] for line in docs.stdout.splitlines()]
+
+
+def test_no_wait_leaves_the_embeddings_and_waiting_shows_the_backlog(env: dict[str, str], tmp_path: Path) -> None:
+    """Issue 23: `--no-wait` returns once the files answer by full-text, embedding nothing (the workers do:
+    test_deferred_embeddings.py); a waiting `dropqa index` prints the backlog — passages, texts to embed, rate,
+    time left — while it waits, and returns with nothing left."""
+    distinct_notes(tmp_path / "first.md", 1, 30)
+    quick = subprocess.run([DROPQA, "index", str(tmp_path), "--no-wait"], env=env, capture_output=True, text=True,
+                           timeout=300)
+    assert quick.returncode == 0, quick.stdout + quick.stderr
+    assert "indexed: 1" in quick.stdout and "embedded 0 passage(s)" in quick.stdout, quick.stdout
+    assert "30 passage(s) still to embed (--no-wait)" in quick.stdout, quick.stdout
+    assert semantic_labels(env) == ["full-text ready · semantic 0 %"]
+
+    distinct_notes(tmp_path / "second.md", 2, 30)
+    slow = {**env, "DROPQA_INGESTION__BACKLOG_REPORT_S": "0.05", "DROPQA_INGESTION__EMBED_FILL_BATCH": "8"}
+    waited = subprocess.run([DROPQA, "index", str(tmp_path)], env=slow, capture_output=True, text=True,
+                            timeout=300)
+    assert waited.returncode == 0, waited.stdout + waited.stderr
+    assert "indexed: 1" in waited.stdout and "unchanged: 1" in waited.stdout, waited.stdout
+    backlog = [line for line in waited.stdout.splitlines() if line.startswith("embedding: ")]
+    assert backlog and all(" passage(s) left (" in line for line in backlog), waited.stdout
+    assert any(" texts/s · about " in line and line.endswith(" left") for line in backlog), backlog
+    assert "still to embed" not in waited.stdout
+    assert semantic_labels(env) == ["full-text ready · semantic 100 %"] * 2

@@ -59,7 +59,7 @@ def test_random_kills_lose_nothing_and_write_nothing_twice(services, settings, d
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         target = rng.choice(["parsing", "enriching", "embedding", "any"])
         try:
-            deadline = time.monotonic() + 60
+            deadline = time.monotonic() + 300
             while time.monotonic() < deadline and proc.poll() is None:
                 row = one(db, "SELECT state FROM ingestion_jobs WHERE locked_by = %s", f"victim-{k}")
                 if row is not None and (target == "any" or row["state"] == target):
@@ -76,7 +76,7 @@ def test_random_kills_lose_nothing_and_write_nothing_twice(services, settings, d
 
     # a survivor takes over whatever the victims held (stale after STALE_S) and drains the queue
     survivor = Worker(services, "survivor")
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + 600
     while jobs.queue_depth(db) and time.monotonic() < deadline:
         if survivor.run_once() is None:
             time.sleep(0.2)

@@ -10,6 +10,8 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -106,6 +108,31 @@ def test_worker_sweep_completes_pending_embeddings(services, indexer, corpus):
         "full-text ready · semantic 100 %"
 
 
+def test_worker_that_empties_a_backlog_recomputes_the_topics(services, indexer, tmp_path):
+    """`dropqa index --no-wait` leaves a new document without embeddings, so without a topic: the worker that
+    fills its embeddings recomputes the topics once the backlog is empty."""
+    path = tmp_path / "glacier.md"
+    path.write_text("# Glacier survey\n\n## Ice cores\n\nThe glacier survey drills ice cores every spring and "
+                    "logs the ice core depth.\n\n## Meltwater\n\nMeltwater gauges on the glacier log the "
+                    "meltwater flow of the glacier survey.\n", encoding="utf-8")
+    outcome = indexer.index_file(path, "glacier.md", embed=False)
+    indexer.refresh_topics()  # what `dropqa index --no-wait` does at its end
+    doc_id = outcome.document_id
+    assert doc_store.document_topics(services.db, doc_id, 1) == []
+    stop = threading.Event()
+    worker = threading.Thread(target=Worker(services, "backlog").run_forever, args=(stop, 0.1), daemon=True)
+    worker.start()
+    try:
+        deadline = time.monotonic() + 300
+        while not doc_store.document_topics(services.db, doc_id, 1):
+            assert time.monotonic() < deadline, "no topic after the backlog was filled"
+            time.sleep(0.2)
+    finally:
+        stop.set()
+        worker.join(60)
+    assert pending.count_for(services.db, doc_id, 1) == 0
+
+
 KILL_AFTER_WRITE = textwrap.dedent("""
     import os, signal, sys
     from pathlib import Path
@@ -148,3 +175,28 @@ def test_killed_between_the_phases_answers_and_the_next_worker_completes(service
     assert final is not None and final["id"] == job["id"]
     assert final["state"] == "done" and final["outcome"] == "unchanged"
     assert pending.count_for(services.db, doc["id"], 1) == 0 and embedded_nodes(services.db, doc["id"], 1) > 0
+
+
+def test_near_identical_passages_are_embedded_once(services, indexer, tmp_path):
+    """Issue 23: 2,000 headings, each over one templated line that differs only in its numbers, cost a
+    handful of embeddings, not 2,000; every passage still has its vector, and full-text search still tells
+    them apart by the numbers."""
+    lines = [f"{'#' * (1 + i % 4)} Heading {i}\n\nUnder heading {i} the quokka quota is "
+             f"{10_000 + i * 7 % 2003} units.\n" for i in range(2_000)]
+    path = tmp_path / "templated.md"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    outcome = indexer.index_file(path, "templated.md", embed=False)
+    assert outcome.status == "indexed", outcome.error
+    doc_id = outcome.document_id
+    texts = count(services.db, "SELECT count(DISTINCT text_hash) AS n FROM pending_embeddings WHERE document_id = %s",
+                  doc_id)
+    assert pending.count_for(services.db, doc_id, 1) == 2_000 and texts <= 8, texts  # a text per breadcrumb depth
+    indexer.fill((doc_id, 1))
+    assert embedded_nodes(services.db, doc_id, 1) == 2_000 and pending.count_for(services.db, doc_id, 1) == 0
+    assert count(services.db, "SELECT count(DISTINCT e.text_hash) AS n FROM embeddings e JOIN nodes n "
+                              "ON n.id = e.node_id WHERE n.document_id = %s", doc_id) <= 8
+    hits = search.fulltext(services.db, ["11171"], Scope(), 3)  # 11171 = 10,000 + 1598 * 7 % 2003
+    assert [h["content"] for h in hits] == ["Under heading 1598 the quokka quota is 11171 units."]
+    qvec = services.embedder.embed_query("How large is the quokka quota?").tolist()
+    near = search.semantic(services.db, qvec, services.embedder.name, services.embedder.dimensions, Scope(), 5)
+    assert near and all(h["document_name"] == "templated.md" for h in near)

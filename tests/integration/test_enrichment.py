@@ -3,7 +3,6 @@ to a scripted OpenAI-compatible server (tests/support/scripted_openai.py); the s
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import threading
@@ -13,6 +12,7 @@ import pytest
 
 from dropqa.config import Settings
 from dropqa.ingestion.pipeline import Indexer
+from dropqa.ingestion.rows import embed_key
 from dropqa.store import documents as doc_store
 from dropqa.text.sentences import truncate
 from tests.support import ScriptedOpenAI
@@ -127,7 +127,7 @@ def test_each_chunk_gets_a_generated_context_in_batches(services, tmp_path):
         context = n["metadata"]["context"]
         assert context.startswith("上下文 ") and context.endswith(n["breadcrumb"].split(" > ", 1)[1])
         embedded = f"{n['breadcrumb']}\n{context}\n{n['content']}"  # what was embedded: breadcrumb + context + chunk
-        assert n["text_hash"] == hashlib.sha256(embedded.encode()).hexdigest()
+        assert n["text_hash"] == embed_key(embedded)
     assert version_meta(services, outcome.document_id)["enrichment"]["mode"] == "model"
     # topics are named per cluster of documents, not per document: test_topic_naming_model.py
 
@@ -189,7 +189,7 @@ def test_offline_context_is_the_section_summary(services, tmp_path):
     nodes = [n for n in content_nodes(services, outcome.document_id) if n["breadcrumb"].endswith("备份与恢复")]
 
     def digest(*parts: str) -> str:
-        return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+        return embed_key("\n".join(parts))
 
     for n in nodes:  # breadcrumb + the section summary's start + chunk; not when the chunk already says it
         says_it = head.rstrip("…")[:40] in n["content"]

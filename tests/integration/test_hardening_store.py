@@ -129,7 +129,7 @@ def test_a_dead_embedded_server_is_restarted_and_the_pool_reconnects(tmp_path_fa
         pid = PostmasterInfo.read_from_pgdata(data / "pg").pid
         os.kill(pid, signal.SIGKILL)
         refused = False
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 300
         while time.monotonic() < deadline:
             try:
                 with db.connection() as conn:
@@ -145,3 +145,46 @@ def test_a_dead_embedded_server_is_restarted_and_the_pool_reconnects(tmp_path_fa
         assert db.watchdog.restarts >= 1 and db.ping()
     finally:
         db.close()
+
+
+def test_a_cancelled_caller_cancels_its_query_in_flight_and_starts_no_other(services) -> None:
+    """Issue 23: a question whose client left used to wait for its node's database work to finish. Now the
+    query in flight is cancelled on the server, the rest of the call refuses to start a query, and the
+    worker thread ends — the caller's cancellation returns once it has."""
+    import asyncio
+
+    from dropqa.blocking import in_thread
+
+    seen: list[str] = []
+
+    def slow_then_more() -> None:
+        for sql in ("SELECT pg_sleep(60)", "SELECT 1"):
+            try:
+                with services.db.connection() as conn:
+                    conn.execute(sql)
+                seen.append(f"{sql}: ran")
+            except Exception as exc:
+                seen.append(f"{sql}: {type(exc).__name__}")
+
+    def sleeping() -> int:
+        with services.db.connection() as conn:
+            return conn.execute("SELECT count(*) AS n FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(60)' "
+                                "AND state = 'active'").fetchone()["n"]
+
+    async def main() -> None:
+        task = asyncio.ensure_future(in_thread(slow_then_more))
+        for _ in range(600):
+            if await in_thread(sleeping):
+                break
+            await asyncio.sleep(0.05)
+        else:
+            pytest.fail("the query never started")
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(main())
+    assert seen == ["SELECT pg_sleep(60): CallCancelled", "SELECT 1: CallCancelled"]
+    with services.db.connection() as conn:
+        assert conn.execute("SELECT count(*) AS n FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(60)' "
+                            "AND state = 'active'").fetchone()["n"] == 0

@@ -86,7 +86,7 @@ def test_dropqa_watch_indexes_changes(db: Database, settings, database_url: str,
     try:
         (root / "live.md").write_text("# Live\n\n## Notes\n\nThe watcher indexed this file by itself.\n",
                                       encoding="utf-8")
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 300
         while time.monotonic() < deadline:
             done = [j for j in jobs.list_jobs(db, source_key="live.md") if j["state"] == "done"]
             if done:

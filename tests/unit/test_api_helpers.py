@@ -123,14 +123,12 @@ def test_a_consumer_that_leaves_cancels_the_run_in_flight_and_the_run_then_ends(
         finally:
             seen.append("closed")
 
-    async def run() -> float:
+    async def run() -> None:
         exited = asyncio.Event()
-        started = asyncio.get_running_loop().time()
         async for item in in_task(gen, on_exit=exited.set):
             assert item == "first"
             break  # the client leaves
-        await asyncio.wait_for(exited.wait(), timeout=5)
-        return asyncio.get_running_loop().time() - started
+        await asyncio.wait_for(exited.wait(), timeout=25)  # ended by the cancel, not by the 30 s sleep
 
-    assert anyio.run(run) < 5
+    anyio.run(run)
     assert seen == ["cancelled", "closed"]

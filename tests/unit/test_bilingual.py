@@ -6,7 +6,6 @@ import ast
 import re
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -160,11 +159,13 @@ def test_loaded_once_and_cached_calls_are_fast():
     translate_terms(["hospital"], "zh")
     assert bilingual._dictionary.cache_info().currsize == 1
     terms = ["hospital", "defendant", "court", "currency"]
-    start = time.perf_counter()
+    translate_terms(terms, "zh")
+    misses = bilingual._translate_one.cache_info().misses
     for _ in range(1000):
         translate_terms(terms, "zh")
-    per_call = (time.perf_counter() - start) / 1000
-    assert per_call < 200e-6, per_call  # a few µs in practice; loose for a busy CI machine
+    # every later call is answered from the per-term cache (a few µs; no timing asserted: machines are busy)
+    assert bilingual._translate_one.cache_info().misses == misses
+    assert bilingual._dictionary.cache_info().currsize == 1
 
 
 def test_concurrent_first_use_is_safe():

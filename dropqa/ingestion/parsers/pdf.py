@@ -20,9 +20,9 @@ from dropqa.ingestion.parsers.pdf_extract import (
     ImageData,
     PageData,
     TableData,
-    drop_running_lines,
     extract_page,
 )
+from dropqa.ingestion.parsers.pdf_furniture import drop_running_lines
 from dropqa.ingestion.parsers.pdf_layout import (
     Heading,
     Item,

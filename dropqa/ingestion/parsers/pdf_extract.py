@@ -6,7 +6,6 @@ from ``Table.extract()``, which splits CJK punctuation from numbers ("100\\n,000
 
 from __future__ import annotations
 
-import math
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -23,11 +22,6 @@ LARGE_IMAGE_SHARE = 0.15
 MIN_TABLE_EDGES = 6  # two rows × two columns need at least 3 horizontal and 3 vertical rules
 _TABLE_CAPTION = re.compile(r"^(续?表|附表|table|tab\.)\s*[\dA-Z一二三四五六七八九十]", re.I)
 _FIGURE_CAPTION = re.compile(r"^(图|附图|figure|fig\.)\s*[\dA-Z一二三四五六七八九十]", re.I)
-_PAGE_NUMBER = re.compile(
-    r"^[-–—\s]*(page\s*)?\d{1,4}(\s*(/|of)\s*\d{1,4})?[-–—\s]*$|^第\s*\d+\s*页(\s*[,，/]?\s*共\s*\d+\s*页)?$"
-    r"|^[ivxlc]{1,6}$",
-    re.I,
-)
 
 
 @dataclass
@@ -228,25 +222,3 @@ def _figure_caption(lines: Sequence[TextLine], box: BBox) -> str | None:
         if _FIGURE_CAPTION.match(line.text):
             return line.text
     return None
-
-
-def drop_running_lines(pages: Sequence[PageData], band: float = 0.12) -> None:
-    """Remove page headers/footers: lines repeated at the same place on most pages, and page numbers."""
-
-    def key(line: TextLine) -> tuple[str, int]:
-        return (re.sub(r"\d+", "#", "".join(line.text.split())), round(line.bbox[1] / 4))
-
-    def in_band(line: TextLine, page: PageData) -> bool:
-        y = (line.bbox[1] + line.bbox[3]) / 2
-        return y < page.height * band or y > page.height * (1 - band)
-
-    counts: Counter[tuple[str, int]] = Counter()
-    for page in pages:
-        counts.update({key(ln) for ln in page.lines if in_band(ln, page)})
-    threshold = max(2, math.ceil(len(pages) * 0.5)) if len(pages) >= 2 else math.inf
-
-    def running(line: TextLine) -> bool:
-        return counts[key(line)] >= threshold or bool(_PAGE_NUMBER.match(line.text.strip()))
-
-    for page in pages:
-        page.lines = [ln for ln in page.lines if not (in_band(ln, page) and running(ln))]

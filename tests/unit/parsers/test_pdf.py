@@ -207,6 +207,48 @@ def test_paragraphs_merge_lines_and_drop_running_headers(manual: ParsedDocument)
     )
 
 
+def log_line(i: int) -> str:
+    return f"Page {i + 1} of the long inspection log. Reading {i * 7 % 997}."
+
+
+def test_one_line_per_page_is_the_body_not_a_running_header() -> None:
+    """Issue 23: every page's only line sat where a header sits and looked alike once digits were masked."""
+    doc = pymupdf.open()
+    for i in range(600):
+        doc.new_page().insert_text((72, 72), log_line(i))
+    parsed = parse(doc.tobytes(), "log.pdf")
+    got = [(n.content, n.metadata["page"]) for n in parsed.walk()]
+    assert got == [(log_line(i), i + 1) for i in range(600)]
+
+
+def test_a_page_of_running_lines_only_keeps_them_but_page_numbers_go() -> None:
+    """Furniture is dropped only beside a body: a page whose every line repeats elsewhere keeps them."""
+    doc = pymupdf.open()
+    for number in range(1, 5):
+        page = doc.new_page()
+        write(page, 72, 40, "Platform operations manual, internal edition for the on-call team", 8, font="helv")
+        write(page, 280, 805, f"- {number} -", 8, font="helv")
+        if number != 3:
+            body(page, 200, TEXT_B)
+    parsed = parse(doc.tobytes(), "manual.pdf")
+    by_page = {p: [n.content for n in parsed.walk() if n.metadata["page"] == p] for p in range(1, 5)}
+    assert by_page[1] == by_page[2] == by_page[4] == [TEXT_B]
+    assert by_page[3] == ["Platform operations manual, internal edition for the on-call team"]
+
+
+def test_a_top_line_whose_numbers_vary_like_data_is_body_beside_a_real_header() -> None:
+    """A running header's numbers stay put or follow the page number; a reading that jumps about is content."""
+    doc = pymupdf.open()
+    for i in range(8):
+        page = doc.new_page()
+        write(page, 72, 40, f"Inspection log, page {i + 1}", 8, font="helv")
+        write(page, 72, 72, log_line(i), 11, font="helv")
+        body(page, 200, TEXT_B)
+    parsed = parse(doc.tobytes(), "log.pdf")
+    contents = [n.content for n in parsed.walk()]
+    assert contents == [c for i in range(8) for c in (log_line(i), TEXT_B)]
+
+
 def test_every_node_has_its_exact_page(manual: ParsedDocument) -> None:
     ((rto, path),) = find(manual, "RTO不超过30分钟")
     assert path == ("第2章 数据备份", "2.1 备份策略") and rto.metadata["page"] == 2
