@@ -314,6 +314,8 @@ class ApiSettings(Section):
     thread_pool_size: int = Field(40, ge=4, description="threads for blocking work (database, runs) in the server")
     max_queued_jobs: int = Field(1000, ge=1, description="unfinished ingestion jobs beyond which uploads get 429")
     mcp_enabled: bool = Field(True, description="serve the MCP tools (streamable HTTP) at /mcp")
+    key_touch_s: float = Field(60.0, ge=0, le=86_400, description="an API key's last_used_at is written at most "
+                               "this often (0: at every request); the key itself is checked at every request")
 
 
 def default_data_dir() -> Path:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import threading
 import time
+import uuid
 from collections import deque
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -24,6 +25,7 @@ from pathlib import Path
 
 from dropqa.ingestion.pipeline import Indexer, IndexOutcome, ParsedFile
 from dropqa.store import pending as pending_store
+from dropqa.store.bases import DEFAULT_KB
 
 
 @dataclass
@@ -77,13 +79,15 @@ class _Embedder(threading.Thread):
 
 
 class BatchRun:
-    """One ``dropqa index`` run over ``files`` (``(path, source_key)`` pairs)."""
+    """One ``dropqa index`` run over ``files`` (``(path, source_key)`` pairs) into knowledge base ``kb``."""
 
     def __init__(self, indexer: Indexer, workers: int = 1,
                  on_file: Callable[[IndexOutcome], None] | None = None,
                  on_stage: Callable[[str, str], None] | None = None,
-                 on_embedded: Callable[[int], None] | None = None):
+                 on_embedded: Callable[[int], None] | None = None,
+                 kb: uuid.UUID = DEFAULT_KB):
         self.indexer = indexer
+        self.kb = kb
         self.workers = max(1, workers)
         self.on_file = on_file or (lambda _o: None)
         self.on_stage = on_stage
@@ -109,7 +113,8 @@ class BatchRun:
             while todo or in_flight:
                 while todo and len(in_flight) < self.workers + 1 and not self._stop.is_set():
                     path, key = todo.popleft()
-                    in_flight.append(pool.submit(self.indexer.parse_file, path, key, self._stage_for(key)))
+                    in_flight.append(pool.submit(self.indexer.parse_file, path, key, self._stage_for(key),
+                                                 kb=self.kb))
                 if not in_flight:
                     break
                 pf = in_flight.popleft().result()

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from dropqa.store.db import Database
+from dropqa.store.scope import Scope
 from dropqa.store.vectors import pg_vector
 
 EmbedFn = Callable[[list[str]], Sequence[Sequence[float]]]
@@ -70,19 +71,21 @@ def count_for(db: Database, document_id: uuid.UUID | str, version: int) -> int:
     return int(row["n"]) if row else 0
 
 
-def pending_among(db: Database, node_ids: list[str]) -> set[str]:
+def pending_among(db: Database, scope: Scope, node_ids: list[str]) -> set[str]:
     """Which of these nodes still wait for their embedding (their similarity is not known yet)."""
     if not node_ids:
         return set()
+    in_bases, params = scope.kb_sql("d")
     with db.connection() as conn:
-        rows = conn.execute("SELECT node_id FROM pending_embeddings WHERE node_id = ANY(%s::uuid[])",
-                            (node_ids,)).fetchall()
+        rows = conn.execute("SELECT p.node_id FROM pending_embeddings p JOIN documents d ON d.id = p.document_id "
+                            f"WHERE p.node_id = ANY(%(ids)s::uuid[]) AND {in_bases}",
+                            {**params, "ids": node_ids}).fetchall()
     return {str(r["node_id"]) for r in rows}
 
 
 def totals(db: Database) -> dict[str, int]:
-    """Over the current versions of live documents: nodes waiting for an embedding, and the
-    documents they belong to (``/api/health``)."""
+    """Over the current versions of live documents of every base: nodes waiting for an embedding, and the
+    documents they belong to (``/api/health``, ``dropqa index``: the store's own work, no one's documents)."""
     with db.connection() as conn:
         row = conn.execute(
             "SELECT count(*) AS nodes, count(DISTINCT p.document_id) AS documents FROM pending_embeddings p "
