@@ -19,8 +19,8 @@ import psycopg
 import pytest
 
 from dropqa.config import Settings
-from dropqa.runtime.run import answer_and_record, ask
 from dropqa.runtime.loop import run_sync
+from dropqa.runtime.run import answer_and_record, ask
 from dropqa.services import Services
 from dropqa.store import bases, qa
 from dropqa.store.documents import list_documents
