@@ -237,6 +237,15 @@ def find(db: Database, scope: Scope, job_id: uuid.UUID | str) -> Job | None:
         return conn.execute(f"{_READ} WHERE j.id = %(id)s AND {in_bases}", {**params, "id": job_id}).fetchone()
 
 
+def known(db: Database, scope: Scope, job_ids: list[uuid.UUID]) -> set[uuid.UUID]:
+    """Which of ``job_ids`` are jobs of the scope's bases."""
+    in_bases, params = scope.kb_sql("j")
+    with db.connection() as conn:
+        rows = conn.execute(f"SELECT j.id FROM ingestion_jobs j WHERE j.id = ANY(%(ids)s::uuid[]) AND {in_bases}",
+                            {**params, "ids": job_ids}).fetchall()
+    return {r["id"] for r in rows}
+
+
 def list_jobs(db: Database, scope: Scope, *, state: str | None = None, source_key: str | None = None,
               limit: int = 100, offset: int = 0) -> list[Job]:
     """Jobs of the scope's bases, newest first."""

@@ -102,8 +102,6 @@ def merge_topics(db: Database, scope: Scope, source_ids: list[uuid.UUID], target
     mark the sources merged, optionally rename the target. The topics must be of one base, one of the
     scope's (a topic of another base is unknown). One transaction."""
     sources = [s for s in dict.fromkeys(source_ids) if s != target_id]
-    if not sources:
-        raise MergeError("name at least one topic other than the target")
     in_bases, params = scope.kb_sql("t")
     with db.connection() as conn, conn.transaction():
         ids = [*sources, target_id]
@@ -115,6 +113,8 @@ def merge_topics(db: Database, scope: Scope, source_ids: list[uuid.UUID], target
         missing = [str(i) for i in ids if i not in known]
         if missing:
             raise UnknownTopic(f"unknown topic(s): {', '.join(missing)}")
+        if not sources:  # checked after the look-up: a topic of another base is "unknown" first
+            raise MergeError("name at least one topic other than the target")
         if len({r["kb_id"] for r in found}) > 1:
             raise MergeError("the topics belong to different knowledge bases; merge topics of one base")
         kb = found[0]["kb_id"]

@@ -2,8 +2,8 @@
 
 The stream polls the job table (``api.job_stream_poll_s``): it works the same with
 any number of API servers and workers, and needs nothing but the database. Every route sees the jobs
-of the request's bases only (a job id of another base is 404, and the stream leaves it out, like an
-unknown id); cancelling needs the editor role.
+of the request's bases only (a job id of another base is 404, like an unknown one — in the stream's
+``ids`` too); cancelling needs the editor role.
 """
 
 from __future__ import annotations
@@ -96,7 +96,7 @@ async def _events(db: Database, scope: Scope, ids: list[uuid.UUID] | None, poll_
                 seq += 1
                 yield sse("job", job_info(j).model_dump(mode="json"), seq)
             since = max(since, j["updated_at"])
-        if ids is not None:  # unknown ids are ignored
+        if ids is not None:
             finished = {k for k, v in sent.items() if v[1] in jobs.TERMINAL_STATES}
             if wanted <= finished:
                 yield sse("end", {"jobs": len(sent)}, seq + 1)
@@ -143,8 +143,14 @@ async def job_stream(request: Request, db: DbDep, settings: SettingsDep, scope: 
                                     "(`ids=a,b` or `ids=a&ids=b`); the stream ends when all have finished")] = None,
                      ) -> EventSourceResponse:
     """Server-sent events of job state changes and progress. Ends when the client disconnects, when
-    the server shuts down, or (with ``ids``) when every listed job has finished."""
+    the server shuts down, or (with ``ids``) when every listed job has finished. An id that is no job of
+    the request's bases is a 404 before the stream starts."""
     wanted = parse_ids(ids)
+    if wanted:
+        seen = await run_in_threadpool(jobs.known, db, scope, wanted)
+        missing = [j for j in wanted if j not in seen]
+        if missing:
+            raise HTTPException(404, f"no job {missing[0]}")
     return sse_response(lambda shutdown: _events(db, scope, wanted or None, settings.api.job_stream_poll_s,
                                                  shutdown), grace_s=1.0)
 
