@@ -42,7 +42,7 @@ def test_an_upload_never_becomes_a_version_of_a_folder_document(services, folder
     item = accept(services, DEFAULT_KB, "Information_Security_Policy.md", FAKE)
     assert item.status == "queued" and item.document_id is None  # a new document, not the folder one
     drain(services)
-    folder = doc_store.get_document(services.db, folder_doc["id"])
+    folder = doc_store.get_document(services.db, DEFAULT, folder_doc["id"])
     assert folder["current_version"] == 1 and folder["file_hash"] == folder_doc["file_hash"]
     upload = doc_store.find_by_key(services.db, DEFAULT_KB, "upload:Information_Security_Policy.md")
     assert upload is not None and upload["id"] != folder_doc["id"]
@@ -52,15 +52,15 @@ def test_an_upload_never_becomes_a_version_of_a_folder_document(services, folder
     again = accept(services, DEFAULT_KB, "Information_Security_Policy.md", FAKE + b"\nRevised.\n")
     assert again.document_id == str(upload["id"])
     drain(services)
-    assert doc_store.get_document(services.db, upload["id"])["current_version"] == 2
-    assert doc_store.get_document(services.db, folder_doc["id"])["current_version"] == 1
+    assert doc_store.get_document(services.db, DEFAULT, upload["id"])["current_version"] == 2
+    assert doc_store.get_document(services.db, DEFAULT, folder_doc["id"])["current_version"] == 1
 
 
 def test_replace_names_the_document_an_upload_becomes_a_version_of(services, folder_doc) -> None:
     item = accept(services, DEFAULT_KB, "whatever-name.md", POLICY + b"\nReviewed in 2025.\n", replace=folder_doc)
     assert item.status == "queued" and item.document_id == str(folder_doc["id"])
     drain(services)
-    assert doc_store.get_document(services.db, folder_doc["id"])["current_version"] == 2
+    assert doc_store.get_document(services.db, DEFAULT, folder_doc["id"])["current_version"] == 2
 
 
 def test_like_wildcards_in_the_name_filter_are_literal(services, folder_doc) -> None:
