@@ -152,8 +152,8 @@ def docs(kb: Annotated[list[str] | None, typer.Option("--kb", help="only this kn
     statuses = [index_status(int(r["embed_done"]), int(r["embed_pending"]))["label"] for r in rows]
     if not console.is_terminal:  # a log or a pipe: whole lines, nothing cut
         for r, status in zip(rows, statuses, strict=True):
-            sys.stdout.write(f"{r['source_key']}\t{r['file_type']}\tv{r['current_version']}\t"
-                             f"{r['version_count']} version(s)\t{r['node_count']} nodes\t{status}\t{r['kb']}\n")
+            sys.stdout.write(f"{r['source_key']}\t{r['kb']}\t{r['file_type']}\tv{r['current_version']}\t"
+                             f"{r['version_count']} version(s)\t{r['node_count']} nodes\t{status}\n")
         return
     table = Table(title=f"{len(rows)} document(s)")
     for col in ("document", "base", "type", "version", "versions", "nodes", "index", "updated"):

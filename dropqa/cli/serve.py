@@ -76,9 +76,13 @@ def _listen(settings: Settings, host: str, port: int) -> socket.socket:
 
 
 def _keys_exist(settings: Settings) -> bool:
-    """Has an API key been made in this store? Then every request needs a key (or the token)."""
+    """Has an API key been made in this store? Then every request needs a key (or the token). An embedded
+    store that was never started has none (and is not started to find out)."""
     from dropqa.store.keys import any_key
+    from dropqa.store.server import pgdata_of
 
+    if not settings.database_url and not pgdata_of(settings.data_dir).exists():
+        return False
     db = open_database(settings)
     try:
         return any_key(db)

@@ -283,7 +283,7 @@ def test_small_screen_has_no_sideways_scroll(corpus: dict, server: str, new_page
         screenshot(page, name)
 
 
-def test_token_is_asked_once_and_sent(browser) -> None:
+def test_token_is_asked_once_and_kept_for_the_session(browser) -> None:
     srv = Server({"DROPQA_API_TOKEN": "s3cret-token-for-the-browser-test"}).wait()
     try:
         assert requests.get(srv.url + "/api/documents", timeout=5).status_code == 401
@@ -296,10 +296,14 @@ def test_token_is_asked_once_and_sent(browser) -> None:
         page.fill("#token-input", "s3cret-token-for-the-browser-test")
         page.click("#token-save")
         page.wait_for_selector("#doc-table .empty")  # an empty list, no longer an error
-        assert page.evaluate("localStorage.getItem('dropqa.token')") == "s3cret-token-for-the-browser-test"
+        assert page.evaluate("sessionStorage.getItem('dropqa.token')") == "s3cret-token-for-the-browser-test"
+        assert page.evaluate("localStorage.getItem('dropqa.token')") is None  # the browser session only
         page.reload()
         page.wait_for_selector("#doc-table .empty")
         assert not page.locator("#token-dialog").evaluate("d => d.open")
+        other = ctx.new_page()  # another tab is another session: it asks again
+        other.goto(srv.url + "/#/documents")
+        other.wait_for_selector("#token-dialog[open]")
         ctx.close()
     finally:
         srv.stop()

@@ -67,8 +67,10 @@ function drawSwitch() {
   kbLabel.hidden = !me;
   kbSelect.disabled = bases.length < 2;
   manageLink.hidden = !(me && me.role === 'admin');
-  tokenButton.hidden = !(getToken() || (me && me.via !== 'open'));
-  tokenButton.title = me && me.via !== 'open' ? t('token.signedIn', { name: me.name, role: t(`role.${me.role}`) }) : '';
+  const signedIn = me && me.via !== 'open';
+  tokenButton.hidden = !(getToken() || signedIn);
+  tokenButton.textContent = me && me.via === 'key' ? me.name : t('token.button');
+  tokenButton.title = signedIn ? t('token.signedIn', { name: me.name, role: t(`role.${me.role}`) }) : '';
 }
 
 async function loadMe() {
