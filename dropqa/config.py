@@ -294,7 +294,7 @@ class AnswerSettings(Section):
 
 class ApiSettings(Section):
     host: str = Field("127.0.0.1", description="address `dropqa serve` listens on; not a loopback address "
-                      "needs a token")
+                      "needs API keys or a token")
     cors_origins: list[str] = Field(default_factory=list, description="web origins allowed to call the API "
                                     "from a browser")
     embedded_workers: int = Field(1, ge=0, description="ingestion worker threads the server runs itself; 0 = none")
@@ -335,9 +335,10 @@ class Settings(BaseSettings):
         default=None, validation_alias=AliasChoices("DATABASE_URL", "DROPQA_DATABASE_URL", "database_url"),
         description="DATABASE_URL: an external PostgreSQL (with pgvector); unset = the embedded one in data_dir",
     )
-    api_token: SecretStr | None = Field(None, description="DROPQA_API_TOKEN: the bearer token every API request "
-                                        "must carry; unset = none, and `dropqa serve` / `run` refuse an address "
-                                        "that is not loopback")
+    api_token: SecretStr | None = Field(None, description="DROPQA_API_TOKEN: a bearer token that is an admin key "
+                                        "of every knowledge base (one-user set-ups; teams make keys with `dropqa "
+                                        "keys create`); unset and no key made = no credential needed, and `dropqa "
+                                        "serve` / `run` refuse an address that is not loopback")
     port: int = Field(8000, ge=1, le=65535, description="DROPQA_PORT: the port `dropqa serve` / `run` listen on "
                       "(their --port wins); the address is api.host")
     language: Literal["auto", "zh", "en"] = Field("auto", description="the language of answers and messages; "
