@@ -98,6 +98,7 @@ def test_upload_shows_each_file_through_the_job_states(corpus: dict) -> None:
 def test_ask_streams_an_answer_with_badges_reasoning_and_sources(corpus: dict, server: str, new_page) -> None:
     page = new_page()
     page.goto(server + "/#/ask")
+    page.wait_for_selector("#chat")  # the page draws once it knows the caller's bases (GET /api/me)
     page.evaluate(RECORD_STREAMING)
     page.fill("#question", QUESTION)
     page.keyboard.press("Enter")
@@ -175,10 +176,11 @@ def test_topic_and_version_filters_go_with_the_question(corpus: dict, server: st
     page.select_option("#qa-version", "1")
     page.uncheck("#show-reasoning")
     page.fill("#question", "How much does business support cost per month?")
-    with page.expect_request("**/api/qa/stream") as request:
+    with page.expect_request("**/api/qa/stream?kb=default") as request:  # the base the page shows
         page.click("#ask-button")
     assert request.value.post_data_json == {"question": "How much does business support cost per month?",
-                                            "show_reasoning": False, "topic_filter": [topic], "version": 1}
+                                            "show_reasoning": False, "topic_filter": [topic], "version": 1,
+                                            "kb": "default"}
     page.wait_for_selector(".msg-bot.answered", timeout=60_000)
     assert page.locator(".msg-bot:last-child details.trace").count() == 0
 
