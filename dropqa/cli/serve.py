@@ -117,6 +117,11 @@ def _serve(settings: Settings, host: str, port: int, sock: socket.socket | None 
         err.print(line, soft_wrap=True, markup=False, highlight=False)
     if settings.api.embedded_workers:
         err.print(f"  {settings.api.embedded_workers} ingestion worker(s) run inside the server")
+    from dropqa.store.keys import any_key
+
+    if settings.api_token or any_key(svc.db):
+        err.print("  every request needs a key: add -H 'Authorization: Bearer <key>' (`dropqa keys create` makes one)",
+                  soft_wrap=True, markup=False, highlight=False)
     config = uvicorn.Config(create_app(settings, services=svc), host=host, port=port, log_level="warning",
                             timeout_graceful_shutdown=10)
     try:

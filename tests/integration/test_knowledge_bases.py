@@ -217,3 +217,18 @@ def test_keys_are_kept_hashed_and_revoked_at_once(services) -> None:
     again, _ = keys.create(db, "hr-team", "editor", [beta, DEFAULT_KB])  # the name is free again
     assert keys.authenticate(db, again, 0)["role"] == "editor" and keys.any_key(db)
     assert uuid.UUID(str(keys.authenticate(db, again, 0)["id"]))
+
+
+def test_a_watched_folder_fills_its_base(services, two_bases, tmp_path: Path) -> None:
+    from dropqa.ingestion.watcher import Watcher
+
+    folder = tmp_path / "watched"
+    folder.mkdir()
+    (folder / "w.md").write_text("# Watched\n\nA watched page about tides.\n", encoding="utf-8")
+    watcher = Watcher(services.db, services.settings, [folder], two_bases["beta"])
+    watcher.note(folder.resolve(), (folder / "w.md").resolve(), "index")
+    assert watcher.flush(force=True) == 1
+    [job] = jobs.list_jobs(services.db, two_bases["scope"], source_key="w.md")
+    assert job["kb_id"] == two_bases["beta"] and job["kb"] == "beta"
+    assert jobs.list_jobs(services.db, DEFAULT, source_key="w.md") == []
+    assert jobs.cancel(services.db, two_bases["scope"], job["id"])
