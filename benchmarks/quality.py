@@ -66,10 +66,12 @@ def chunk_sources(chunks: list[Chunk]) -> list[m.RetrievedSource]:
 def node_sources(db: Any, rows: list[tuple[str, str, int, str, str]]) -> list[m.RetrievedSource]:
     """(document, section, version, node id, snippet) → sources with the node's full text, as the eval reads it."""
     from dropqa.evals.runner import node_text
+    from dropqa.store.bases import DEFAULT_KB
+    from dropqa.store.scope import Scope
 
     out = []
     for doc, section, version, node_id, snippet in rows:
-        text, _ = node_text(db, node_id, snippet)
+        text, _ = node_text(db, Scope(kbs=(DEFAULT_KB,)), node_id, snippet)
         out.append(m.RetrievedSource(document_name=doc, section=section, version=version, node_id=node_id,
                                      text=text, snippet=snippet))
     return out
@@ -182,11 +184,12 @@ def measure(ic: IndexedCorpus, spec: SuiteSpec, *, rounds: int = 3, log: Callabl
     """Every system on the questions of ``spec`` (whose corpus ``ic`` holds), in interleaved rounds."""
     from dropqa.retrieval.search import hybrid_search
     from dropqa.runtime.run import ask
+    from dropqa.store.bases import DEFAULT_KB
     from dropqa.store.scope import Scope
 
     items = load_suite(spec.golden)[: spec.limit or None]
     svc, embedder, b = ic.svc, ic.embedder, ic.baselines
-    scope = Scope()
+    scope = Scope(kbs=(DEFAULT_KB,))
     systems: dict[str, Callable[[EvalItem], Any]] = {
         "dropqa retrieval": lambda it: hybrid_search(svc, it.question, scope, k=TOP).hits,
         "dropqa ask": lambda it: safe_ask(ask, svc, it.question),

@@ -62,6 +62,7 @@ def run_scale(server: BenchServer, levels: tuple[int, ...] = DEFAULT_LEVELS, *, 
     from dropqa.retrieval.search import hybrid_search
     from dropqa.runtime.run import ask
     from dropqa.services import Services
+    from dropqa.store.bases import DEFAULT_KB
     from dropqa.store.documents import write_version
     from dropqa.store.scope import Scope
 
@@ -77,7 +78,7 @@ def run_scale(server: BenchServer, levels: tuple[int, ...] = DEFAULT_LEVELS, *, 
         prep["seconds"] = round(time.perf_counter() - started, 1)
         indexer = Indexer(svc.db, svc.settings, embedder)
         vector = PGVectorBaseline(settings.database_url, embedder, "bench_scale")
-        scope = Scope()
+        scope = Scope(kbs=(DEFAULT_KB,))
         steps = []
         done = 0
         for level in levels:

@@ -297,7 +297,7 @@ class AnswerSettings(Section):
 
 class ApiSettings(Section):
     host: str = Field("127.0.0.1", description="address `dropqa serve` listens on; not a loopback address "
-                      "needs a token")
+                      "needs API keys or a token")
     cors_origins: list[str] = Field(default_factory=list, description="web origins allowed to call the API "
                                     "from a browser")
     embedded_workers: int = Field(1, ge=0, description="ingestion worker threads the server runs itself; 0 = none")
@@ -319,6 +319,8 @@ class ApiSettings(Section):
                                  "been idle this long ends (after a burst the server is back to its baseline)")
     max_queued_jobs: int = Field(1000, ge=1, description="unfinished ingestion jobs beyond which uploads get 429")
     mcp_enabled: bool = Field(True, description="serve the MCP tools (streamable HTTP) at /mcp")
+    key_touch_s: float = Field(60.0, ge=0, le=86_400, description="an API key's last_used_at is written at most "
+                               "this often (0: at every request); the key itself is checked at every request")
 
     @field_validator("host")
     @classmethod
@@ -349,9 +351,10 @@ class Settings(BaseSettings):
         default=None, validation_alias=AliasChoices("DATABASE_URL", "DROPQA_DATABASE_URL", "database_url"),
         description="DATABASE_URL: an external PostgreSQL (with pgvector); unset = the embedded one in data_dir",
     )
-    api_token: SecretStr | None = Field(None, description="DROPQA_API_TOKEN: the bearer token every API request "
-                                        "must carry; unset = none, and `dropqa serve` / `run` refuse an address "
-                                        "that is not loopback")
+    api_token: SecretStr | None = Field(None, description="DROPQA_API_TOKEN: a bearer token that is an admin key "
+                                        "of every knowledge base (one-user set-ups; teams make keys with `dropqa "
+                                        "keys create`); unset and no key made = no credential needed, and `dropqa "
+                                        "serve` / `run` refuse an address that is not loopback")
     port: int = Field(8000, ge=1, le=65535, description="DROPQA_PORT: the port `dropqa serve` / `run` listen on "
                       "(their --port wins); the address is api.host")
     language: Literal["auto", "zh", "en"] = Field("auto", description="the language of answers and messages; "

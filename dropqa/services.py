@@ -11,13 +11,17 @@ process's own from the environment on first use (:func:`environment_services`), 
 from __future__ import annotations
 
 import threading
+import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from dropqa.config import Settings, get_settings
 from dropqa.models.calibration import Calibration, load_calibration
 from dropqa.models.embeddings import Embedder, get_embedder
+from dropqa.store.bases import DEFAULT_KB
 from dropqa.store.db import Database
+from dropqa.store.scope import Scope
 from dropqa.store.vectors import ensure_vector_index
 
 
@@ -71,18 +75,28 @@ def environment_services() -> Services:
 
 @dataclass(init=False)
 class Context:
-    """The run-time context: the services, and per-run knobs.
+    """The run-time context: the services, the knowledge bases the run reads, and per-run knobs.
 
-    ``Context(services=svc)`` from the API, the CLI and the evals. Studio sends the context as JSON
-    (``{}`` or ``{"top_k": 5}``): its services come from :func:`environment_services`, opened on first
-    use inside a node — not while LangGraph's server builds the context on its event loop, where a
-    blocking call (starting PostgreSQL) is refused."""
+    ``Context(services=svc, kbs=...)`` from the API, the CLI and the evals: whoever runs the graph decides
+    which bases it may read (the caller's access, never the model's choice), and every search, browse
+    and tool of the run is held to them (:meth:`scope`). It is not part of the state, so a conversation's
+    checkpoints never carry it. Studio sends the context as JSON (``{}`` or ``{"top_k": 5}``): it reads
+    the ``default`` base, and its services come from :func:`environment_services`, opened on first use
+    inside a node — not while LangGraph's server builds the context on its event loop, where a blocking
+    call (starting PostgreSQL) is refused."""
 
     top_k: int | None  # passages the first retrieval keeps (default: Settings.retrieval.pool_k)
+    kbs: tuple[uuid.UUID, ...]  # the knowledge bases the run reads
 
-    def __init__(self, services: Services | None = None, top_k: int | None = None) -> None:
+    def __init__(self, services: Services | None = None, top_k: int | None = None,
+                 kbs: Iterable[uuid.UUID | str] | None = None) -> None:
         self._services = services
         self.top_k = top_k
+        self.kbs = tuple(uuid.UUID(str(k)) for k in kbs) if kbs is not None else (DEFAULT_KB,)
+
+    def scope(self, version: int | None = None, topics: Iterable[str] = ()) -> Scope:
+        """What every read of this run sees: its bases, at ``version``, narrowed to ``topics``."""
+        return Scope(kbs=self.kbs, version=version, topics=tuple(topics))
 
     @property
     def services(self) -> Services:

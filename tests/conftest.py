@@ -116,8 +116,9 @@ def indexed_examples(indexer, tmp_path_factory: pytest.TempPathFactory) -> Path:
     copy of :func:`examples_template`): every file is there, ``unchanged`` if indexed again."""
     from dropqa.ingestion.files import iter_files
     from dropqa.store import documents as doc_store
+    from dropqa.store.bases import DEFAULT_KB
 
     root = _copy_examples(tmp_path_factory.mktemp("corpus"))
     for _, key in iter_files([root], indexer.settings.ingestion.ignore_patterns):
-        assert doc_store.find_by_key(indexer.db, key) is not None, f"{key} is not in the module's database"
+        assert doc_store.find_by_key(indexer.db, DEFAULT_KB, key) is not None, f"{key} is not in the module's database"
     return root

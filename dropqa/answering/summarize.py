@@ -17,6 +17,7 @@ from dropqa.services import Services
 from dropqa.store import documents as doc_store
 from dropqa.store import nodes as node_store
 from dropqa.store import topics as topic_store
+from dropqa.store.scope import Scope
 from dropqa.text.lang import detect_language
 from dropqa.text.sentences import truncate
 
@@ -74,13 +75,14 @@ def _source(doc: dict[str, Any], version: int, row: dict[str, Any], section: str
                   page_estimated=bool(meta.get("page_estimated", False)), version=version, cited=True)
 
 
-def summarize_document(svc: Services, document_id: uuid.UUID, *, version: int | None = None,
+def summarize_document(svc: Services, scope: Scope, document_id: uuid.UUID, *, version: int | None = None,
                        max_sections: int = 12) -> Summary:
-    doc = doc_store.get_document(svc.db, document_id)
+    """A document of the scope's bases, summed up; :class:`NotFound` for any other."""
+    doc = doc_store.get_document(svc.db, scope, document_id)
     if doc is None or doc["deleted_at"] is not None or doc["current_version"] < 1:
         raise NotFound(f"no document {document_id}")
     v = min(version or doc["current_version"], doc["current_version"])
-    outline = node_store.outline(svc.db, document_id, v)
+    outline = node_store.outline(svc.db, scope, document_id, v)
     root = next((r for r in outline if r["node_type"] == "document"), None)
     sections = [r for r in outline if r["node_type"] == "section" and (r["summary"] or r["preview"])]
     picked = _level(sections, max_sections)
@@ -104,10 +106,10 @@ def summarize_document(svc: Services, document_id: uuid.UUID, *, version: int | 
                    sources=sources)
 
 
-def _topic_section(svc: Services, doc: dict[str, Any], topic: str) -> tuple[dict[str, Any], str] | None:
+def _topic_section(svc: Services, scope: Scope, doc: dict[str, Any], topic: str) -> tuple[dict[str, Any], str] | None:
     """The section of the document that speaks about the topic (its title or summary names it),
     else the document's own summary."""
-    outline = node_store.outline(svc.db, doc["id"], doc["current_version"])
+    outline = node_store.outline(svc.db, scope, doc["id"], doc["current_version"])
     paths = _paths(outline)
     needle = topic.lower()
     for row in outline:
@@ -117,18 +119,19 @@ def _topic_section(svc: Services, doc: dict[str, Any], topic: str) -> tuple[dict
     return (root, "") if root is not None else None
 
 
-def summarize_topic(svc: Services, topic_id: uuid.UUID, *, max_documents: int = 8) -> Summary:
-    topic = topic_store.get_topic(svc.db, topic_id)
+def summarize_topic(svc: Services, scope: Scope, topic_id: uuid.UUID, *, max_documents: int = 8) -> Summary:
+    """A topic of the scope's bases, summed up; :class:`NotFound` for any other."""
+    topic = topic_store.get_topic(svc.db, scope, topic_id)
     if topic is None:
         raise NotFound(f"no topic {topic_id}")
-    docs = topic_store.topic_documents(svc.db, topic["id"], limit=max_documents)
+    docs = topic_store.topic_documents(svc.db, scope, topic["id"], limit=max_documents)
     lang = detect_language(topic["name"])
     text = _TEXT[lang]
     lines = [text["topic"].format(name=topic["name"], n=topic["document_count"])]
     sources: list[Source] = []
     limit = svc.settings.retrieval.snippet_chars
     for doc in docs:
-        found = _topic_section(svc, doc, topic["name"])
+        found = _topic_section(svc, scope, doc, topic["name"])
         if found is None:
             continue
         row, path = found

@@ -14,13 +14,13 @@ from fastapi.middleware.cors import CORSMiddleware
 from starlette.routing import Route
 
 from dropqa import __version__, blocking
-from dropqa.api.auth import TokenFirst
+from dropqa.api.auth import Identify, KeyGate
 from dropqa.api.edge import refuse_unstorable_text
 from dropqa.api.errors import install_error_handlers
 from dropqa.api.hosts import HostGuard, allowed_names
 from dropqa.api.limits import DeclaredSizeLimit
 from dropqa.api.load import RunLimiter
-from dropqa.api.routers import documents, health, images, jobs, nodes, openai_compat, qa, topics
+from dropqa.api.routers import bases, documents, health, images, jobs, keys, nodes, openai_compat, qa, topics
 from dropqa.api.workers import EmbeddedWorkers
 from dropqa.config import Settings
 from dropqa.services import Services
@@ -29,8 +29,11 @@ log = logging.getLogger(__name__)
 
 DESCRIPTION = """Ask questions about your documents; answers cite the section they come from.
 
-When the server was started with a token (`DROPQA_API_TOKEN`), every route but `/api/health`
-needs `Authorization: Bearer <token>`. Errors are JSON: `{"error": {"code": "...", "message": "..."}}`.
+Documents live in knowledge bases; routes take `kb` (a base name) to pick them, and default to every
+base the caller may read. When the server has a token (`DROPQA_API_TOKEN`) or API keys
+(`dropqa keys create`), every route but `/api/health` needs `Authorization: Bearer <token or key>`;
+a key reads only its own bases, and an id of any other base is 404.
+Errors are JSON: `{"error": {"code": "...", "message": "..."}}`.
 """
 
 
@@ -78,7 +81,8 @@ def create_app(settings: Settings, services: Services | None = None) -> FastAPI:
     # one sits outside the error handlers and answers in plain text.)
     app.add_middleware(DeclaredSizeLimit, default_limit=settings.api.max_request_bytes,
                        limits={documents.UPLOAD_PATH: settings.api.max_upload_bytes})
-    app.add_middleware(TokenFirst, expected=api_token)  # the token before any body is read or parsed
+    # the credential before any body is read or parsed
+    app.add_middleware(KeyGate, identify=Identify(api_token, lambda: app.state.services))
     if settings.api.cors_origins:  # off unless configured
         app.add_middleware(CORSMiddleware, allow_origins=settings.api.cors_origins, allow_methods=["*"],
                            allow_headers=["*"])
@@ -89,7 +93,7 @@ def create_app(settings: Settings, services: Services | None = None) -> FastAPI:
     # limits stay as a backstop, the body limit bounds what is spooled to disk
     app.include_router(documents.upload_router, max_body_size=settings.api.max_upload_bytes,
                        form_limits={"max_files": max(1000, settings.api.max_upload_files), "max_fields": 20})
-    for module in (documents, jobs, topics, qa, nodes, images, openai_compat):
+    for module in (bases, keys, documents, jobs, topics, qa, nodes, images, openai_compat):
         app.include_router(module.router, max_body_size=settings.api.max_request_bytes)
     if mcp is not None:
         from dropqa.api.mcp_server import http_endpoint

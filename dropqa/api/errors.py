@@ -44,7 +44,8 @@ def _error(description: str) -> dict[str, Any]:
 # Declared on every router so the OpenAPI document lists the error shape clients really get.
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     400: _error("the request cannot be served as asked"),
-    401: _error("missing or wrong bearer token (only when the server has a token)"),
+    401: _error("missing, wrong or revoked bearer token or API key (once the server has a token or keys)"),
+    403: _error("the key's role does not allow this (reader < editor < admin)"),
     404: _error("no such resource"),
     409: _error("the resource is not in a state that allows this"),
     413: _error("the body, a file or the number of files is over the limit"),

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import AfterValidator, BaseModel, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, Field, ValidationError, field_validator
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -24,6 +24,7 @@ MAX_QUESTION_CHARS = 4000
 MAX_THREAD_ID_CHARS = 200
 MAX_TOPIC_CHARS = 200
 MAX_TOPICS = 50
+MAX_KBS = 20
 
 
 def _no_nul(value: str) -> str:
@@ -40,6 +41,7 @@ Question = Annotated[str, Field(min_length=1, max_length=MAX_QUESTION_CHARS), Af
 Version = Annotated[int, Field(ge=1, le=MAX_VERSION, description="answer from version N of each document")]
 ThreadId = Annotated[str, Field(min_length=1, max_length=MAX_THREAD_ID_CHARS), AfterValidator(_no_nul)]
 TopicName = Annotated[str, Field(min_length=1, max_length=MAX_TOPIC_CHARS), AfterValidator(_no_nul)]
+KbName = Annotated[str, Field(min_length=1, max_length=100), AfterValidator(_no_nul)]
 
 
 class QuestionInput(BaseModel):
@@ -50,7 +52,16 @@ class QuestionInput(BaseModel):
     topic_filter: list[TopicName] = Field(default_factory=list, max_length=MAX_TOPICS,
                                           description="only documents carrying these topics (ids or names)")
     thread_id: ThreadId | None = Field(default=None,
-                                       description="conversation id: follow-up questions see the earlier turns")
+                                       description="conversation id: follow-up questions see the earlier turns "
+                                                   "(asked over the same knowledge bases)")
+    kb: list[KbName] = Field(default_factory=list, max_length=MAX_KBS,
+                             description="knowledge base name(s) to answer from (a name or a list); default: every "
+                                         "base the caller may read")
+
+    @field_validator("kb", mode="before")
+    @classmethod
+    def _one_or_several(cls, value: object) -> object:
+        return [value] if isinstance(value, str) else value
 
 
 def validation_message(exc: ValidationError) -> str:

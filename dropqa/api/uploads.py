@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+import uuid
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -80,10 +81,10 @@ def upload_key(name: str) -> str:
     return doc_store.UPLOAD_PREFIX + name
 
 
-def accept(svc: Services, original: str | None, data: bytes, replace: dict | None = None) -> UploadItem:
-    """Check one uploaded file, store it and queue its ingestion job. With ``replace`` (a document
-    row) the file becomes that document's next version; otherwise a version of the upload of the
-    same name, if any."""
+def accept(svc: Services, kb: uuid.UUID, original: str | None, data: bytes, replace: dict | None = None) -> UploadItem:
+    """Check one uploaded file, store it and queue its ingestion job into base ``kb``. With ``replace`` (a
+    document row of that base) the file becomes that document's next version; otherwise a version of the
+    upload of the same name in the base, if any. "Unchanged" looks only inside the base."""
     name = safe_filename(original)
     result = UploadItem(filename=name, original_filename=original or "", status="rejected", size=len(data))
     limit = svc.settings.ingestion.max_file_bytes
@@ -105,14 +106,14 @@ def accept(svc: Services, original: str | None, data: bytes, replace: dict | Non
     if replace is not None:  # only the named document's own bytes make it "unchanged"
         same = replace if replace["file_hash"] == digest and replace["deleted_at"] is None else None
     else:
-        same = doc_store.find_by_hash(svc.db, digest)
+        same = doc_store.find_by_hash(svc.db, kb, digest)
     if same is not None:
         result.status, result.document_id = "unchanged", str(same["id"])
         return result
     blobs.put(svc.db, data, digest)
     key = replace["source_key"] if replace is not None else upload_key(name)
-    job = jobs.enqueue(svc.db, key, f"uploads/{digest[:16]}/{name}", blob=digest)
-    existing = doc_store.find_by_key(svc.db, key)
+    job = jobs.enqueue(svc.db, kb, key, f"uploads/{digest[:16]}/{name}", blob=digest)
+    existing = doc_store.find_by_key(svc.db, kb, key)
     result.status, result.job_id, result.job_state = "queued", str(job["id"]), job["state"]
     result.document_id = str(existing["id"]) if existing and existing["current_version"] > 0 else None
     return result

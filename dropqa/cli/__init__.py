@@ -1,4 +1,4 @@
-"""The ``dropqa`` command: index, ask, docs, serve, run, worker, watch, mcp, gc, eval, db.
+"""The ``dropqa`` command: index, ask, docs, serve, run, worker, watch, mcp, gc, eval, kb, keys, db.
 
 One module per command family; this one only builds the Typer app (the console script
 ``dropqa = "dropqa.cli:app"``) and lists its commands, in the order ``dropqa --help`` shows them."""
@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from dropqa.cli import ask, db, index, process, serve, worker
+from dropqa.cli import ask, bases, db, index, keys, process, serve, worker
 from dropqa.cli import eval as eval_suite
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
@@ -32,4 +32,6 @@ app.command()(worker.watch)
 app.command("mcp")(serve.mcp_stdio)
 app.command()(db.gc)
 app.command("eval")(eval_suite.eval_)
+app.add_typer(bases.app, name="kb")
+app.add_typer(keys.app, name="keys")
 app.add_typer(db.app, name="db")

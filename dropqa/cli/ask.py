@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from dropqa.cli.opening import console, err, load_settings, open_services
+from dropqa.cli.opening import base_ids, console, err, load_settings, open_services
 
 
 def ask(
@@ -16,6 +16,8 @@ def ask(
     as_json: Annotated[bool, typer.Option("--json", help="print the full JSON answer")] = False,
     version: Annotated[int | None, typer.Option("--version", min=1, help="answer from version N")] = None,
     show_reasoning: Annotated[bool, typer.Option("--show-reasoning", help="print the reasoning trace")] = False,
+    kb: Annotated[list[str] | None, typer.Option("--kb", help="answer from this knowledge base (repeat for "
+                                                             "several; default: every base)")] = None,
 ) -> None:
     """Ask a question; the answer cites the documents' sections."""
     from pydantic import ValidationError
@@ -24,13 +26,14 @@ def ask(
     from dropqa.runtime.run import ask as run_ask
 
     try:  # the limits every entry point shares, checked before the database is opened
-        req = QuestionInput(question=question, version=version)
+        req = QuestionInput(question=question, version=version, kb=kb or [])
     except ValidationError as exc:
         err.print(f"[red]error:[/red] {validation_message(exc)}", markup=True, highlight=False)
         raise typer.Exit(2) from None
     svc = open_services(load_settings())
     try:
-        result = run_ask(svc, req.question, version=req.version, show_reasoning=True)
+        kbs = base_ids(svc.db, req.kb, default_all=True)
+        result = run_ask(svc, req.question, version=req.version, show_reasoning=True, kbs=kbs)
     except ValueError as exc:
         err.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2) from exc

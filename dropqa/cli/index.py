@@ -6,6 +6,7 @@ from __future__ import annotations
 import signal
 import sys
 import time
+import uuid
 from pathlib import Path
 from typing import Annotated
 
@@ -13,9 +14,12 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from dropqa.cli.opening import console, err, load_settings, open_services
+from dropqa.cli.opening import base_ids, console, err, load_settings, open_services
 from dropqa.config import Settings
 from dropqa.ingestion.backlog import Backlog
+
+KbOption = Annotated[str | None, typer.Option("--kb", help="the knowledge base (default: default); "
+                                                        "`dropqa kb create NAME` makes one")]
 
 
 def index(
@@ -26,6 +30,7 @@ def index(
     no_wait: Annotated[bool, typer.Option("--no-wait", help="return once every file is written (answerable by "
                                           "full-text) and leave the embeddings still to compute to the workers "
                                           "(`dropqa serve`, `dropqa worker`) or the next `dropqa index`")] = False,
+    kb: KbOption = None,
 ) -> None:
     """Index files and folders. Unchanged files are skipped; changed files become a new version.
 
@@ -40,17 +45,19 @@ def index(
     if not files:
         err.print("[yellow]no files found[/yellow]")
         raise typer.Exit(1)
-    if index_and_report(settings, files, workers, wait=not no_wait).count("failed"):
+    if index_and_report(settings, files, workers, kb, wait=not no_wait).count("failed"):
         raise typer.Exit(1)
 
 
-def index_and_report(settings: Settings, files: list[tuple[Path, str]], workers: int, wait: bool = True):
-    """Index ``files`` (:func:`_index_files`) and print the summary; exit 130 when Ctrl-C or SIGTERM
-    stopped the run. ``dropqa index`` and ``dropqa run`` both index this way; ``wait``: until every
+def index_and_report(settings: Settings, files: list[tuple[Path, str]], workers: int, kb: str | None = None,
+                     wait: bool = True):
+    """Index ``files`` into base ``kb`` (:func:`_index_files`) and print the summary; exit 130 when Ctrl-C or
+    SIGTERM stopped the run. ``dropqa index`` and ``dropqa run`` both index this way; ``wait``: until every
     embedding is filled (else the workers fill them)."""
     svc = open_services(settings)
     try:
-        summary = _index_files(svc, settings, files, workers, wait)
+        kb_id = base_ids(svc.db, [kb] if kb else None)[0]
+        summary = _index_files(svc, settings, files, workers, kb_id, wait)
     finally:
         svc.close()
     _print_summary(summary, waited=wait)
@@ -59,7 +66,8 @@ def index_and_report(settings: Settings, files: list[tuple[Path, str]], workers:
     return summary
 
 
-def _index_files(svc, settings: Settings, files: list[tuple[Path, str]], workers: int, wait: bool = True):
+def _index_files(svc, settings: Settings, files: list[tuple[Path, str]], workers: int, kb: uuid.UUID,
+                 wait: bool = True):
     """Run :class:`~dropqa.ingestion.batch.BatchRun` with a line per file, a bar on a terminal, and
     Ctrl-C / SIGTERM meaning "stop after the current file" (a second Ctrl-C quits at once)."""
     from dropqa.ingestion.batch import BatchRun
@@ -97,7 +105,7 @@ def _index_files(svc, settings: Settings, files: list[tuple[Path, str]], workers
             bar.update(task, description=left.line())
 
     run = BatchRun(indexer, workers, on_file=on_file, on_stage=on_stage, on_embedded=on_embedded,
-                   on_backlog=on_backlog)
+                   on_backlog=on_backlog, kb=kb)
 
     def on_signal(signum: int, _frame: object) -> None:
         if run.stopping:
@@ -112,7 +120,7 @@ def _index_files(svc, settings: Settings, files: list[tuple[Path, str]], workers
             summary = run.run(files, wait_for_embeddings=wait)
             if any(o.status in ("indexed", "new_version") for o in summary.outcomes):
                 bar.update(task, description="topics")
-                indexer.refresh_topics()  # the collection's topics, once per run (from the embeddings)
+                indexer.refresh_topics(kb)  # the base's topics, once per run (from the embeddings)
             return summary
     finally:
         for s, handler in previous.items():
@@ -152,24 +160,29 @@ def _print_summary(summary, waited: bool = True) -> None:
     sys.stdout.flush()
 
 
-def docs() -> None:
+def docs(kb: Annotated[list[str] | None, typer.Option("--kb", help="only this knowledge base (repeat for "
+                                                                    "several; default: every base)")] = None,
+         ) -> None:
     """List indexed documents with their versions."""
     from dropqa.store.documents import list_documents
     from dropqa.store.pending import index_status
+    from dropqa.store.scope import Scope
 
     svc = open_services(load_settings())
-    rows = list_documents(svc.db)
-    svc.close()
+    try:
+        rows = list_documents(svc.db, Scope(kbs=base_ids(svc.db, kb, default_all=True)))
+    finally:
+        svc.close()
     statuses = [index_status(int(r["embed_done"]), int(r["embed_pending"]))["label"] for r in rows]
     if not console.is_terminal:  # a log or a pipe: whole lines, nothing cut
         for r, status in zip(rows, statuses, strict=True):
-            sys.stdout.write(f"{r['source_key']}\t{r['file_type']}\tv{r['current_version']}\t"
+            sys.stdout.write(f"{r['source_key']}\t{r['kb']}\t{r['file_type']}\tv{r['current_version']}\t"
                              f"{r['version_count']} version(s)\t{r['node_count']} nodes\t{status}\n")
         return
     table = Table(title=f"{len(rows)} document(s)")
-    for col in ("document", "type", "version", "versions", "nodes", "index", "updated"):
+    for col in ("document", "base", "type", "version", "versions", "nodes", "index", "updated"):
         table.add_column(col, overflow="fold")
     for r, status in zip(rows, statuses, strict=True):
-        table.add_row(r["source_key"], r["file_type"], str(r["current_version"]), str(r["version_count"]),
+        table.add_row(r["source_key"], r["kb"], r["file_type"], str(r["current_version"]), str(r["version_count"]),
                       str(r["node_count"]), status, r["updated_at"].strftime("%Y-%m-%d %H:%M"))
     console.print(table)

@@ -54,3 +54,30 @@ def open_database(settings: Settings):
     from dropqa.store.db import Database
 
     return opened(Database.open, settings)
+
+
+def coded(call: Callable[[], T]) -> T:
+    """``call()``, or its :class:`~dropqa.errors.CodedError`'s message (no such base, a name taken, …) as one
+    line and exit 2."""
+    from dropqa.errors import CodedError
+
+    try:
+        return call()
+    except CodedError as exc:
+        err.print(f"[red]error:[/red] {exc}", highlight=False)
+        raise typer.Exit(2) from exc
+
+
+def base_ids(db, names: list[str] | None, *, default_all: bool = False):
+    """The ids of the knowledge bases ``names`` names (exit 2, with how to make it, for an unknown one);
+    without names, ``default`` — or every base with ``default_all``."""
+    from dropqa.store import bases
+
+    if not names:
+        return bases.all_ids(db) if default_all else (bases.DEFAULT_KB,)
+    try:
+        return bases.resolve(db, names)
+    except bases.UnknownBase as exc:
+        err.print(f"[red]error:[/red] {exc}; `dropqa kb list` shows the bases, `dropqa kb create "
+                  f"{exc.params['kb']}` makes it", highlight=False)
+        raise typer.Exit(2) from exc

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from dropqa.cli.index import index_and_report
-from dropqa.cli.opening import err, load_settings, open_services
+from dropqa.cli.opening import err, load_settings, open_database, open_services
 from dropqa.config import Settings
 
 # What `make run` / `dropqa serve` print as first questions: each one is answered from examples/corpus
@@ -67,15 +67,31 @@ def _listen(settings: Settings, host: str, port: int) -> socket.socket:
     if not host.strip():
         err.print(f"[red]error:[/red] {EMPTY_HOST}", soft_wrap=True, highlight=False)
         raise typer.Exit(2)
-    if not is_loopback(host) and not settings.api_token:
-        err.print(f"[red]refusing to listen on {host} without a token[/red]: set DROPQA_API_TOKEN "
-                  "(clients then send 'Authorization: Bearer <token>'), or listen on 127.0.0.1.")
+    if not is_loopback(host) and not settings.api_token and not _keys_exist(settings):
+        err.print(f"[red]refusing to listen on {host} without a token or API keys[/red]: make keys with "
+                  "`dropqa keys create` or set DROPQA_API_TOKEN (clients then send 'Authorization: Bearer "
+                  "<key>'), or listen on 127.0.0.1.")
         raise typer.Exit(2)
     try:
         return bind(host, port)
     except PortUnavailable as exc:
         err.print(f"[red]error:[/red] {exc}", soft_wrap=True, highlight=False)
         raise typer.Exit(2) from exc
+
+
+def _keys_exist(settings: Settings) -> bool:
+    """Has an API key been made in this store? Then every request needs a key (or the token). An embedded
+    store that was never started has none (and is not started to find out)."""
+    from dropqa.store.keys import any_key
+    from dropqa.store.server import pgdata_of
+
+    if not settings.database_url and not pgdata_of(settings.data_dir).exists():
+        return False
+    db = open_database(settings)
+    try:
+        return any_key(db)
+    finally:
+        db.close()
 
 
 def _serve(settings: Settings, host: str, port: int, sock: socket.socket | None = None) -> None:
@@ -105,6 +121,11 @@ def _serve(settings: Settings, host: str, port: int, sock: socket.socket | None 
         err.print(line, soft_wrap=True, markup=False, highlight=False)
     if settings.api.embedded_workers:
         err.print(f"  {settings.api.embedded_workers} ingestion worker(s) run inside the server")
+    from dropqa.store.keys import any_key
+
+    if settings.api_token or any_key(svc.db):
+        err.print("  every request needs a key: add -H 'Authorization: Bearer <key>' (`dropqa keys create` makes one)",
+                  soft_wrap=True, markup=False, highlight=False)
     config = uvicorn.Config(create_app(settings, services=svc), host=host, port=port, log_level="warning",
                             timeout_graceful_shutdown=10)
     try:

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from dropqa.cli.opening import err, load_settings, open_services
+from dropqa.cli.opening import base_ids, err, load_settings, open_services
 
 
 def worker(
@@ -42,15 +42,22 @@ def worker(
 def watch(
     dirs: Annotated[list[Path], typer.Argument(help="folders to watch (recursive)")],
     no_worker: Annotated[bool, typer.Option("--no-worker", help="only enqueue; run `dropqa worker` elsewhere")] = False,
+    kb: Annotated[str | None, typer.Option("--kb", help="the knowledge base the files go to (default: default)")]
+    = None,
 ) -> None:
-    """Watch folders and index every change: new, modified, moved and deleted files."""
+    """Watch folders and index every change into one knowledge base: new, modified, moved and deleted files."""
     from dropqa.ingestion.watcher import Watcher
     from dropqa.ingestion.worker import Worker
 
     settings = load_settings()
     svc = open_services(settings)
     stop = threading.Event()
-    watcher = Watcher(svc.db, settings, dirs)
+    try:
+        kb_id = base_ids(svc.db, [kb] if kb else None)[0]
+    except BaseException:
+        svc.close()
+        raise
+    watcher = Watcher(svc.db, settings, dirs, kb_id)
     thread = None
     try:
         watcher.start()

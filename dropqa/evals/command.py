@@ -1,10 +1,14 @@
-"""``dropqa eval GOLDEN.yaml --corpus DIR [--out DIR] [--limit N] [--types a,b] [--reuse]``.
+"""``dropqa eval GOLDEN.yaml --corpus DIR [--out DIR] [--limit N] [--types a,b] [--reuse] [--kb NAME]``.
 
 Without ``--reuse`` the corpus is indexed into a fresh, throw-away store: a new data directory
 with its own embedded PostgreSQL, or — when ``DATABASE_URL`` is set — a new database on that
 server (dropped afterwards). With ``--reuse`` the configured store is used as it is; the corpus
-is indexed only when some of its documents are missing (re-indexing a staged ``_vN`` corpus
-would otherwise add versions).
+is indexed only when some of its documents are missing from the base (re-indexing a staged ``_vN``
+corpus would otherwise add versions).
+
+``--kb NAME`` indexes the corpus into knowledge base NAME (made when it does not exist) and asks
+its questions of that base alone; several suites with ``--reuse`` and a base each share one store
+and answer as each would alone.
 """
 
 from __future__ import annotations
@@ -55,20 +59,33 @@ def fresh_settings(base: Settings) -> Iterator[Settings]:
     yield base.model_copy(update={"data_dir": data_dir})
 
 
-def _corpus_indexed(services, corpus: Path) -> bool:
+def _corpus_indexed(services, corpus: Path, kb: uuid.UUID) -> bool:
     from dropqa.evals.metrics import base_name
     from dropqa.evals.runner import corpus_files
     from dropqa.store.documents import list_documents
+    from dropqa.store.scope import Scope
 
     bases, versions = corpus_files(corpus, services.settings.ingestion.ignore_patterns)
     wanted = {p.name for p in bases} | {base_name(p.name)[0] for p in versions}
-    have = {r["source_key"] for r in list_documents(services.db, limit=100_000)}
+    have = {r["source_key"] for r in list_documents(services.db, Scope(kbs=(kb,)), limit=100_000)}
     return wanted <= have
 
 
+def eval_base(services, name: str | None) -> uuid.UUID:
+    """The id of base ``name`` (made when missing); ``default`` without a name."""
+    from dropqa.store import bases
+
+    if not name:
+        return bases.DEFAULT_KB
+    found = bases.find(services.db, name)
+    return found["id"] if found is not None else bases.create(services.db, name)["id"]
+
+
 def eval_command(golden: Path, corpus: Path, out: Path = Path("eval-report"), limit: int | None = None,
-                 types: str | None = None, reuse: bool = False, settings: Settings | None = None) -> int:
+                 types: str | None = None, reuse: bool = False, settings: Settings | None = None,
+                 kb: str | None = None) -> int:
     """Run the suite and write the reports; return the exit status (0 ok, 2 bad input or no database)."""
+    from dropqa.errors import CodedError
     from dropqa.evals.report import print_console, write_report
     from dropqa.evals.runner import run_suite
     from dropqa.services import Services
@@ -104,7 +121,12 @@ def eval_command(golden: Path, corpus: Path, out: Path = Path("eval-report"), li
             err.print(f"[red]error:[/red] {exc}")
             return 2
         try:
-            index = not (reuse and _corpus_indexed(svc, corpus))
+            try:
+                kb_id = eval_base(svc, kb)
+            except CodedError as exc:
+                err.print(f"[red]error:[/red] {exc}", markup=True, highlight=False)
+                return 2
+            index = not (reuse and _corpus_indexed(svc, corpus, kb_id))
             if not index:
                 err.print("[dim]--reuse: the corpus is already indexed; asking only[/dim]")
             with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -114,7 +136,8 @@ def eval_command(golden: Path, corpus: Path, out: Path = Path("eval-report"), li
                 def progress(desc: str, done: int, total: int) -> None:
                     bar.update(task, description=desc[:60], completed=done, total=total)
 
-                report = run_suite(svc, items, corpus, index=index, progress=progress, suite_name=golden.name)
+                report = run_suite(svc, items, corpus, index=index, progress=progress, suite_name=golden.name,
+                                   kb=kb_id)
         finally:
             svc.close()
     failed_index = [o for o in report["meta"]["indexing"] if o["status"] == "failed"]

@@ -74,9 +74,12 @@ def collect(args: argparse.Namespace) -> int:
     settings = Settings(data_dir=data_dir)
     svc = Services.open(settings)
     try:
+        from dropqa.store.bases import DEFAULT_KB
         from dropqa.store.documents import list_documents
+        from dropqa.store.scope import Scope
 
-        if not list_documents(svc.db, limit=1):
+        scope = Scope(kbs=(DEFAULT_KB,))
+        if not list_documents(svc.db, scope, limit=1):
             with tempfile.TemporaryDirectory() as tmp:
                 seconds, _ = stage_and_index(Indexer(svc.db, settings, svc.embedder), args.corpus,
                                              Path(tmp) / "corpus")
@@ -94,7 +97,7 @@ def collect(args: argparse.Namespace) -> int:
                 language = state.get("language", "en")
                 passages = []
                 for i, h in enumerate(hits):
-                    text, _ = node_text(svc.db, h.node_id, h.snippet())
+                    text, _ = node_text(svc.db, scope, h.node_id, h.snippet())
                     src = RetrievedSource(document_name=h.document_name, section=h.section, version=h.version,
                                           node_id=h.node_id, text=text)
                     passages.append({"features": source_features(hits, i, terms, weights, language),

@@ -7,6 +7,10 @@ document (source key = the base file name). Questions go through :func:`dropqa.r
 (what the API and ``dropqa ask`` call) without a version: the question's text says which
 version it means. The first question is asked once untimed as a warm-up (lazy loads), so the
 latencies compare with a running server's. Each source's node is read back from the store.
+
+A suite runs in one knowledge base (``kb``, default ``default``): its corpus is indexed into it and
+its questions are asked of it alone, so several suites indexed as separate bases of one store answer
+exactly as each alone.
 """
 
 from __future__ import annotations
@@ -34,6 +38,8 @@ from dropqa.evals.metrics import (
     versioned_documents,
 )
 from dropqa.evals.suite import EvalItem
+from dropqa.store.bases import DEFAULT_KB
+from dropqa.store.scope import Scope
 
 log = logging.getLogger(__name__)
 Progress = Callable[[str, int, int], None]
@@ -51,9 +57,9 @@ def corpus_files(corpus: Path, ignore_patterns: list[str] | None = None) -> tupl
     return bases, versions
 
 
-def stage_and_index(indexer: Any, corpus: Path, staged: Path,
-                    progress: Progress | None = None) -> tuple[float, list[dict[str, Any]]]:
-    """Index the corpus as score_golden does; return (seconds, one outcome row per indexing)."""
+def stage_and_index(indexer: Any, corpus: Path, staged: Path, progress: Progress | None = None,
+                    kb: uuid.UUID = DEFAULT_KB) -> tuple[float, list[dict[str, Any]]]:
+    """Index the corpus into base ``kb`` as score_golden does; return (seconds, one outcome row per indexing)."""
     bases, versions = corpus_files(corpus, indexer.settings.ingestion.ignore_patterns)
     staged.mkdir(parents=True, exist_ok=True)
     for p in bases:
@@ -69,23 +75,23 @@ def stage_and_index(indexer: Any, corpus: Path, staged: Path,
             os.utime(target)
         if progress:
             progress(f"indexing {src.name}", i, len(steps))
-        o = indexer.index_file(target, key)
+        o = indexer.index_file(target, key, kb=kb)
         outcomes.append({"file": src.name, "source_key": key, "status": o.status, "version": o.version,
                          "nodes": o.nodes, "seconds": round(o.seconds, 2), "error": o.error})
         if o.status == "failed":
             log.warning("indexing %s failed: %s", src.name, o.error)
-    indexer.refresh_topics()
+    indexer.refresh_topics(kb)
     return time.perf_counter() - started, outcomes
 
 
-def node_text(db: Any, node_id: str | None, snippet: str) -> tuple[str, str]:
+def node_text(db: Any, scope: Scope, node_id: str | None, snippet: str) -> tuple[str, str]:
     """(full text of the node, its breadcrumb): title, breadcrumb, content, summary, metadata, snippet."""
     from dropqa.store.nodes import get_node
 
     if not node_id:
         return snippet or "", ""
     try:
-        node = get_node(db, uuid.UUID(str(node_id)))
+        node = get_node(db, scope, uuid.UUID(str(node_id)))
     except (ValueError, TypeError):
         node = None
     if node is None:
@@ -96,13 +102,13 @@ def node_text(db: Any, node_id: str | None, snippet: str) -> tuple[str, str]:
     return "\n".join(p for p in parts if p), node.get("breadcrumb") or ""
 
 
-def ask_item(services: Any, item: EvalItem) -> tuple[ItemResult, dict[str, Any]]:
-    """Ask one question; return the scored-ready result and the raw answer fields."""
+def ask_item(services: Any, item: EvalItem, kb: uuid.UUID = DEFAULT_KB) -> tuple[ItemResult, dict[str, Any]]:
+    """Ask one question of base ``kb``; return the scored-ready result and the raw answer fields."""
     from dropqa.runtime.run import ask
 
     started = time.perf_counter()
     try:
-        answer = ask(services, item.question, show_reasoning=False)
+        answer = ask(services, item.question, show_reasoning=False, kbs=(kb,))
     except Exception as exc:  # record the failure and go on with the suite
         log.exception("question %s failed", item.id)
         return (ItemResult(answer="", answerable=True, latency_ms=(time.perf_counter() - started) * 1000,
@@ -110,7 +116,7 @@ def ask_item(services: Any, item: EvalItem) -> tuple[ItemResult, dict[str, Any]]
     latency = (time.perf_counter() - started) * 1000
     sources = []
     for s in answer.sources:
-        text, _crumb = node_text(services.db, s.node_id, s.snippet)
+        text, _crumb = node_text(services.db, Scope(kbs=(kb,)), s.node_id, s.snippet)
         sources.append(RetrievedSource(document_name=s.document_name, section=s.section, version=s.version,
                                        node_id=s.node_id, text=text, snippet=s.snippet, relevance=s.relevance,
                                        cited=s.cited, page=s.page))
@@ -158,8 +164,9 @@ def record(item: EvalItem, result: ItemResult, extra: dict[str, Any], versioned:
 
 def run_suite(services: Any, items: list[EvalItem], corpus: Path, *, index: bool = True,
               work: Path | None = None, progress: Progress | None = None,
-              suite_name: str = "", judge: AnswerJudge | Literal["auto"] | None = "auto") -> dict[str, Any]:
-    """Index (unless ``index`` is False) and ask every item; return the report dict
+              suite_name: str = "", judge: AnswerJudge | Literal["auto"] | None = "auto",
+              kb: uuid.UUID = DEFAULT_KB) -> dict[str, Any]:
+    """Index into base ``kb`` (unless ``index`` is False) and ask every item of it; return the report dict
     ``{"summary", "items", "meta"}`` (see :mod:`dropqa.evals.report`).
 
     ``judge``: ``"auto"`` grades answers with the configured chat model when there is one (nothing
@@ -175,19 +182,19 @@ def run_suite(services: Any, items: list[EvalItem], corpus: Path, *, index: bool
     if index:
         indexer = Indexer(services.db, services.settings, services.embedder)
         if work is not None:
-            index_seconds, outcomes = stage_and_index(indexer, corpus, work / "corpus", progress)
+            index_seconds, outcomes = stage_and_index(indexer, corpus, work / "corpus", progress, kb)
         else:
             with tempfile.TemporaryDirectory(prefix="dropqa-eval-stage-") as tmp:
-                index_seconds, outcomes = stage_and_index(indexer, corpus, Path(tmp) / "corpus", progress)
+                index_seconds, outcomes = stage_and_index(indexer, corpus, Path(tmp) / "corpus", progress, kb)
     if items:  # one untimed question first: lazy model / tokenizer loads are not a question's latency
-        ask_item(services, items[0])
+        ask_item(services, items[0], kb)
     if judge == "auto":
         judge = AnswerJudge.from_settings(services.settings)
     records = []
     for i, item in enumerate(items):
         if progress:
             progress(f"asking {item.id}", i, len(items))
-        result, extra = ask_item(services, item)
+        result, extra = ask_item(services, item, kb)
         judgement = None
         if judge is not None and judge.applies(item, result.error):
             if progress:

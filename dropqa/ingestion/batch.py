@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import threading
 import time
+import uuid
 from collections import deque
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -29,6 +30,7 @@ from pathlib import Path
 from dropqa.ingestion.backlog import Backlog, BacklogClock
 from dropqa.ingestion.pipeline import Indexer, IndexOutcome, ParsedFile
 from dropqa.store import pending as pending_store
+from dropqa.store.bases import DEFAULT_KB
 
 BACKLOG_POLL_S = 2.0  # how often (at most) the backlog is counted while the run waits for the embedder
 
@@ -84,15 +86,17 @@ class _Embedder(threading.Thread):
 
 
 class BatchRun:
-    """One ``dropqa index`` run over ``files`` (``(path, source_key)`` pairs)."""
+    """One ``dropqa index`` run over ``files`` (``(path, source_key)`` pairs) into knowledge base ``kb``."""
 
     def __init__(self, indexer: Indexer, workers: int = 1,
                  on_file: Callable[[IndexOutcome], None] | None = None,
                  on_stage: Callable[[str, str], None] | None = None,
                  on_embedded: Callable[[int], None] | None = None,
-                 on_backlog: Callable[[Backlog], None] | None = None):
+                 on_backlog: Callable[[Backlog], None] | None = None,
+                 kb: uuid.UUID = DEFAULT_KB):
         self.indexer = indexer
         self.on_backlog = on_backlog
+        self.kb = kb
         self.workers = max(1, workers)
         self.on_file = on_file or (lambda _o: None)
         self.on_stage = on_stage
@@ -119,7 +123,8 @@ class BatchRun:
             while todo or in_flight:
                 while todo and len(in_flight) < self.workers + 1 and not self._stop.is_set():
                     path, key = todo.popleft()
-                    in_flight.append(pool.submit(self.indexer.parse_file, path, key, self._stage_for(key)))
+                    in_flight.append(pool.submit(self.indexer.parse_file, path, key, self._stage_for(key),
+                                                 kb=self.kb))
                 if not in_flight:
                     break
                 pf = in_flight.popleft().result()

@@ -15,6 +15,7 @@ import functools
 import hashlib
 import logging
 import time
+import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,6 +39,7 @@ from dropqa.models.embeddings import Embedder, get_embedder
 from dropqa.store import blobs
 from dropqa.store import documents as doc_store
 from dropqa.store import pending as pending_store
+from dropqa.store.bases import DEFAULT_KB
 from dropqa.store.db import Database
 from dropqa.store.jobs import JobLost
 from dropqa.store.records import EmbeddingRecord, ImageRecord, NewVersion, NodeRecord, PendingRecord, TitleRecord
@@ -69,6 +71,7 @@ class IndexOutcome:
     path: str
     source_key: str
     status: Status
+    kb_id: uuid.UUID = DEFAULT_KB  # the knowledge base the file is indexed into
     document_id: str | None = None
     version: int | None = None
     nodes: int = 0
@@ -135,8 +138,10 @@ class Indexer:
         ensure_vector_index(db, self.embedder.name, self.embedder.dimensions)
 
     def index_file(self, path: Path, source_key: str, progress: Progress | None = None,
-                   job: tuple[Any, str] | None = None, embed: bool = True, data: bytes | None = None) -> IndexOutcome:
-        """Index one file; failures come back as ``status="failed"`` with a message. With ``job``
+                   job: tuple[Any, str] | None = None, embed: bool = True, data: bytes | None = None,
+                   kb: uuid.UUID = DEFAULT_KB) -> IndexOutcome:
+        """Index one file into knowledge base ``kb`` (its key is ``source_key`` there); failures come back
+        as ``status="failed"`` with a message. With ``job``
         (``(job_id, worker_id)``) the version is written only while that worker holds the job, and
         :class:`~dropqa.store.jobs.JobLost` (also raised by ``progress``) stops the run, writing nothing.
         ``data``: the file's bytes as stored in the database (a job's blob); ``path`` is then only
@@ -145,13 +150,13 @@ class Indexer:
         The version is visible (answerable by full-text) once written; with ``embed`` its embeddings
         are then filled in here (and those an interrupted earlier run left of an unchanged file);
         without, they stay pending for :meth:`fill` (another thread, a worker)."""
-        return self.write_parsed(self.parse_file(path, source_key, progress, data), progress, job, embed)
+        return self.write_parsed(self.parse_file(path, source_key, progress, data, kb=kb), progress, job, embed)
 
     def parse_file(self, path: Path, source_key: str, progress: Progress | None = None,
-                   data: bytes | None = None) -> ParsedFile:
-        """Read, check and parse one file (in the isolated child, see :func:`default_parse`). Safe
-        to run for several files at once in threads; :meth:`write_parsed` finishes the file."""
-        pf = ParsedFile(IndexOutcome(path=str(path), source_key=source_key, status="failed"),
+                   data: bytes | None = None, kb: uuid.UUID = DEFAULT_KB) -> ParsedFile:
+        """Read, check and parse one file for base ``kb`` (in the isolated child, see :func:`default_parse`).
+        Safe to run for several files at once in threads; :meth:`write_parsed` finishes the file."""
+        pf = ParsedFile(IndexOutcome(path=str(path), source_key=source_key, status="failed", kb_id=kb),
                         started=time.perf_counter())
         with _failures(pf.outcome):
             self._parse(path, source_key, pf, progress or _no_progress, data)
@@ -167,7 +172,7 @@ class Indexer:
                 report("enriching")
                 self._read_images(pf.parsed, Path(outcome.path).name)
                 nv = self.build_version(pf.parsed, outcome.source_key, Path(outcome.path), outcome.file_type or "",
-                                        pf.file_hash, pf.size, report)
+                                        pf.file_hash, pf.size, report, kb=outcome.kb_id)
                 if pf.read_bytes is not None:
                     nv.data = pf.read_bytes  # written with the version
                 else:
@@ -212,7 +217,7 @@ class Indexer:
             size = len(data)
             check_file_size(size, self.settings.ingestion.max_file_bytes)
         file_hash = hashlib.sha256(data).hexdigest()
-        existing = doc_store.find_by_key(self.db, source_key)
+        existing = doc_store.find_by_key(self.db, outcome.kb_id, source_key)
         if existing and existing["file_hash"] == file_hash and existing["deleted_at"] is None:
             if stored is None and not blobs.exists(self.db, file_hash):
                 blobs.put(self.db, data, file_hash)  # indexed before file bytes were stored: store them now
@@ -247,7 +252,7 @@ class Indexer:
         return ParseContext.from_settings(filename, self.settings.ingestion)
 
     def build_version(self, parsed: ParsedDocument, source_key: str, path: Path, file_type: str,
-                      file_hash: str, size: int, progress: Progress) -> NewVersion:
+                      file_hash: str, size: int, progress: Progress, kb: uuid.UUID = DEFAULT_KB) -> NewVersion:
         ing = self.settings.ingestion
         normalize(parsed, NormalizeLimits(ing.max_paragraph_chars, ing.paragraph_target_chars,
                                           ing.max_section_chars, ing.merge_paragraph_chars))
@@ -276,8 +281,8 @@ class Indexer:
         ]
         enrichment = {**stats.as_dict(), "language": language}
         return NewVersion(
-            source_key=source_key, filename=filename, file_type=file_type, file_hash=file_hash, file_size=size,
-            storage_path=str(path.resolve()), model_name=self.embedder.name, nodes=records,
+            kb_id=kb, source_key=source_key, filename=filename, file_type=file_type, file_hash=file_hash,
+            file_size=size, storage_path=str(path.resolve()), model_name=self.embedder.name, nodes=records,
             embeddings=embeddings, pending=pending, images=images, titles=titles, topics=[],
             metadata={"warnings": warnings, "enrichment": enrichment, "phrases": doc_phrases,
                       **{k: v for k, v in parsed.metadata.items() if k != "sheets"}},
@@ -312,10 +317,10 @@ class Indexer:
         titles = "\n".join([*named, *heads])
         return phrases("\n".join([titles] * 3 + [full_text[:200_000]]), self.settings.ingestion.topic_phrases)
 
-    def refresh_topics(self) -> list[dict[str, Any]]:
-        """Recompute the collection's topics (after a batch of files; never fails the batch)."""
+    def refresh_topics(self, kb: uuid.UUID = DEFAULT_KB) -> list[dict[str, Any]]:
+        """Recompute base ``kb``'s topics (after a batch of files; never fails the batch)."""
         try:
-            return refresh_topics(self.db, self.settings, self.embedder.name, self.model)
+            return refresh_topics(self.db, self.settings, self.embedder.name, self.model, kb=kb)
         except Exception:
             log.exception("could not recompute the topics")
             return []

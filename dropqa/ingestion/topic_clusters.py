@@ -1,4 +1,4 @@
-"""Topics of the whole collection (seed 000 §5.3): clusters of documents that share a subject.
+"""Topics of a knowledge base (seed 000 §5.3): clusters of its documents that share a subject.
 
 After indexing (a ``dropqa index`` / ``run`` batch, an eval corpus, a worker whose queue ran
 empty) :func:`refresh_topics` recomputes them from what is stored:
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import logging
 import math
+import uuid
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,6 +36,7 @@ from dropqa.ingestion.phrases import valid_name
 from dropqa.ingestion.prompts import fill
 from dropqa.ingestion.topics import normalize_topic, related_names
 from dropqa.store import topics as topic_store
+from dropqa.store.bases import DEFAULT_KB
 from dropqa.store.db import Database
 
 log = logging.getLogger(__name__)
@@ -127,11 +129,11 @@ def model_names(model: EnrichmentModel, clusters: list[Cluster], names: list[lis
 
 
 def refresh_topics(db: Database, settings: Settings, embedder_name: str,
-                   model: EnrichmentModel | None = None) -> list[dict[str, Any]]:
-    """Recompute the collection's topics and store them; returns what was stored."""
-    rows = [r for r in topic_store.topic_inputs(db, embedder_name) if r["vector"] is not None]
+                   model: EnrichmentModel | None = None, kb: uuid.UUID = DEFAULT_KB) -> list[dict[str, Any]]:
+    """Recompute base ``kb``'s topics from its documents alone and store them; returns what was stored."""
+    rows = [r for r in topic_store.topic_inputs(db, kb, embedder_name) if r["vector"] is not None]
     if not rows:
-        topic_store.replace_topic_links(db, [])
+        topic_store.replace_topic_links(db, kb, [])
         return []
     vectors = np.array([np.asarray(r["vector"].to_list() if hasattr(r["vector"], "to_list") else r["vector"],
                                    dtype=np.float64) for r in rows])
@@ -177,5 +179,5 @@ def refresh_topics(db: Database, settings: Settings, embedder_name: str,
     result = list(stored.values())
     for entry in result:  # a merged near-duplicate: say how many documents there are now
         entry["document_count"] = len(entry["documents"])
-    topic_store.replace_topic_links(db, result)
+    topic_store.replace_topic_links(db, kb, result)
     return result

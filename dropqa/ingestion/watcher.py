@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+import uuid
 from pathlib import Path
 
 from watchdog.events import (
@@ -33,6 +34,7 @@ from dropqa.config import Settings
 from dropqa.ingestion.files import ignored, iter_files
 from dropqa.store import blobs, jobs
 from dropqa.store import documents as doc_store
+from dropqa.store.bases import DEFAULT_KB
 from dropqa.store.db import Database
 
 log = logging.getLogger(__name__)
@@ -75,10 +77,11 @@ def _text(p: str | bytes) -> str:
 
 
 class Watcher:
-    """Enqueues index/delete jobs for files under ``roots``. ``start()`` / ``stop()``."""
+    """Enqueues index/delete jobs for files under ``roots`` into knowledge base ``kb``. ``start()`` / ``stop()``."""
 
-    def __init__(self, db: Database, settings: Settings, roots: list[Path]):
+    def __init__(self, db: Database, settings: Settings, roots: list[Path], kb: uuid.UUID = DEFAULT_KB):
         self.db = db
+        self.kb = kb
         self.settings = settings
         self.roots = [r.expanduser().resolve() for r in roots]
         self._pending: dict[str, tuple[str, Path, float]] = {}  # key -> (action, path, last event time)
@@ -129,7 +132,7 @@ class Watcher:
         if rel == ".":
             return
         try:
-            keys = doc_store.live_keys_under(self.db, rel)
+            keys = doc_store.live_keys_under(self.db, self.kb, rel)
         except Exception:
             log.exception("cannot list the documents under %s", rel)
             return
@@ -158,7 +161,7 @@ class Watcher:
                 if action == "index":
                     self.enqueue_index(key, path)
                 else:
-                    jobs.enqueue(self.db, key, str(path), "delete")
+                    jobs.enqueue(self.db, self.kb, key, str(path), "delete")
             except Exception:
                 log.exception("cannot enqueue %s %s", action, key)
         return len(ready)
@@ -173,7 +176,7 @@ class Watcher:
                 blob = blobs.put(self.db, path.read_bytes())
         except OSError as exc:
             log.info("cannot read %s now (%s); queued by path", path, exc)
-        jobs.enqueue(self.db, key, str(path), "index", blob=blob, supersede=True)
+        jobs.enqueue(self.db, self.kb, key, str(path), "index", blob=blob, supersede=True)
 
     def _flush_loop(self) -> None:
         tick = max(0.05, min(0.5, self.settings.ingestion.watch_debounce_s / 4))

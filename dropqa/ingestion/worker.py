@@ -104,7 +104,7 @@ class Worker:
 
     def run_once(self, refresh_topics: bool = False) -> jobs.Job | None:
         """Claim one job, run it to done/failed/retry, return its final row (``None``: queue empty).
-        ``refresh_topics``: recompute the collection's topics after a job that changed a document."""
+        ``refresh_topics``: recompute its base's topics after a job that changed a document."""
         job = jobs.claim(self.db, self.worker_id)
         if job is None:
             return None
@@ -118,15 +118,16 @@ class Worker:
                 jobs.fail(self.db, job["id"], f"unexpected {type(exc).__name__}: {exc}", worker_id=self.worker_id)
         final = jobs.get(self.db, job["id"])
         if refresh_topics and final and _changed_a_document(final):
-            self.indexer.refresh_topics()
+            self.indexer.refresh_topics(final["kb_id"])
         return final
 
     def run_forever(self, stop_event: threading.Event, poll_interval: float | None = None) -> None:
         """Drain the queue, then poll every ``poll_interval`` s until ``stop_event`` is set."""
         poll = poll_interval if poll_interval is not None else self.settings.ingestion.worker_poll_s
         _ = self.indexer  # load the embedder before claiming, so a claimed job starts at once
-        changed = False  # documents changed since the topics were last recomputed
-        filled = False  # embeddings filled since (a `dropqa index --no-wait` left them): topics once done
+        changed: set[Any] = set()  # bases whose documents changed since their topics were last recomputed
+        filled: set[Any] = set()  # bases whose embeddings were filled since (a `dropqa index --no-wait` left
+        #                           them): their topics again once the backlog is empty
         while not stop_event.is_set():
             try:
                 job = self.run_once()
@@ -134,45 +135,48 @@ class Worker:
                 log.exception("worker %s: cannot reach the job queue", self.worker_id)
                 job = None
             if job is not None:
-                changed = changed or _changed_a_document(job)
+                if _changed_a_document(job):
+                    changed.add(job["kb_id"])
                 continue
-            if changed:  # the queue ran empty: the collection's topics, once per batch
-                self.indexer.refresh_topics()
-                changed = False
-            if self._fill_some(stop_event):
-                filled = True
+            for kb in sorted(changed, key=str):  # the queue ran empty: each changed base's topics, once per batch
+                self.indexer.refresh_topics(kb)
+            changed.clear()
+            if self._fill_some(stop_event, filled):
                 continue
-            if filled:  # the backlog ran empty: the topics again, from the documents' complete embeddings
-                self.indexer.refresh_topics()
-                filled = False
+            for kb in sorted(filled, key=str):  # the backlog ran empty: the topics again, from complete embeddings
+                self.indexer.refresh_topics(kb)
+            filled.clear()
             stop_event.wait(poll)
 
-    def fill_pending(self, stop_event: threading.Event | None = None, batches: int | None = None) -> int:
+    def fill_pending(self, stop_event: threading.Event | None = None, batches: int | None = None,
+                     bases: set[Any] | None = None) -> int:
         """Embed nodes that visible versions still wait for (left by a process that was stopped or
-        killed after writing a version), ``batches`` batches at most; returns how many."""
+        killed after writing a version), ``batches`` batches at most; returns how many. ``bases``
+        collects the knowledge bases of the documents whose nodes were embedded."""
         from dropqa.store import pending
 
         embedder, batch = self.indexer.embedder, self.settings.ingestion.embed_fill_batch
         done, runs = 0, 0
         while batches is None or runs < batches:
-            n = pending.fill_batch(self.db, embedder.name, embedder.embed_passages, batch)
+            n = pending.fill_batch(self.db, embedder.name, embedder.embed_passages, batch, bases=bases)
             done, runs = done + n, runs + 1
             if not n or (stop_event is not None and stop_event.is_set()):
                 break
         return done
 
-    def _fill_some(self, stop_event: threading.Event) -> bool:
-        """When the queue is empty: one batch of pending embeddings; ``True`` if there was one."""
+    def _fill_some(self, stop_event: threading.Event, bases: set[Any]) -> bool:
+        """When the queue is empty: one batch of pending embeddings (their bases added to ``bases``);
+        ``True`` if there was one."""
         try:
-            return self.fill_pending(stop_event, batches=1) > 0
+            return self.fill_pending(stop_event, batches=1, bases=bases) > 0
         except Exception:
             log.exception("worker %s: filling pending embeddings failed", self.worker_id)
             return False
 
     def _run(self, job: jobs.Job) -> None:
         if job["action"] == "delete":
-            existing = doc_store.find_by_key(self.db, job["source_key"])
-            deleted = doc_store.mark_deleted(self.db, job["source_key"])
+            existing = doc_store.find_by_key(self.db, job["kb_id"], job["source_key"])
+            deleted = doc_store.mark_deleted(self.db, job["kb_id"], job["source_key"])
             jobs.finish(self.db, job["id"], "deleted" if deleted else "unchanged",
                         existing["id"] if existing else None, existing["current_version"] if existing else None,
                         worker_id=self.worker_id)
@@ -195,7 +199,7 @@ class Worker:
                 return
         try:
             outcome = self.indexer.index_file(Path(job["path"]), job["source_key"], progress=progress,
-                                              job=(job["id"], self.worker_id), data=data)
+                                              job=(job["id"], self.worker_id), data=data, kb=job["kb_id"])
         except jobs.JobLost:
             log.info("worker %s: job %s was cancelled or taken over; stopped", self.worker_id, job["id"])
             return

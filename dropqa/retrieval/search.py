@@ -34,6 +34,7 @@ class RetrievalResult:
     query: str
     terms: list[str]
     weights: dict[str, float]
+    scope: Scope  # what the search saw (its knowledge bases, version, topics); passages are scored in it
     hits: list[Hit] = field(default_factory=list)
     translations: dict[str, list[str]] = field(default_factory=dict)  # term → its words in the other language
     unseen: list[str] = field(default_factory=list)  # question terms no passage holds, in either language
@@ -77,7 +78,7 @@ def _translated_coverage(text: str, weights: dict[str, float], translations: dic
     return held / total
 
 
-def score_hits(svc: Services, hits: list[Hit], terms: list[str], weights: dict[str, float],
+def score_hits(svc: Services, scope: Scope, hits: list[Hit], terms: list[str], weights: dict[str, float],
                qvec: list[float] | None, translations: dict[str, list[str]] | None = None) -> None:
     """Fill ``relevance`` on each hit (similarity + term coverage) in place. A passage in the other
     language than the question is covered through the terms' translations.
@@ -88,12 +89,12 @@ def score_hits(svc: Services, hits: list[Hit], terms: list[str], weights: dict[s
     cfg = svc.settings.retrieval
     missing = [h.node_id for h in hits if h.metadata.get("semantic") is None]
     if missing and qvec is not None:
-        sims = search.similarities(svc.db, missing, qvec, svc.embedder.name, svc.embedder.dimensions)
+        sims = search.similarities(svc.db, scope, missing, qvec, svc.embedder.name, svc.embedder.dimensions)
         for h in hits:
             if h.node_id in sims:
                 h.metadata["semantic"] = sims[h.node_id]
     unknown = [h.node_id for h in hits if h.metadata.get("semantic") is None]
-    for node_id in pending_store.pending_among(svc.db, unknown):
+    for node_id in pending_store.pending_among(svc.db, scope, unknown):
         next(h for h in hits if h.node_id == node_id).metadata["semantic_pending"] = True
     query_han = any(has_han(t) for t in terms)
     for h in hits:
@@ -149,16 +150,17 @@ def _recalled(svc: Services, query_vec: list[float], terms: list[str], scope: Sc
                                   cfg.title_top_k):
         if row["node_id"] is None or (float(row["score"]) < floor and float(row["term_score"]) <= 0):
             continue
-        for node in recall.content_under(svc.db, row["node_id"], limit=2):
+        for node in recall.content_under(svc.db, scope, row["node_id"], limit=2):
             add(node, "title_hit")
     top = fused[: cfg.boost_top_n]
     for h in top:
         if h.node_type in ("paragraph", "list", "text"):
-            row = recall.next_table(svc.db, uuid.UUID(h.document_id), h.version, h.position, cfg.neighbour_window)
+            row = recall.next_table(svc.db, scope, uuid.UUID(h.document_id), h.version, h.position,
+                                    cfg.neighbour_window)
             if row is not None:
                 add(row, "neighbour_boost")
     docs = list(dict.fromkeys(uuid.UUID(h.document_id) for h in top))
-    for row in recall.appendix_tables(svc.db, docs, scope.version, cfg.appendix_top):
+    for row in recall.appendix_tables(svc.db, scope, docs, cfg.appendix_top):
         add(row, "appendix_boost")
     return extra
 
@@ -194,12 +196,12 @@ def hybrid_search(svc: Services, query: str, scope: Scope, k: int | None = None,
     fused = rrf([ft, sem], k=cfg.rrf_k)[: cfg.candidate_k]
     fused += _recalled(svc, qvec, terms, scope, fused)
     question_weights = {t: weights[t] for t in terms if t in weights}
-    score_hits(svc, fused, terms, question_weights, qvec, translations)
+    score_hits(svc, scope, fused, terms, question_weights, qvec, translations)
     top_fused = max((h.score for h in fused), default=1.0) or 1.0
     for h in fused:
         h.metadata["rank_score"] = round(
             (1 - cfg.weight_fusion) * h.relevance + cfg.weight_fusion * h.score / top_fused + boost_of(svc, h), 4
         )
     fused.sort(key=lambda h: -h.metadata["rank_score"])
-    return RetrievalResult(query=query, terms=terms, weights=question_weights, hits=fused[:k],
+    return RetrievalResult(query=query, terms=terms, weights=question_weights, scope=scope, hits=fused[:k],
                            translations=translations, unseen=unseen, vector=qvec)

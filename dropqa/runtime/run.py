@@ -5,12 +5,18 @@ The graph is async (``ainvoke``/``astream``). The API (``POST /api/qa/ask``) awa
 loop (``runtime.loop``), so they return exactly the same JSON. REST, ``/v1`` and MCP answer through
 :func:`answer_and_record` (and streams keep their ``done`` answer with :func:`record_answer`), so every
 answer a user got is in the QA history with the id feedback refers to.
+
+A run reads the knowledge bases ``kbs`` it is given (``None``: the ``default`` base): the caller's access,
+decided before the run, passed in the run's :class:`~dropqa.services.Context`, recorded with the answer
+and part of a conversation's checkpoint thread (the same ``thread_id`` over other bases is another
+conversation).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Iterator
+import uuid
+from collections.abc import AsyncIterator, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
@@ -24,6 +30,8 @@ from dropqa.retrieval.hits import Source
 from dropqa.runtime.loop import run_sync
 from dropqa.services import Context, Services
 from dropqa.store import qa as qa_store
+from dropqa.store.bases import DEFAULT_KB, thread_name
+from dropqa.store.scope import Scope
 
 if TYPE_CHECKING:
     from dropqa.runtime.events import StreamEvent
@@ -64,14 +72,22 @@ class UnknownVersion(CodedError, ValueError):
                          version=version, versions=versions)
 
 
-def check_version(services: Services, version: int | None) -> None:
-    """Raise :class:`UnknownVersion` when no document has ``version`` — an honest "no such version"
-    instead of a quiet "not in the documents"."""
+Bases = Iterable[uuid.UUID] | None
+
+
+def bases(kbs: Bases) -> tuple[uuid.UUID, ...]:
+    """The run's knowledge bases: ``kbs``, or the ``default`` base."""
+    return tuple(uuid.UUID(str(k)) for k in kbs) if kbs is not None else (DEFAULT_KB,)
+
+
+def check_version(services: Services, version: int | None, kbs: Bases = None) -> None:
+    """Raise :class:`UnknownVersion` when no document of the bases has ``version`` — an honest "no such
+    version" instead of a quiet "not in the documents"."""
     if version is None:
         return
     from dropqa.store.documents import version_numbers
 
-    versions = version_numbers(services.db)
+    versions = version_numbers(services.db, Scope(kbs=bases(kbs)))
     if version not in versions:
         raise UnknownVersion(version, versions)
 
@@ -84,47 +100,53 @@ def _clean(question: str) -> str:
 
 
 async def aask(services: Services, question: str, *, version: int | None = None, show_reasoning: bool = True,
-               topic_filter: list[str] | None = None, thread_id: str | None = None) -> Answer:
-    """Answer ``question`` (the graph's ``ainvoke``); cancelling the call cancels the run."""
+               topic_filter: list[str] | None = None, thread_id: str | None = None, kbs: Bases = None) -> Answer:
+    """Answer ``question`` from the bases ``kbs`` (the graph's ``ainvoke``); cancelling the call cancels the run."""
     question = _clean(question)
-    await in_thread(check_version, services, version)
+    kbs = bases(kbs)
+    await in_thread(check_version, services, version, kbs)
     started = time.perf_counter()
-    runnable, config = await _runnable(services, thread_id)
+    runnable, config = await _runnable(services, kbs, thread_id)
     result = await runnable.ainvoke(_inputs(question, version, topic_filter), config,
-                                    context=Context(services=services))
+                                    context=Context(services=services, kbs=kbs))
     return _answer(result, question, version, show_reasoning, started, topic_filter, thread_id)
 
 
 def ask(services: Services, question: str, *, version: int | None = None, show_reasoning: bool = True,
-        topic_filter: list[str] | None = None, thread_id: str | None = None) -> Answer:
+        topic_filter: list[str] | None = None, thread_id: str | None = None, kbs: Bases = None) -> Answer:
     """:func:`aask` for synchronous callers (CLI, evals, benchmarks), on the process's background loop."""
     return run_sync(aask(services, question, version=version, show_reasoning=show_reasoning,
-                         topic_filter=topic_filter, thread_id=thread_id))
+                         topic_filter=topic_filter, thread_id=thread_id, kbs=kbs))
 
 
-def record_answer(services: Services, data: dict[str, Any]) -> str:
-    """Keep an answer (an :class:`Answer` as JSON) in the QA history; returns its ``answer_id``."""
-    return str(qa_store.record_answer(services.db, data["question"], data, data.get("thread_id")))
+def record_answer(services: Services, data: dict[str, Any], kbs: Bases = None) -> str:
+    """Keep an answer (an :class:`Answer` as JSON) given from the bases ``kbs`` in the QA history; returns its
+    ``answer_id``."""
+    return str(qa_store.record_answer(services.db, bases(kbs), data["question"], data, data.get("thread_id")))
 
 
 async def answer_and_record(services: Services, question: str, *, version: int | None = None,
                             show_reasoning: bool = True, topic_filter: list[str] | None = None,
-                            thread_id: str | None = None) -> Answer:
+                            thread_id: str | None = None, kbs: Bases = None) -> Answer:
     """:func:`aask`, then :func:`record_answer`: the answer with its ``answer_id``."""
+    kbs = bases(kbs)
     answer = await aask(services, question, version=version, show_reasoning=show_reasoning,
-                        topic_filter=topic_filter, thread_id=thread_id)
-    answer.answer_id = await in_thread(record_answer, services, answer.model_dump(mode="json"))
+                        topic_filter=topic_filter, thread_id=thread_id, kbs=kbs)
+    answer.answer_id = await in_thread(record_answer, services, answer.model_dump(mode="json"), kbs)
     return answer
 
 
-async def _runnable(services: Services, thread_id: str | None) -> tuple[Any, dict[str, Any]]:
+async def _runnable(services: Services, kbs: tuple[uuid.UUID, ...],
+                    thread_id: str | None) -> tuple[Any, dict[str, Any]]:
     """The plain graph, or — for a conversation — the graph with the PostgreSQL checkpointer (made
-    once per database, in a worker thread: it opens a pool and creates its tables)."""
+    once per database, in a worker thread: it opens a pool and creates its tables). The checkpoint
+    thread is the conversation over these bases (:func:`~dropqa.store.bases.thread_name`)."""
     if not thread_id:
         return graph, {}
     from dropqa.runtime.threads import threaded_graph
 
-    return await in_thread(threaded_graph, services), {"configurable": {"thread_id": thread_id}}
+    return (await in_thread(threaded_graph, services),
+            {"configurable": {"thread_id": thread_name(kbs, thread_id)}})
 
 
 def _inputs(question: str, version: int | None, topic_filter: list[str] | None) -> dict[str, Any]:
@@ -136,7 +158,7 @@ ANSWER_NODES = frozenset({"answer", "synthesize"})
 
 
 async def stream(services: Services, question: str, *, version: int | None = None, show_reasoning: bool = True,
-                 topic_filter: list[str] | None = None, thread_id: str | None = None,
+                 topic_filter: list[str] | None = None, thread_id: str | None = None, kbs: Bases = None,
                  ) -> AsyncIterator[StreamEvent]:
     """Run the graph (``astream``) and yield its events (:mod:`dropqa.runtime.events`) as they happen.
     Closing the iterator (the client left) cancels the run, including a chat-model request in flight.
@@ -149,17 +171,18 @@ async def stream(services: Services, question: str, *, version: int | None = Non
     from dropqa.runtime import events  # not at the top: events' payloads are this module's Answer and Source
 
     question = _clean(question)
-    await in_thread(check_version, services, version)
+    kbs = bases(kbs)
+    await in_thread(check_version, services, version, kbs)
     started = time.perf_counter()
     final: dict[str, Any] = {}
     trace: list[dict[str, Any]] = []
     streamed_tokens = False
     yield events.Status(node="start")
-    runnable, config = await _runnable(services, thread_id)
+    runnable, config = await _runnable(services, kbs, thread_id)
     async for mode, chunk in runnable.astream(
         _inputs(question, version, topic_filter),
         config,
-        context=Context(services=services),
+        context=Context(services=services, kbs=kbs),
         stream_mode=["updates", "messages"],
     ):
         if mode == "messages":

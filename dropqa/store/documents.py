@@ -12,6 +12,7 @@ from psycopg.types.json import Jsonb
 from dropqa.store import blobs, jobs
 from dropqa.store.db import Database
 from dropqa.store.records import NewVersion, WriteResult
+from dropqa.store.scope import Scope
 from dropqa.store.vectors import pg_vector
 
 # Uploaded files are documents of their own namespace: ``upload:<name>`` (a folder-indexed file's key is its
@@ -24,9 +25,11 @@ def file_name(source_key: str) -> str:
     return PurePosixPath(source_key.removeprefix(UPLOAD_PREFIX)).name
 
 
-def find_by_key(db: Database, source_key: str) -> dict[str, Any] | None:
+def find_by_key(db: Database, kb: uuid.UUID, source_key: str) -> dict[str, Any] | None:
+    """The document of ``source_key`` in base ``kb`` (deleted or not): what indexing a file writes to."""
     with db.connection() as conn:
-        return conn.execute("SELECT * FROM documents WHERE source_key = %s", (source_key,)).fetchone()
+        return conn.execute("SELECT * FROM documents WHERE kb_id = %s AND source_key = %s",
+                            (kb, source_key)).fetchone()
 
 
 def cached_embeddings(db: Database, model_name: str, text_hashes: list[str]) -> dict[str, list[float]]:
@@ -64,13 +67,14 @@ def write_version(db: Database, nv: NewVersion, job: tuple[uuid.UUID, str] | Non
         if job is not None:
             jobs.lock_if_active(conn, job[0], job[1])
         conn.execute(
-            "INSERT INTO documents (source_key, filename, file_type, file_hash, file_size, storage_path, "
-            "current_version) VALUES (%s, %s, %s, '', 0, %s, 0) ON CONFLICT (source_key) DO NOTHING",
-            (nv.source_key, nv.filename, nv.file_type, nv.storage_path),
+            "INSERT INTO documents (kb_id, source_key, filename, file_type, file_hash, file_size, storage_path, "
+            "current_version) VALUES (%s, %s, %s, %s, '', 0, %s, 0) ON CONFLICT (kb_id, source_key) DO NOTHING",
+            (nv.kb_id, nv.source_key, nv.filename, nv.file_type, nv.storage_path),
         )
         doc = conn.execute(
-            "SELECT id, file_hash, current_version, deleted_at FROM documents WHERE source_key = %s FOR UPDATE",
-            (nv.source_key,),
+            "SELECT id, file_hash, current_version, deleted_at FROM documents WHERE kb_id = %s AND source_key = %s "
+            "FOR UPDATE",
+            (nv.kb_id, nv.source_key),
         ).fetchone()
         assert doc is not None
         doc_id: uuid.UUID = doc["id"]
@@ -170,23 +174,23 @@ def _insert_topics(conn: psycopg.Connection, doc_id: uuid.UUID, version: int, nv
         topic_id = None
         if t.cluster_id is not None:
             conn.execute(
-                "INSERT INTO topics (name, embedding, embedding_model, merged_into) "
-                "SELECT %s, %s::vector, %s, coalesce(merged_into, id) FROM topics WHERE id = %s "
-                "ON CONFLICT (name) DO NOTHING",
-                (t.name, vec, nv.model_name, t.cluster_id),
+                "INSERT INTO topics (kb_id, name, embedding, embedding_model, merged_into) "
+                "SELECT kb_id, %s, %s::vector, %s, coalesce(merged_into, id) FROM topics WHERE id = %s AND kb_id = %s "
+                "ON CONFLICT (kb_id, name) DO NOTHING",
+                (t.name, vec, nv.model_name, t.cluster_id, nv.kb_id),
             )
-            row = conn.execute("SELECT coalesce(merged_into, id) AS id FROM topics WHERE id = %s",
-                               (t.cluster_id,)).fetchone()
+            row = conn.execute("SELECT coalesce(merged_into, id) AS id FROM topics WHERE id = %s AND kb_id = %s",
+                               (t.cluster_id, nv.kb_id)).fetchone()
             topic_id = row["id"] if row else None  # the cluster may have been deleted meanwhile
         if topic_id is None:
             row = conn.execute(
-                "INSERT INTO topics (name, embedding, embedding_model) VALUES (%s, %s::vector, %s) "
-                "ON CONFLICT (name) DO UPDATE SET "
+                "INSERT INTO topics (kb_id, name, embedding, embedding_model) VALUES (%s, %s, %s::vector, %s) "
+                "ON CONFLICT (kb_id, name) DO UPDATE SET "
                 "embedding = CASE WHEN topics.embedding IS NULL THEN EXCLUDED.embedding ELSE topics.embedding END, "
                 "embedding_model = CASE WHEN topics.embedding IS NULL THEN EXCLUDED.embedding_model "
                 "ELSE topics.embedding_model END "
                 "RETURNING id",
-                (t.name, vec, nv.model_name if vec else None),
+                (nv.kb_id, t.name, vec, nv.model_name if vec else None),
             ).fetchone()
             assert row is not None
             topic_id = row["id"]
@@ -198,27 +202,27 @@ def _insert_topics(conn: psycopg.Connection, doc_id: uuid.UUID, version: int, nv
         )
 
 
-def live_keys_under(db: Database, prefix: str) -> list[str]:
-    """Source keys of live documents inside the folder ``prefix`` (``"a/b"`` → ``a/b/…``)."""
+def live_keys_under(db: Database, kb: uuid.UUID, prefix: str) -> list[str]:
+    """Source keys of live documents of base ``kb`` inside the folder ``prefix`` (``"a/b"`` → ``a/b/…``)."""
     like = like_escape(prefix.rstrip("/")) + "/%"
     with db.connection() as conn:
         rows = conn.execute(
-            "SELECT source_key FROM documents WHERE source_key LIKE %s AND deleted_at IS NULL "
-            "AND current_version > 0 ORDER BY source_key", (like,),
+            "SELECT source_key FROM documents WHERE kb_id = %s AND source_key LIKE %s AND deleted_at IS NULL "
+            "AND current_version > 0 ORDER BY source_key", (kb, like),
         ).fetchall()
     return [r["source_key"] for r in rows]
 
 
-def mark_deleted(db: Database, source_key: str) -> bool:
-    """Hide a document from answers; its rows stay as history. Its stored file bytes are freed unless
-    a live document's version or an unfinished job still names them (:func:`blobs.collect`)."""
+def mark_deleted(db: Database, kb: uuid.UUID, source_key: str) -> bool:
+    """Hide a document of base ``kb`` from answers; its rows stay as history. Its stored file bytes are
+    freed unless a live document's version or an unfinished job still names them (:func:`blobs.collect`)."""
     with db.connection() as conn:
         rows = conn.execute(
             "UPDATE documents d SET deleted_at = now(), updated_at = now() "
-            "WHERE source_key = %s AND deleted_at IS NULL "
+            "WHERE kb_id = %s AND source_key = %s AND deleted_at IS NULL "
             "RETURNING (SELECT array_agg(DISTINCT v.file_hash) FROM document_versions v "
             "           WHERE v.document_id = d.id) AS hashes",
-            (source_key,),
+            (kb, source_key),
         ).fetchall()
     if rows:
         blobs.collect(db, only=[h for r in rows for h in (r["hashes"] or [])])
@@ -230,33 +234,35 @@ def like_escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
-def _list_filter(include_deleted: bool, query: str | None, file_type: str | None,
+def _list_filter(scope: Scope, include_deleted: bool, query: str | None, file_type: str | None,
                  topic_id: uuid.UUID | None) -> tuple[str, dict[str, Any]]:
+    in_bases, params = scope.kb_sql("d")
     sql = (
-        "(%(all)s OR d.deleted_at IS NULL) AND d.current_version > 0 "
+        f"{in_bases} AND (%(all)s OR d.deleted_at IS NULL) AND d.current_version > 0 "
         "AND (%(q)s::text IS NULL OR d.filename ILIKE '%%' || %(q)s || '%%' ESCAPE '\\') "
         "AND (%(type)s::text IS NULL OR d.file_type = %(type)s) "
         "AND (%(topic)s::uuid IS NULL OR EXISTS (SELECT 1 FROM document_topics dt WHERE dt.document_id = d.id "
         "     AND dt.version = d.current_version AND dt.topic_id = %(topic)s))"
     )
-    return sql, {"all": include_deleted, "q": like_escape(query) if query is not None else None,
+    return sql, {**params, "all": include_deleted, "q": like_escape(query) if query is not None else None,
                  "type": file_type, "topic": topic_id}
 
 
-def list_documents(db: Database, *, include_deleted: bool = False, limit: int = 1000, offset: int = 0,
-                   query: str | None = None, file_type: str | None = None,
+def list_documents(db: Database, scope: Scope, *, include_deleted: bool = False, limit: int = 1000,
+                   offset: int = 0, query: str | None = None, file_type: str | None = None,
                    topic_id: uuid.UUID | None = None) -> list[dict[str, Any]]:
-    where, params = _list_filter(include_deleted, query, file_type, topic_id)
+    where, params = _list_filter(scope, include_deleted, query, file_type, topic_id)
     with db.connection() as conn:
         return conn.execute(
-            "SELECT d.id, d.source_key, d.filename, d.file_type, d.file_size, d.current_version, "
+            "SELECT d.id, d.kb_id, (SELECT b.name FROM knowledge_bases b WHERE b.id = d.kb_id) AS kb, "
+            "d.source_key, d.filename, d.file_type, d.file_size, d.current_version, "
             "d.created_at, d.updated_at, d.deleted_at, "
             "(SELECT count(*) FROM document_versions v WHERE v.document_id = d.id) AS version_count, "
             "(SELECT count(*) FROM nodes n WHERE n.document_id = d.id AND n.version = d.current_version) "
             "AS node_count, "
             + _EMBED_COUNTS +
             f"FROM documents d WHERE {where} "
-            "ORDER BY d.source_key LIMIT %(limit)s OFFSET %(offset)s",
+            "ORDER BY d.source_key, d.kb_id LIMIT %(limit)s OFFSET %(offset)s",
             {**params, "limit": limit, "offset": offset},
         ).fetchall()
 
@@ -269,96 +275,110 @@ _EMBED_COUNTS = (
 )
 
 
-def embedding_counts(db: Database, document_id: uuid.UUID, version: int) -> tuple[int, int]:
+def embedding_counts(db: Database, scope: Scope, document_id: uuid.UUID, version: int) -> tuple[int, int]:
     """(nodes of the version with an embedding, nodes still waiting for one)."""
+    in_bases, params = scope.kb_sql("d")
     with db.connection() as conn:
         row = conn.execute(
             "SELECT (SELECT count(*) FROM embeddings e JOIN nodes n ON n.id = e.node_id "
-            "        WHERE n.document_id = %(d)s AND n.version = %(v)s) AS done, "
-            "(SELECT count(*) FROM pending_embeddings p WHERE p.document_id = %(d)s AND p.version = %(v)s) AS pending",
-            {"d": document_id, "v": version},
+            "        WHERE n.document_id = d.id AND n.version = %(v)s) AS done, "
+            "(SELECT count(*) FROM pending_embeddings p WHERE p.document_id = d.id AND p.version = %(v)s) AS pending "
+            f"FROM documents d WHERE d.id = %(d)s AND {in_bases}",
+            {**params, "d": document_id, "v": version},
         ).fetchone()
     return (int(row["done"]), int(row["pending"])) if row else (0, 0)
 
 
-def count_documents(db: Database, *, include_deleted: bool = False, query: str | None = None,
+def count_documents(db: Database, scope: Scope, *, include_deleted: bool = False, query: str | None = None,
                     file_type: str | None = None, topic_id: uuid.UUID | None = None) -> int:
-    where, params = _list_filter(include_deleted, query, file_type, topic_id)
+    where, params = _list_filter(scope, include_deleted, query, file_type, topic_id)
     with db.connection() as conn:
         row = conn.execute(f"SELECT count(*) AS n FROM documents d WHERE {where}", params).fetchone()
     return int(row["n"]) if row else 0
 
 
-def find_by_hash(db: Database, file_hash: str) -> dict[str, Any] | None:
-    """A live document whose current version has exactly these bytes."""
+def find_by_hash(db: Database, kb: uuid.UUID, file_hash: str) -> dict[str, Any] | None:
+    """A live document of base ``kb`` whose current version has exactly these bytes."""
     with db.connection() as conn:
         return conn.execute(
-            "SELECT * FROM documents WHERE file_hash = %s AND deleted_at IS NULL AND current_version > 0 "
-            "ORDER BY updated_at DESC LIMIT 1",
-            (file_hash,),
+            "SELECT * FROM documents WHERE kb_id = %s AND file_hash = %s AND deleted_at IS NULL "
+            "AND current_version > 0 ORDER BY updated_at DESC LIMIT 1",
+            (kb, file_hash),
         ).fetchone()
 
 
-def forget_hash(db: Database, document_id: uuid.UUID) -> bool:
+def forget_hash(db: Database, scope: Scope, document_id: uuid.UUID) -> bool:
     """Make the next indexing of this document write a new version even if its bytes did not change
     (re-index with the current parsers and settings)."""
+    in_bases, params = scope.kb_sql("d")
     with db.connection() as conn:
-        cur = conn.execute("UPDATE documents SET file_hash = '' WHERE id = %s AND deleted_at IS NULL",
-                           (document_id,))
+        cur = conn.execute(f"UPDATE documents d SET file_hash = '' WHERE d.id = %(id)s AND d.deleted_at IS NULL "
+                           f"AND {in_bases}", {**params, "id": document_id})
         return cur.rowcount > 0
 
 
-def version_file_hash(db: Database, document_id: uuid.UUID, version: int) -> str | None:
+def version_file_hash(db: Database, scope: Scope, document_id: uuid.UUID, version: int) -> str | None:
     """The SHA-256 of one version's file bytes (the key of its stored bytes, :mod:`dropqa.store.blobs`)."""
+    in_bases, params = scope.kb_sql("d")
     with db.connection() as conn:
-        row = conn.execute("SELECT file_hash FROM document_versions WHERE document_id = %s AND version = %s",
-                           (document_id, version)).fetchone()
+        row = conn.execute("SELECT v.file_hash FROM document_versions v JOIN documents d ON d.id = v.document_id "
+                           f"WHERE v.document_id = %(id)s AND v.version = %(v)s AND {in_bases}",
+                           {**params, "id": document_id, "v": version}).fetchone()
     return row["file_hash"] if row else None
 
 
-def get_document(db: Database, document_id: uuid.UUID) -> dict[str, Any] | None:
+def get_document(db: Database, scope: Scope, document_id: uuid.UUID) -> dict[str, Any] | None:
+    """The document (deleted ones too) when it belongs to one of the scope's bases; ``None`` otherwise."""
+    in_bases, params = scope.kb_sql("d")
     with db.connection() as conn:
-        return conn.execute("SELECT * FROM documents WHERE id = %s", (document_id,)).fetchone()
+        return conn.execute("SELECT d.*, (SELECT b.name FROM knowledge_bases b WHERE b.id = d.kb_id) AS kb "
+                            f"FROM documents d WHERE d.id = %(id)s AND {in_bases}",
+                            {**params, "id": document_id}).fetchone()
 
 
-def version_numbers(db: Database) -> list[int]:
-    """The version numbers some live document has (``version: N`` answers from each document's version N)."""
+def version_numbers(db: Database, scope: Scope) -> list[int]:
+    """The version numbers some live document of the scope's bases has (``version: N`` answers from each
+    document's version N)."""
+    in_bases, params = scope.kb_sql("d")
     with db.connection() as conn:
         rows = conn.execute(
             "SELECT DISTINCT v.version FROM document_versions v JOIN documents d ON d.id = v.document_id "
-            "WHERE d.deleted_at IS NULL ORDER BY 1"
+            f"WHERE d.deleted_at IS NULL AND {in_bases} ORDER BY 1", params,
         ).fetchall()
     return [int(r["version"]) for r in rows]
 
 
-def list_versions(db: Database, document_id: uuid.UUID) -> list[dict[str, Any]]:
+def list_versions(db: Database, scope: Scope, document_id: uuid.UUID) -> list[dict[str, Any]]:
+    in_bases, params = scope.kb_sql("d")
     with db.connection() as conn:
         return conn.execute(
-            "SELECT version, file_hash, file_size, node_count, created_at FROM document_versions "
-            "WHERE document_id = %s ORDER BY version",
-            (document_id,),
+            "SELECT v.version, v.file_hash, v.file_size, v.node_count, v.created_at FROM document_versions v "
+            f"JOIN documents d ON d.id = v.document_id WHERE v.document_id = %(id)s AND {in_bases} ORDER BY v.version",
+            {**params, "id": document_id},
         ).fetchall()
 
 
-def document_topics(db: Database, document_id: uuid.UUID, version: int) -> list[dict[str, Any]]:
+def document_topics(db: Database, scope: Scope, document_id: uuid.UUID, version: int) -> list[dict[str, Any]]:
+    in_bases, params = scope.kb_sql("t")
     with db.connection() as conn:
         return conn.execute(
             "SELECT t.id, t.name, dt.confidence FROM document_topics dt JOIN topics t ON t.id = dt.topic_id "
-            "WHERE dt.document_id = %s AND dt.version = %s ORDER BY dt.confidence DESC",
-            (document_id, version),
+            f"WHERE dt.document_id = %(id)s AND dt.version = %(v)s AND {in_bases} ORDER BY dt.confidence DESC",
+            {**params, "id": document_id, "v": version},
         ).fetchall()
 
 
-def topics_named(db: Database, names: list[str], limit: int = 8) -> list[str]:
-    """Known topics among ``names`` (the question's terms), most documents first."""
+def topics_named(db: Database, scope: Scope, names: list[str], limit: int = 8) -> list[str]:
+    """Known topics of the scope's bases among ``names`` (the question's terms), most documents first."""
     if not names:
         return []
+    in_bases, params = scope.kb_sql("t")
     with db.connection() as conn:
         rows = conn.execute(  # a name may be an alias of a cluster: answer with the cluster's name
             "SELECT c.name, count(DISTINCT dt.document_id) AS docs FROM topics t "
             "JOIN topics c ON c.id = coalesce(t.merged_into, t.id) "
-            "JOIN document_topics dt ON dt.topic_id = c.id WHERE t.name = ANY(%s) "
-            "GROUP BY c.name ORDER BY docs DESC, c.name LIMIT %s",
-            (names, limit),
+            f"JOIN document_topics dt ON dt.topic_id = c.id WHERE t.name = ANY(%(names)s) AND {in_bases} "
+            "GROUP BY c.name ORDER BY docs DESC, c.name LIMIT %(limit)s",
+            {**params, "names": names, "limit": limit},
         ).fetchall()
     return [r["name"] for r in rows]

@@ -13,6 +13,11 @@ A job that fails for a passing reason (its worker died on every attempt, the sto
 is not lost: it is queued again after ``job_failed_retry_s`` (doubling each round) for up to
 ``job_failed_rounds`` rounds — unless a newer job for the same file came meanwhile. A job that
 fails for its input (a corrupt file) is failed for good.
+
+A job indexes a file into one knowledge base (``kb_id``); "the same file" is the same source key in
+the same base. The queue's own bookkeeping (claim, heartbeat, finish) works on the job a worker
+holds; what a caller reads (:func:`find`, :func:`list_jobs`, :func:`changed_since`) takes its
+:class:`~dropqa.store.scope.Scope`.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from dropqa.store.db import Database
+from dropqa.store.scope import Scope
 
 Action = Literal["index", "delete"]
 ACTIVE_STATES = ("parsing", "enriching", "embedding")
@@ -36,7 +42,7 @@ _LATER_ROUND = ("retry_failed = failed_rounds < %(rounds)s, "
 Job = dict[str, Any]
 
 
-def enqueue(db: Database, source_key: str, path: str, action: Action = "index",
+def enqueue(db: Database, kb: uuid.UUID, source_key: str, path: str, action: Action = "index",
             max_attempts: int | None = None, blob: str | None = None, supersede: bool = False) -> Job:
     """Queue a job, unless the newest queued job for this key is already the same one.
 
@@ -51,11 +57,11 @@ def enqueue(db: Database, source_key: str, path: str, action: Action = "index",
     """
     attempts = max_attempts or db.settings.ingestion.job_max_attempts
     with db.connection() as conn, conn.transaction():
-        conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (_LOCK_CLASS, source_key))
+        conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (_LOCK_CLASS, f"{kb}/{source_key}"))
         newest = conn.execute(
-            "SELECT * FROM ingestion_jobs WHERE source_key = %s AND state = 'queued' "
+            "SELECT * FROM ingestion_jobs WHERE kb_id = %s AND source_key = %s AND state = 'queued' "
             "ORDER BY created_at DESC LIMIT 1",
-            (source_key,),
+            (kb, source_key),
         ).fetchone()
         if newest and newest["action"] == action and newest["path"] == path:
             if newest["blob_sha256"] == blob:
@@ -68,9 +74,9 @@ def enqueue(db: Database, source_key: str, path: str, action: Action = "index",
                 if row is not None:
                     return row
         row = conn.execute(
-            "INSERT INTO ingestion_jobs (source_key, path, action, max_attempts, blob_sha256) "
-            "VALUES (%s, %s, %s, %s, %s) RETURNING *",
-            (source_key, path, action, attempts, blob),
+            "INSERT INTO ingestion_jobs (kb_id, source_key, path, action, max_attempts, blob_sha256) "
+            "VALUES (%s, %s, %s, %s, %s, %s) RETURNING *",
+            (kb, source_key, path, action, attempts, blob),
         ).fetchone()
         assert row is not None
         return row
@@ -101,14 +107,15 @@ def claim(db: Database, worker_id: str, stale_s: float | None = None) -> Job | N
             "retry_failed = false, locked_by = NULL, updated_at = now() "
             "WHERE j.state = 'failed' AND j.retry_failed AND j.run_after <= now() "
             "AND NOT EXISTS (SELECT 1 FROM ingestion_jobs o WHERE o.source_key = j.source_key "
-            "                AND o.created_at > j.created_at)"
+            "                AND o.kb_id = j.kb_id AND o.created_at > j.created_at)"
         )
         row = conn.execute(
             "WITH c AS ("
             " SELECT j.id FROM ingestion_jobs j"
             " WHERE ((j.state = 'queued' AND j.run_after <= now())"
             "     OR (j.state = ANY(%(active)s) AND j.heartbeat_at < now() - make_interval(secs => %(stale)s)))"
-            "   AND NOT EXISTS (SELECT 1 FROM ingestion_jobs o WHERE o.source_key = j.source_key AND o.id <> j.id"
+            "   AND NOT EXISTS (SELECT 1 FROM ingestion_jobs o WHERE o.source_key = j.source_key"
+            "     AND o.kb_id = j.kb_id AND o.id <> j.id"
             "     AND (o.state = 'queued' OR o.state = ANY(%(active)s)) AND (o.created_at < j.created_at"
             "       OR (o.state = ANY(%(active)s) AND o.heartbeat_at >= now() - make_interval(secs => %(stale)s))))"
             " ORDER BY j.run_after, j.created_at LIMIT 1 FOR UPDATE OF j SKIP LOCKED)"
@@ -200,31 +207,55 @@ def lock_if_active(conn: psycopg.Connection, job_id: uuid.UUID, worker_id: str) 
         raise JobLost(f"job {job_id} is no longer held by {worker_id} (cancelled or taken over)")
 
 
-def cancel(db: Database, job_id: uuid.UUID) -> bool:
-    """Cancel a job that has not finished. A worker on it notices between stages (and at its
-    heartbeat), stops, and writes nothing: the document's previous version stays current."""
+def cancel(db: Database, scope: Scope, job_id: uuid.UUID) -> bool:
+    """Cancel a job of the scope's bases that has not finished. A worker on it notices between stages
+    (and at its heartbeat), stops, and writes nothing: the document's previous version stays current."""
+    in_bases, params = scope.kb_sql("j")
     with db.connection() as conn:
         cur = conn.execute(
-            "UPDATE ingestion_jobs SET state = 'cancelled', locked_by = NULL, updated_at = now() "
-            "WHERE id = %s AND state <> ALL(%s)",
-            (job_id, list(TERMINAL_STATES)),
+            "UPDATE ingestion_jobs j SET state = 'cancelled', locked_by = NULL, updated_at = now() "
+            f"WHERE j.id = %(id)s AND j.state <> ALL(%(terminal)s) AND {in_bases}",
+            {**params, "id": job_id, "terminal": list(TERMINAL_STATES)},
         )
         return cur.rowcount > 0
 
 
 def get(db: Database, job_id: uuid.UUID | str) -> Job | None:
+    """The job a worker holds (the queue's own look-up; callers read through :func:`find`)."""
     with db.connection() as conn:
         return conn.execute("SELECT * FROM ingestion_jobs WHERE id = %s", (job_id,)).fetchone()
 
 
-def list_jobs(db: Database, *, state: str | None = None, source_key: str | None = None,
+# A job as callers read it: with the name of its base.
+_READ = "SELECT j.*, (SELECT b.name FROM knowledge_bases b WHERE b.id = j.kb_id) AS kb FROM ingestion_jobs j"
+
+
+def find(db: Database, scope: Scope, job_id: uuid.UUID | str) -> Job | None:
+    """A job of the scope's bases; ``None`` for any other."""
+    in_bases, params = scope.kb_sql("j")
+    with db.connection() as conn:
+        return conn.execute(f"{_READ} WHERE j.id = %(id)s AND {in_bases}", {**params, "id": job_id}).fetchone()
+
+
+def known(db: Database, scope: Scope, job_ids: list[uuid.UUID]) -> set[uuid.UUID]:
+    """Which of ``job_ids`` are jobs of the scope's bases."""
+    in_bases, params = scope.kb_sql("j")
+    with db.connection() as conn:
+        rows = conn.execute(f"SELECT j.id FROM ingestion_jobs j WHERE j.id = ANY(%(ids)s::uuid[]) AND {in_bases}",
+                            {**params, "ids": job_ids}).fetchall()
+    return {r["id"] for r in rows}
+
+
+def list_jobs(db: Database, scope: Scope, *, state: str | None = None, source_key: str | None = None,
               limit: int = 100, offset: int = 0) -> list[Job]:
-    """Newest first."""
+    """Jobs of the scope's bases, newest first."""
+    in_bases, params = scope.kb_sql("j")
     with db.connection() as conn:
         return conn.execute(
-            "SELECT * FROM ingestion_jobs WHERE (%s::text IS NULL OR state = %s) "
-            "AND (%s::text IS NULL OR source_key = %s) ORDER BY created_at DESC, id LIMIT %s OFFSET %s",
-            (state, state, source_key, source_key, limit, offset),
+            f"{_READ} WHERE (%(state)s::text IS NULL OR j.state = %(state)s) "
+            f"AND (%(key)s::text IS NULL OR j.source_key = %(key)s) AND {in_bases} "
+            "ORDER BY j.created_at DESC, j.id LIMIT %(limit)s OFFSET %(offset)s",
+            {**params, "state": state, "key": source_key, "limit": limit, "offset": offset},
         ).fetchall()
 
 
@@ -237,39 +268,41 @@ def queue_depth(db: Database) -> int:
         return int(row["n"]) if row else 0
 
 
-def count_jobs(db: Database, *, state: str | None = None, source_key: str | None = None) -> int:
+def count_jobs(db: Database, scope: Scope, *, state: str | None = None, source_key: str | None = None) -> int:
+    in_bases, params = scope.kb_sql("j")
     with db.connection() as conn:
         row = conn.execute(
-            "SELECT count(*) AS n FROM ingestion_jobs WHERE (%s::text IS NULL OR state = %s) "
-            "AND (%s::text IS NULL OR source_key = %s)",
-            (state, state, source_key, source_key),
+            "SELECT count(*) AS n FROM ingestion_jobs j WHERE (%(state)s::text IS NULL OR j.state = %(state)s) "
+            f"AND (%(key)s::text IS NULL OR j.source_key = %(key)s) AND {in_bases}",
+            {**params, "state": state, "key": source_key},
         ).fetchone()
         return int(row["n"]) if row else 0
 
 
-def changed_since(db: Database, since: Any | None, job_ids: list[uuid.UUID] | None = None,
+def changed_since(db: Database, scope: Scope, since: Any | None, job_ids: list[uuid.UUID] | None = None,
                   limit: int = 500) -> list[Job]:
-    """Jobs updated at or after ``since``, oldest change first, optionally only ``job_ids``. With
-    ``since`` None: all of ``job_ids``, or every unfinished job. ``updated_at`` is a transaction's start
-    time, so callers should look back a little and de-duplicate."""
+    """Jobs of the scope's bases updated at or after ``since``, oldest change first, optionally only
+    ``job_ids``. With ``since`` None: all of ``job_ids``, or every unfinished job. ``updated_at`` is a
+    transaction's start time, so callers should look back a little and de-duplicate."""
+    in_bases, params = scope.kb_sql("j")
     with db.connection() as conn:
         return conn.execute(
-            "SELECT * FROM ingestion_jobs WHERE "
+            f"{_READ} WHERE "
             "(CASE WHEN %(since)s::timestamptz IS NULL "
-            "      THEN (%(ids)s::uuid[] IS NOT NULL OR state <> ALL(%(terminal)s)) "
-            "      ELSE updated_at >= %(since)s::timestamptz END) "
-            "AND (%(ids)s::uuid[] IS NULL OR id = ANY(%(ids)s::uuid[])) "
-            "ORDER BY updated_at, id LIMIT %(limit)s",
-            {"since": since, "terminal": list(TERMINAL_STATES), "ids": job_ids, "limit": limit},
+            "      THEN (%(ids)s::uuid[] IS NOT NULL OR j.state <> ALL(%(terminal)s)) "
+            "      ELSE j.updated_at >= %(since)s::timestamptz END) "
+            f"AND (%(ids)s::uuid[] IS NULL OR j.id = ANY(%(ids)s::uuid[])) AND {in_bases} "
+            "ORDER BY j.updated_at, j.id LIMIT %(limit)s",
+            {**params, "since": since, "terminal": list(TERMINAL_STATES), "ids": job_ids, "limit": limit},
         ).fetchall()
 
 
-def unfinished_for_key(db: Database, source_key: str) -> int:
-    """How many jobs for this file are queued or running."""
+def unfinished_for_key(db: Database, kb: uuid.UUID, source_key: str) -> int:
+    """How many jobs for this file of base ``kb`` are queued or running."""
     with db.connection() as conn:
         row = conn.execute(
-            "SELECT count(*) AS n FROM ingestion_jobs WHERE source_key = %s AND state <> ALL(%s)",
-            (source_key, list(TERMINAL_STATES)),
+            "SELECT count(*) AS n FROM ingestion_jobs WHERE kb_id = %s AND source_key = %s AND state <> ALL(%s)",
+            (kb, source_key, list(TERMINAL_STATES)),
         ).fetchone()
         return int(row["n"]) if row else 0
 

@@ -15,22 +15,24 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from dropqa.store.db import Database
+from dropqa.store.scope import Scope
 from dropqa.store.vectors import pg_vector
 
 EmbedFn = Callable[[list[str]], Sequence[Sequence[float]]]
 
 
 def fill_batch(db: Database, model_name: str, embed: EmbedFn, limit: int,
-               document: tuple[uuid.UUID | str, int] | None = None) -> int:
+               document: tuple[uuid.UUID | str, int] | None = None, bases: set[uuid.UUID] | None = None) -> int:
     """Embed up to ``limit`` pending nodes of ``model_name`` — of one document version
     (``(document_id, version)``) or, without ``document``, the oldest of any, current versions
     first. Texts already embedded anywhere (the same text in another node or version) are copied,
     not embedded again; identical texts in the batch are embedded once. Returns how many nodes
-    got their embedding (0: none left that this call could take)."""
+    got their embedding (0: none left that this call could take); ``bases`` collects their
+    documents' knowledge bases."""
     doc_id, version = document if document is not None else (None, None)
     with db.connection() as conn, conn.transaction():
         rows = conn.execute(
-            "SELECT p.node_id, p.text_hash, p.text FROM pending_embeddings p "
+            "SELECT p.node_id, p.text_hash, p.text, d.kb_id FROM pending_embeddings p "
             "JOIN documents d ON d.id = p.document_id "
             "WHERE p.model_name = %(m)s AND (%(doc)s::uuid IS NULL OR (p.document_id = %(doc)s AND p.version = %(v)s)) "
             "ORDER BY (p.version = d.current_version AND d.deleted_at IS NULL) DESC, p.created_at, p.node_id "
@@ -39,6 +41,8 @@ def fill_batch(db: Database, model_name: str, embed: EmbedFn, limit: int,
         ).fetchall()
         if not rows:
             return 0
+        if bases is not None:
+            bases.update(r["kb_id"] for r in rows)
         ids = [r["node_id"] for r in rows]
         copied = {r["node_id"] for r in conn.execute(
             "INSERT INTO embeddings (node_id, model_name, text_hash, embedding) "
@@ -70,19 +74,21 @@ def count_for(db: Database, document_id: uuid.UUID | str, version: int) -> int:
     return int(row["n"]) if row else 0
 
 
-def pending_among(db: Database, node_ids: list[str]) -> set[str]:
+def pending_among(db: Database, scope: Scope, node_ids: list[str]) -> set[str]:
     """Which of these nodes still wait for their embedding (their similarity is not known yet)."""
     if not node_ids:
         return set()
+    in_bases, params = scope.kb_sql("d")
     with db.connection() as conn:
-        rows = conn.execute("SELECT node_id FROM pending_embeddings WHERE node_id = ANY(%s::uuid[])",
-                            (node_ids,)).fetchall()
+        rows = conn.execute("SELECT p.node_id FROM pending_embeddings p JOIN documents d ON d.id = p.document_id "
+                            f"WHERE p.node_id = ANY(%(ids)s::uuid[]) AND {in_bases}",
+                            {**params, "ids": node_ids}).fetchall()
     return {str(r["node_id"]) for r in rows}
 
 
 def totals(db: Database) -> dict[str, int]:
-    """Over the current versions of live documents: nodes waiting for an embedding, and the
-    documents they belong to (``/api/health``)."""
+    """Over the current versions of live documents of every base: nodes waiting for an embedding, and the
+    documents they belong to (``/api/health``, ``dropqa index``: the store's own work, no one's documents)."""
     with db.connection() as conn:
         row = conn.execute(
             "SELECT count(*) AS nodes, count(DISTINCT p.document_id) AS documents FROM pending_embeddings p "

@@ -10,8 +10,9 @@ from dropqa.store.scope import Scope
 from dropqa.store.search import NODE_COLUMNS
 
 
-def content_under(db: Database, node_id: uuid.UUID, limit: int = 3) -> list[dict[str, Any]]:
+def content_under(db: Database, scope: Scope, node_id: uuid.UUID, limit: int = 3) -> list[dict[str, Any]]:
     """The first content nodes inside a section (a sheet's first row blocks), in document order."""
+    in_bases, params = scope.kb_sql("d")
     with db.connection() as conn:
         return conn.execute(
             f"WITH root AS (SELECT document_id, version, position, depth FROM nodes WHERE id = %(id)s), "
@@ -21,17 +22,19 @@ def content_under(db: Database, node_id: uuid.UUID, limit: int = 3) -> list[dict
             f"SELECT {NODE_COLUMNS} FROM nodes n JOIN documents d ON d.id = n.document_id, root r, nxt "
             f"WHERE n.document_id = r.document_id AND n.version = r.version AND n.position > r.position "
             f"AND (nxt.stop IS NULL OR n.position < nxt.stop) AND n.node_type NOT IN ('section', 'document') "
-            f"ORDER BY n.position LIMIT %(limit)s",
-            {"id": node_id, "limit": limit},
+            f"AND {in_bases} ORDER BY n.position LIMIT %(limit)s",
+            {**params, "id": node_id, "limit": limit},
         ).fetchall()
 
 
-def appendix_tables(db: Database, document_ids: list[uuid.UUID], version: int | None,
+def appendix_tables(db: Database, scope: Scope, document_ids: list[uuid.UUID],
                     limit_per_doc: int = 2) -> list[dict[str, Any]]:
-    """The last appendix-flagged tables/figures of each document's visible version."""
+    """The last appendix-flagged tables/figures of each document's visible version (in the scope's bases
+    and version)."""
     if not document_ids:
         return []
-    where, params = Scope(version=version, document_ids=tuple(document_ids), content_only=False).sql()
+    where, params = Scope(kbs=scope.kbs, version=scope.version, document_ids=tuple(document_ids),
+                          content_only=False).sql()
     with db.connection() as conn:
         return conn.execute(  # type: ignore[call-overload]
             f"SELECT * FROM (SELECT {NODE_COLUMNS}, row_number() OVER (PARTITION BY n.document_id "
@@ -41,22 +44,23 @@ def appendix_tables(db: Database, document_ids: list[uuid.UUID], version: int | 
         ).fetchall()
 
 
-def next_table(db: Database, document_id: uuid.UUID, version: int, position: int,
+def next_table(db: Database, scope: Scope, document_id: uuid.UUID, version: int, position: int,
                window: int = 4) -> dict[str, Any] | None:
     """The nearest table or figure after ``position`` (within ``window`` nodes): neighbour recall."""
+    in_bases, params = scope.kb_sql("d")
     with db.connection() as conn:
         return conn.execute(
             f"SELECT {NODE_COLUMNS} FROM nodes n JOIN documents d ON d.id = n.document_id "
-            "WHERE n.document_id = %s AND n.version = %s AND n.position > %s AND n.position <= %s "
-            "AND n.node_type IN ('table', 'figure', 'image') ORDER BY n.position LIMIT 1",
-            (document_id, version, position, position + window),
+            "WHERE n.document_id = %(doc)s AND n.version = %(v)s AND n.position > %(lo)s AND n.position <= %(hi)s "
+            f"AND n.node_type IN ('table', 'figure', 'image') AND {in_bases} ORDER BY n.position LIMIT 1",
+            {**params, "doc": document_id, "v": version, "lo": position, "hi": position + window},
         ).fetchone()
 
 
 def document_titles(db: Database, scope: Scope) -> list[dict[str, Any]]:
     """Every visible document's id, file name, title (its root node) and first heading: the names
     a question may call it by."""
-    where, params = Scope(version=scope.version, topics=scope.topics, content_only=False).sql()
+    where, params = Scope(kbs=scope.kbs, version=scope.version, topics=scope.topics, content_only=False).sql()
     with db.connection() as conn:
         return conn.execute(
             "SELECT d.id AS document_id, d.filename, coalesce(n.title, '') AS title, "

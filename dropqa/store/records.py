@@ -80,8 +80,9 @@ class TopicRecord:
 
 @dataclass
 class NewVersion:
-    """Everything one version of one file writes, in one transaction."""
+    """Everything one version of one file writes, in one transaction (into knowledge base ``kb_id``)."""
 
+    kb_id: uuid.UUID
     source_key: str
     filename: str
     file_type: str

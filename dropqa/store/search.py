@@ -149,16 +149,18 @@ def title_index(db: Database, vector: list[float], terms: list[str], model_name:
         ).fetchall()  # type: ignore[arg-type]
 
 
-def similarities(db: Database, node_ids: list[str], vector: list[float], model_name: str,
+def similarities(db: Database, scope: Scope, node_ids: list[str], vector: list[float], model_name: str,
                  dims: int) -> dict[str, float]:
     """Cosine similarity of the query to specific nodes (for hits found by full-text only)."""
     if not node_ids:
         return {}
-    expr = vector_expr("embedding", dims)
+    expr = vector_expr("e.embedding", dims)
+    in_bases, params = scope.kb_sql("d")
     with db.connection() as conn:
         rows = conn.execute(
-            f"SELECT node_id, 1 - ({expr} <=> %s::vector({int(dims)})) AS sim FROM embeddings "
-            "WHERE model_name = %s AND node_id = ANY(%s::uuid[])",
-            (pg_vector(vector), model_name, node_ids),
+            f"SELECT e.node_id, 1 - ({expr} <=> %(vec)s::vector({int(dims)})) AS sim FROM embeddings e "
+            "JOIN nodes n ON n.id = e.node_id JOIN documents d ON d.id = n.document_id "
+            f"WHERE e.model_name = %(model)s AND e.node_id = ANY(%(ids)s::uuid[]) AND {in_bases}",
+            {**params, "vec": pg_vector(vector), "model": model_name, "ids": node_ids},
         ).fetchall()
     return {str(r["node_id"]): float(r["sim"]) for r in rows}

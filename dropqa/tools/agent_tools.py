@@ -28,12 +28,13 @@ from dropqa.tools.spec import ToolSpec
 NODES_CAP = 200  # the argument schemas' hard limit; Settings.agent.max_nodes is the one that applies
 
 
-def load_hits(svc: Services, node_ids: list[str]) -> list[Hit]:
-    """The passages with these ids, in that order; more ids than ``agent.max_nodes`` is an error."""
+def load_hits(svc: Services, scope: Scope, node_ids: list[str]) -> list[Hit]:
+    """The passages of the scope's bases with these ids, in that order; more ids than ``agent.max_nodes`` is
+    an error."""
     limit = svc.settings.agent.max_nodes
     if len(node_ids) > limit:
         raise ValueError(f"at most {limit} node ids per call, got {len(node_ids)}")
-    rows = node_store.get_nodes(svc.db, parse_ids(node_ids))
+    rows = node_store.get_nodes(svc.db, scope, parse_ids(node_ids))
     order = {nid: i for i, nid in enumerate(node_ids)}
     hits = [Hit.from_row(r, "browse") for r in rows]
     return sorted(hits, key=lambda h: order.get(h.node_id, len(order)))
@@ -44,16 +45,16 @@ class RelatedArgs(BaseModel):
     limit: int = Field(8, ge=1, le=30)
 
 
-def get_related_documents_impl(svc: Services, args: RelatedArgs) -> ToolResult:
-    doc = find_document(svc, args.document)
+def get_related_documents_impl(svc: Services, scope: Scope, args: RelatedArgs) -> ToolResult:
+    doc = find_document(svc, scope, args.document)
     if doc is None:
         return failed("get_related_documents", f"no document matches {args.document!r}")
     stem = str(doc["filename"]).rsplit(".", 1)[0]
     related: dict[str, dict] = {}
-    for row in related_store.by_shared_topics(svc.db, doc["id"], args.limit):
+    for row in related_store.by_shared_topics(svc.db, scope, doc["id"], args.limit):
         related[str(row["document_id"])] = {"document_id": str(row["document_id"]), "filename": row["filename"],
                                             "shared_topics": list(row["topics"] or [])[:5], "mentions": 0}
-    for row in related_store.mentioning(svc.db, stem, doc["id"], args.limit):
+    for row in related_store.mentioning(svc.db, scope, stem, doc["id"], args.limit):
         entry = related.setdefault(str(row["document_id"]), {"document_id": str(row["document_id"]),
                                                              "filename": row["filename"], "shared_topics": []})
         entry["mentions"] = int(row["mentions"])
@@ -75,7 +76,7 @@ def _related_text(res: ToolResult) -> str:
 GET_RELATED_DOCUMENTS = ToolSpec(
     name="get_related_documents", args=RelatedArgs, text=_related_text,
     description="Documents related to one document: shared topics, and documents that mention it by name.",
-    run=lambda svc, args, _scope: get_related_documents_impl(svc, args))
+    run=lambda svc, args, scope: get_related_documents_impl(svc, scope, args))
 
 
 class FindingsArgs(BaseModel):
@@ -84,8 +85,8 @@ class FindingsArgs(BaseModel):
     question: str = Field(min_length=1, max_length=1000, description="the question the statements bear on")
 
 
-def verify_consistency_impl(svc: Services, args: FindingsArgs) -> ToolResult:
-    hits = load_hits(svc, args.node_ids)
+def verify_consistency_impl(svc: Services, scope: Scope, args: FindingsArgs) -> ToolResult:
+    hits = load_hits(svc, scope, args.node_ids)
     if not hits:
         return failed("verify_consistency", "none of the node ids exist")
     terms = [t for t in query_terms(args.question) if not t.isdigit()]
@@ -109,15 +110,15 @@ VERIFY_CONSISTENCY = ToolSpec(
                                + [f"- {c['description']}" for c in res.data.get("conflicts", [])]),
     description="Check whether gathered passages agree on the numbers the question asks about; names which "
                 "document (and which version) says what when they do not.",
-    run=lambda svc, args, _scope: verify_consistency_impl(svc, args))
+    run=lambda svc, args, scope: verify_consistency_impl(svc, scope, args))
 
 
-def summarize_findings_impl(svc: Services, args: FindingsArgs, max_sentences: int = 5) -> ToolResult:
-    hits = load_hits(svc, args.node_ids)
+def summarize_findings_impl(svc: Services, scope: Scope, args: FindingsArgs, max_sentences: int = 5) -> ToolResult:
+    hits = load_hits(svc, scope, args.node_ids)
     if not hits:
         return failed("summarize_findings", "none of the node ids exist")
     terms = query_terms(args.question)
-    weights = term_weights(svc, terms, Scope())
+    weights = term_weights(svc, terms, Scope(kbs=scope.kbs))  # the terms' idf over the bases' current versions
     picked = pick_sentences(args.question, terms, weights, hits, max_sentences, max_passages=len(hits),
                             cfg=svc.settings.answer)
     lines = [{"text": p.text, "node_id": hits[p.hit_index].node_id, "where": hits[p.hit_index].breadcrumb}
@@ -132,7 +133,7 @@ SUMMARIZE_FINDINGS = ToolSpec(
     text=lambda res: "\n".join([res.render(limit=0)]
                                + [f"- {s['text']} [{s['node_id']}]" for s in res.data.get("statements", [])]),
     description="The key statements of the gathered passages for the question, each with the node it comes from.",
-    run=lambda svc, args, _scope: summarize_findings_impl(svc, args))
+    run=lambda svc, args, scope: summarize_findings_impl(svc, scope, args))
 
 
 class FinalAnswer(BaseModel):

@@ -8,6 +8,7 @@ from typing import Any
 from dropqa.services import Services
 from dropqa.store import nodes as node_store
 from dropqa.store.documents import get_document
+from dropqa.store.scope import Scope
 from dropqa.text.segment import query_terms
 
 
@@ -24,10 +25,12 @@ def parse_ids(values: list[str]) -> list[uuid.UUID]:
     return [i for i in map(parse_id, values) if i is not None]
 
 
-def find_document(svc: Services, document: str) -> dict[str, Any] | None:
-    """The document ``document`` names: its id, else the best match of (part of) its file name."""
+def find_document(svc: Services, scope: Scope, document: str) -> dict[str, Any] | None:
+    """The document of the scope's bases ``document`` names: its id, else the best match of (part of) its
+    file name."""
     doc_id = parse_id(document)
     if doc_id is not None:
-        return get_document(svc.db, doc_id)
-    matches = [m for m in node_store.find_documents(svc.db, [document, *query_terms(document)]) if m["hits"] > 0]
-    return get_document(svc.db, matches[0]["document_id"]) if matches else None
+        return get_document(svc.db, scope, doc_id)
+    matches = [m for m in node_store.find_documents(svc.db, scope, [document, *query_terms(document)])
+               if m["hits"] > 0]
+    return get_document(svc.db, scope, matches[0]["document_id"]) if matches else None

@@ -84,7 +84,7 @@ def fulltext_search_impl(svc: Services, args: TextQueryArgs, scope: Scope) -> To
     terms = query_terms(args.query)
     rows = search.fulltext(svc.db, terms, scope, args.limit)
     hits = [Hit.from_row(r, "fulltext") for r in rows]
-    score_hits(svc, hits, terms, term_weights(svc, terms, scope), svc.embedder.embed_query(args.query).tolist())
+    score_hits(svc, scope, hits, terms, term_weights(svc, terms, scope), svc.embedder.embed_query(args.query).tolist())
     return found("fulltext_search", hits)
 
 
@@ -102,7 +102,7 @@ def semantic_search_impl(svc: Services, args: TextQueryArgs, scope: Scope) -> To
         h.metadata["semantic"] = float(r["score"])
         hits.append(h)
     terms = query_terms(args.query)
-    score_hits(svc, hits, terms, term_weights(svc, terms, scope), vec)
+    score_hits(svc, scope, hits, terms, term_weights(svc, terms, scope), vec)
     return found("semantic_search", hits)
 
 

@@ -29,9 +29,10 @@ def _standard_text(result: ToolResult) -> str | None:
 
 @dataclass(frozen=True)
 class ToolSpec:
-    """``run(services, args, run_scope)``: ``args`` is an instance of ``args``; ``run_scope`` is what the
-    graph run narrows every search to (its version and topics; ``Scope()`` outside a graph run), for tools whose own
-    ``version`` argument defaults to it. ``text`` is what the agent reads (``None``: the standard render)."""
+    """``run(services, args, run_scope)``: ``args`` is an instance of ``args``; ``run_scope`` is what every
+    read of the tool is held to: the knowledge bases the run (or the MCP caller) may read, and the run's
+    version and topics, for tools whose own ``version`` argument defaults to it. ``text`` is what the agent
+    reads (``None``: the standard render)."""
 
     name: str
     description: str
@@ -40,12 +41,13 @@ class ToolSpec:
     text: Callable[[ToolResult], str | None] = field(default=_standard_text)
     mcp: bool = False  # also served to other agents by ``dropqa mcp`` / ``/mcp``
 
-    def call(self, services: Services, arguments: Mapping[str, Any], run_scope: Scope | None = None) -> ToolResult:
+    def call(self, services: Services, arguments: Mapping[str, Any], run_scope: Scope) -> ToolResult:
         """Validate ``arguments`` against the argument model (``ValidationError`` when they do not fit;
-        ``ValueError`` naming the argument for text the database cannot store) and run the tool."""
+        ``ValueError`` naming the argument for text the database cannot store) and run the tool in
+        ``run_scope``."""
         for loc, reason in refused(dict(arguments)):
             raise ValueError(f"{'.'.join(map(str, loc))}: {reason}")
-        return self.run(services, self.args.model_validate(dict(arguments)), run_scope or Scope())
+        return self.run(services, self.args.model_validate(dict(arguments)), run_scope)
 
     def signature(self) -> inspect.Signature:
         """The argument model as a plain keyword-only signature: the fields' types and defaults, without
@@ -59,14 +61,14 @@ class ToolSpec:
 
 
 def run_scope(runtime: ToolRuntime[Any, Any]) -> Scope:
-    """What the graph run asked for: its version, and the asker's topic filter, which holds for every tool
-    (``State``; a plain dict state in tests)."""
+    """What the graph run may read and asked for: the run's knowledge bases (its ``Context``), its version,
+    and the asker's topic filter, which holds for every tool (``State``; a plain dict state in tests)."""
     state = runtime.state
 
     def field(name: str) -> Any:
         return state.get(name) if isinstance(state, Mapping) else getattr(state, name, None)
 
-    return Scope(version=field("version"), topics=tuple(field("topic_filter") or ()))
+    return runtime.context.scope(field("version"), field("topic_filter") or ())
 
 
 def as_langchain(spec: ToolSpec) -> BaseTool:

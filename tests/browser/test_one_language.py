@@ -85,6 +85,10 @@ def walk(page, base: str, lang: str, tmp_path: Path) -> dict[str, str]:
     page.locator("#topic-documents a").first.click()
     page.wait_for_selector("#tree .tree-node")
     keep("document")
+    page.goto(base + "/#/manage")
+    page.wait_for_selector("#kb-table tbody tr")
+    page.wait_for_selector("#keys-cli")  # open loopback server: the first admin key is made on the command line
+    keep("manage")
     page.goto(base + "/#/ask")
     page.wait_for_selector("#question")
     if not page.locator("#show-reasoning").is_checked():
@@ -102,7 +106,7 @@ def walk(page, base: str, lang: str, tmp_path: Path) -> dict[str, str]:
 def test_every_page_speaks_one_language(server: Server, new_page, tmp_path: Path, lang: str) -> None:
     page = new_page(locale="zh-CN" if lang == "zh" else "en-US")
     seen = walk(page, server.url, lang, tmp_path)
-    assert set(seen) == {"dashboard", "documents", "topics", "topic", "document", "ask"}
+    assert set(seen) == {"dashboard", "documents", "topics", "topic", "document", "manage", "ask"}
     if lang == "en":
         assert "The file is empty." in seen["documents"]  # the code's wording, in English
         return

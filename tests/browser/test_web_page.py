@@ -98,6 +98,7 @@ def test_upload_shows_each_file_through_the_job_states(corpus: dict) -> None:
 def test_ask_streams_an_answer_with_badges_reasoning_and_sources(corpus: dict, server: str, new_page) -> None:
     page = new_page()
     page.goto(server + "/#/ask")
+    page.wait_for_selector("#chat")  # the page draws once it knows the caller's bases (GET /api/me)
     page.evaluate(RECORD_STREAMING)
     page.fill("#question", QUESTION)
     page.keyboard.press("Enter")
@@ -175,10 +176,11 @@ def test_topic_and_version_filters_go_with_the_question(corpus: dict, server: st
     page.select_option("#qa-version", "1")
     page.uncheck("#show-reasoning")
     page.fill("#question", "How much does business support cost per month?")
-    with page.expect_request("**/api/qa/stream") as request:
+    with page.expect_request("**/api/qa/stream?kb=default") as request:  # the base the page shows
         page.click("#ask-button")
     assert request.value.post_data_json == {"question": "How much does business support cost per month?",
-                                            "show_reasoning": False, "topic_filter": [topic], "version": 1}
+                                            "show_reasoning": False, "topic_filter": [topic], "version": 1,
+                                            "kb": "default"}
     page.wait_for_selector(".msg-bot.answered", timeout=180_000)
     assert page.locator(".msg-bot:last-child details.trace").count() == 0
 
@@ -283,7 +285,7 @@ def test_small_screen_has_no_sideways_scroll(corpus: dict, server: str, new_page
         screenshot(page, name)
 
 
-def test_token_is_asked_once_and_sent(browser) -> None:
+def test_token_is_asked_once_and_kept_for_the_session(browser) -> None:
     srv = Server({"DROPQA_API_TOKEN": "s3cret-token-for-the-browser-test"}).wait()
     try:
         assert requests.get(srv.url + "/api/documents", timeout=60).status_code == 401
@@ -296,10 +298,14 @@ def test_token_is_asked_once_and_sent(browser) -> None:
         page.fill("#token-input", "s3cret-token-for-the-browser-test")
         page.click("#token-save")
         page.wait_for_selector("#doc-table .empty")  # an empty list, no longer an error
-        assert page.evaluate("localStorage.getItem('dropqa.token')") == "s3cret-token-for-the-browser-test"
+        assert page.evaluate("sessionStorage.getItem('dropqa.token')") == "s3cret-token-for-the-browser-test"
+        assert page.evaluate("localStorage.getItem('dropqa.token')") is None  # the browser session only
         page.reload()
         page.wait_for_selector("#doc-table .empty")
         assert not page.locator("#token-dialog").evaluate("d => d.open")
+        other = ctx.new_page()  # another tab is another session: it asks again
+        other.goto(srv.url + "/#/documents")
+        other.wait_for_selector("#token-dialog[open]")
         ctx.close()
     finally:
         srv.stop()

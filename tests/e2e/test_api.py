@@ -287,7 +287,7 @@ def test_openai_client_plain_and_streaming(server: Server, uploaded: dict[str, A
     from openai import OpenAI
 
     client = OpenAI(base_url=server.base + "/v1", api_key="unused-on-loopback", max_retries=0)
-    assert [m.id for m in client.models.list()] == ["dropqa"]
+    assert [m.id for m in client.models.list()] == ["dropqa", "dropqa/default"]
     messages = [{"role": "system", "content": "Answer from the documents."},
                 {"role": "user", "content": "hello"}, {"role": "assistant", "content": "Hi!"},
                 {"role": "user", "content": RTO_QUESTION}]

@@ -168,7 +168,10 @@ def test_an_empty_host_or_a_blank_token_is_refused_at_start(tmp_path: Path) -> N
 
 
 def _string_like(schema: dict[str, Any], components: dict[str, Any]) -> str | None:
-    """'str' for a string schema, 'list' for an array of strings, else None (refs and anyOf followed)."""
+    """'str' for a string schema, 'list' for an array of strings, else None (refs and anyOf followed; a file
+    part of a form is no string)."""
+    if "contentMediaType" in schema or schema.get("format") == "binary":
+        return None
     if "$ref" in schema:
         return _string_like(components[schema["$ref"].rsplit("/", 1)[1]], components)
     for option in schema.get("anyOf", []):
@@ -202,22 +205,31 @@ def test_text_the_database_refuses_is_a_422_naming_the_field_on_every_route(serv
                 tried.append((method, path, p["name"]))
                 assert r.status_code == 422, (method, path, p["name"], r.status_code, r.text)
                 assert r.json()["error"]["details"][0]["loc"] == [p["in"], p["name"]], r.text
-            body = op.get("requestBody", {}).get("content", {}).get("application/json")
+            content = op.get("requestBody", {}).get("content", {})
+            body = content.get("application/json") or content.get("multipart/form-data")
             if body is None:
                 continue
+            form = "application/json" not in content  # an upload's fields (issue 25's `kb`): the same rule
             model = components[body["schema"]["$ref"].rsplit("/", 1)[1]]
+            files = [(name, ("edge.md", b"# Edge\n\nnothing\n")) for name, prop in model["properties"].items()
+                     if form and name in model.get("required", []) and _string_like(prop, components) is None]
             for name, prop in model["properties"].items():
                 kind = _string_like(prop, components)
                 if kind is None:
                     continue
-                r = server.request(method.upper(), path.format(**fill), json={name: [bad] if kind == "list" else bad})
+                value = [bad] if kind == "list" else bad
+                r = (server.request(method.upper(), path.format(**fill), data={name: value}, files=files) if form
+                     else server.request(method.upper(), path.format(**fill), json={name: value}))
                 tried.append((method, path, name))
-                loc = ["body", name, 0] if kind == "list" else ["body", name]
+                loc = ["body", name, 0] if kind == "list" and not form else ["body", name]
                 assert r.status_code == 422 and r.json()["error"]["details"][0]["loc"] == loc, (path, name, r.text)
                 assert ".".join(map(str, loc)) in r.json()["error"]["message"]
     assert len(tried) >= 15 and ("get", "/api/documents", "type") in tried, tried
+    assert ("post", "/api/documents/upload", "kb") in tried and ("post", "/api/keys", "name") in tried, tried
     nested = server.post("/v1/chat/completions", json={"messages": [{"role": "user", "content": "hi\ud800"}]})
     assert nested.status_code == 422 and nested.json()["error"]["details"][0]["loc"] == [
         "body", "messages", 0, "content"], nested.text
     [result] = mcp_calls(server, [("keyword_search", {"pattern": "a\x00b"})])
     assert result.is_error and "pattern: NUL characters" in result.content[0].text, result.content
+    [result] = mcp_calls(server, [("keyword_search", {"pattern": "ab", "kb": ["a\x00b"]})])  # issue 25's argument
+    assert result.is_error and "kb.0: NUL characters" in result.content[0].text, result.content

@@ -70,12 +70,12 @@ def test_models_list_and_unknown_model_is_openai_404(offline: Server) -> None:
     import openai
 
     client = openai.OpenAI(base_url=offline.base + "/v1", api_key="x", max_retries=0)
-    assert [m.id for m in client.models.list()] == ["dropqa"]
-    for stream in (False, True):
+    assert [m.id for m in client.models.list()] == ["dropqa", "dropqa/default"]
+    for model, stream in (("gpt-4o", False), ("gpt-4o", True), ("dropqa/no-such-base", False)):
         with pytest.raises(openai.NotFoundError) as caught:
-            client.chat.completions.create(model="gpt-4o", stream=stream,
+            client.chat.completions.create(model=model, stream=stream,
                                            messages=[{"role": "user", "content": QUESTION}])
-        assert caught.value.code == "model_not_found" and "gpt-4o" in str(caught.value)
+        assert caught.value.code == "model_not_found" and model in str(caught.value)
         assert (caught.value.body or {}).get("param") == "model"  # type: ignore[union-attr]
 
 

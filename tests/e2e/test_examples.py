@@ -179,12 +179,15 @@ def test_job_stream_accepts_comma_separated_and_repeated_ids(served: dict[str, A
     jobs = requests.get(base + "/api/jobs", timeout=30).json()["jobs"]
     finished = [j["id"] for j in jobs if j["state"] == "done"]
     assert finished, jobs
-    ids = [finished[0], "00000000-0000-0000-0000-000000000000"]
+    ids = [finished[0], finished[-1]]
     for params in ({"ids": ",".join(ids)}, [("ids", i) for i in ids]):
         with requests.get(base + "/api/jobs/stream", params=params, stream=True, timeout=60) as r:
             assert r.status_code == 200
             events = sse_data(r.text)
-        assert events[-1][0] == "end" and [d["id"] for e, d in events if e == "job"] == [finished[0]]
+        assert events[-1][0] == "end" and {d["id"] for e, d in events if e == "job"} == set(ids)
+    unknown = "00000000-0000-0000-0000-000000000000"  # no such job (or one of a base the caller may not read)
+    missing = requests.get(base + "/api/jobs/stream", params={"ids": f"{finished[0]},{unknown}"}, timeout=30)
+    assert missing.status_code == 404 and unknown in missing.json()["error"]["message"]
     bad = requests.get(base + "/api/jobs/stream", params={"ids": f"{finished[0]},nope"}, timeout=30)
     assert bad.status_code == 422 and "nope" in json.dumps(bad.json())
 

@@ -21,6 +21,7 @@ import pytest
 from dropqa.ingestion.worker import Worker
 from dropqa.store import jobs
 from tests.conftest import ROOT
+from tests.support.scopes import DEFAULT, DEFAULT_KB
 from tests.support.sql import one
 
 pytestmark = pytest.mark.faults
@@ -48,7 +49,7 @@ def test_random_kills_lose_nothing_and_write_nothing_twice(services, settings, d
     for i in range(FILES):
         path = write_doc(tmp_path, i)
         keys.append(f"faults/{path.name}")
-        jobs.enqueue(db, keys[-1], str(path), max_attempts=KILLS + 3)  # kills use attempts, not the job
+        jobs.enqueue(db, DEFAULT_KB, keys[-1], str(path), max_attempts=KILLS + 3)  # kills use attempts, not the job
     env = {**os.environ, "DATABASE_URL": database_url, "OPENBLAS_NUM_THREADS": "1",
            "DROPQA_DATA_DIR": str(settings.data_dir), "DROPQA_INGESTION__JOB_STALE_S": str(STALE_S),
            "DROPQA_INGESTION__JOB_HEARTBEAT_S": "0.5", "DROPQA_INGESTION__WORKER_POLL_S": "0.2"}
@@ -84,7 +85,7 @@ def test_random_kills_lose_nothing_and_write_nothing_twice(services, settings, d
     assert any(state in ("parsing", "enriching", "embedding") for state in killed_in), killed_in
 
     for key in keys:
-        rows = jobs.list_jobs(db, source_key=key)
+        rows = jobs.list_jobs(db, DEFAULT, source_key=key)
         # one job, done and "indexed" — also when a victim was killed after committing the version
         # (while filling its embeddings): the survivor finds it whole, its own, and completes the embeddings
         assert [(j["state"], j["outcome"]) for j in rows] == [("done", "indexed")], (key, rows)

@@ -19,6 +19,7 @@ from dropqa.services import Services
 from dropqa.store import blobs, jobs
 from dropqa.store import documents as doc_store
 from dropqa.store.server import client_binary, embedded_url
+from tests.support.scopes import DEFAULT, DEFAULT_KB
 
 pytestmark = pytest.mark.integration
 
@@ -77,10 +78,10 @@ def test_restored_dump_holds_the_file_bytes(services, restored: Services, indexe
         data = path.read_bytes()
         assert blobs.get(restored.db, blobs.digest(data)) == data, path.name
     # re-index one document from the restored database alone (its original file is not used)
-    doc = doc_store.find_by_key(restored.db, "pricing.md")
+    doc = doc_store.find_by_key(restored.db, DEFAULT_KB, "pricing.md")
     assert doc is not None
-    doc_store.forget_hash(restored.db, doc["id"])
-    jobs.enqueue(restored.db, "pricing.md", "pricing.md",
-                 blob=doc_store.version_file_hash(restored.db, doc["id"], doc["current_version"]))
+    doc_store.forget_hash(restored.db, DEFAULT, doc["id"])
+    jobs.enqueue(restored.db, DEFAULT_KB, "pricing.md", "pricing.md",
+                 blob=doc_store.version_file_hash(restored.db, DEFAULT, doc["id"], doc["current_version"]))
     done = Worker(restored, "restored").run_once()
     assert done is not None and done["state"] == "done" and done["outcome"] == "new_version", done

@@ -9,10 +9,10 @@ import pytest
 
 from dropqa.ingestion.worker import Worker
 from dropqa.store import jobs
-from dropqa.store.scope import Scope
 from dropqa.store.search import fulltext
 from tests.support import documents as gen
 from tests.support.bad_input import assert_indexed, assert_intact, build_baseline, refuse, run
+from tests.support.scopes import DEFAULT
 
 pytestmark = pytest.mark.integration
 
@@ -78,7 +78,7 @@ def test_wrong_extension_is_parsed_by_its_real_type(services, worker, baseline, 
         with services.db.connection() as conn:
             doc = conn.execute("SELECT file_type FROM documents WHERE id = %s", (row["document_id"],)).fetchone()
         assert doc["file_type"] == kind
-        assert any(fact in h["content"] for h in fulltext(services.db, [fact], Scope(), 5))
+        assert any(fact in h["content"] for h in fulltext(services.db, [fact], DEFAULT, 5))
     assert_intact(services, baseline)
 
 
@@ -94,7 +94,8 @@ def test_encrypted_pdf_and_office_files_say_password_protected(services, worker,
     for name, data in cases.items():
         (files / name).write_bytes(data)
         refuse(services, baseline, worker, files / name, "password-protected", "remove the password")
-    assert "Word file is password-protected" in jobs.list_jobs(services.db, source_key="locked.docx")[0]["error"]
+    job = jobs.list_jobs(services.db, DEFAULT, source_key="locked.docx")[0]
+    assert "Word file is password-protected" in job["error"]
 
 
 # --- bombs and sizes ---------------------------------------------------------------------------------------

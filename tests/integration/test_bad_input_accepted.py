@@ -8,11 +8,11 @@ import pytest
 
 from dropqa.ingestion.worker import Worker
 from dropqa.store import nodes as node_store
-from dropqa.store.scope import Scope
 from dropqa.store.search import fulltext, semantic
 from dropqa.text.segment import query_terms
 from tests.support import documents as gen
 from tests.support.bad_input import assert_indexed, assert_intact, build_baseline, run
+from tests.support.scopes import DEFAULT
 
 pytestmark = pytest.mark.integration
 
@@ -33,7 +33,7 @@ def baseline(services, worker, tmp_path_factory) -> dict:
 
 
 def find(services, text: str, document: str) -> list[dict]:
-    hits = fulltext(services.db, query_terms(text), Scope(), 10)
+    hits = fulltext(services.db, query_terms(text), DEFAULT, 10)
     return [h for h in hits if h["document_name"] == document]
 
 
@@ -126,13 +126,13 @@ def test_sheet_of_100000_rows_is_split_by_row_ranges(services, worker, baseline,
                            "AND n.node_type = 'table'", row["document_id"])
     assert tables["n"] >= 500  # row ranges of at most 200 rows / ~4,000 characters
     assert tables["embedded"] == services.settings.ingestion.embed_table_ranges  # the rest: full-text only
-    [hit] = [h for h in fulltext(services.db, ["077777"], Scope(), 5) if h["document_name"] == path.name]
+    [hit] = [h for h in fulltext(services.db, ["077777"], DEFAULT, 5) if h["document_name"] == path.name]
     assert hit["content"].splitlines()[:2] == ["库存", "编号 | 物料 | 库位"]  # caption, then the header again
     assert "物料: SKU-077777" in hit["content"]
     first, last = hit["metadata"]["row_range"]
     assert first <= 77_779 <= last  # spreadsheet row numbers: header in row 1
     vector = services.embedder.embed_query("库存 物料 库位").tolist()
-    near = semantic(services.db, vector, services.embedder.name, services.embedder.dimensions, Scope(), 5)
+    near = semantic(services.db, vector, services.embedder.name, services.embedder.dimensions, DEFAULT, 5)
     assert any(h["document_name"] == path.name for h in near)
-    assert node_store.outline(services.db, row["document_id"], 1)[0]["node_type"] == "document"
+    assert node_store.outline(services.db, DEFAULT, row["document_id"], 1)[0]["node_type"] == "document"
     assert_intact(services, baseline)

@@ -14,6 +14,7 @@ from dropqa.ingestion.watcher import Watcher
 from dropqa.ingestion.worker import Worker
 from dropqa.store import blobs, jobs
 from dropqa.store import documents as doc_store
+from tests.support.scopes import DEFAULT, DEFAULT_KB
 from tests.support.sql import rows
 
 pytestmark = pytest.mark.integration
@@ -85,25 +86,26 @@ def test_a_worker_indexes_stored_bytes_without_the_file(services, tmp_path: Path
     (root / "archive.md").write_bytes(data)
     watcher = Watcher(db, services.settings, [root])
     watcher.enqueue_index("archive.md", root / "archive.md")
-    job = jobs.list_jobs(db, source_key="archive.md")[0]
+    job = jobs.list_jobs(db, DEFAULT, source_key="archive.md")[0]
     assert job["blob_sha256"] == sha(data)
     (root / "archive.md").unlink()
     done = Worker(services, "elsewhere").run_once()
     assert done is not None and done["state"] == "done" and done["outcome"] == "indexed", done
-    doc = doc_store.find_by_key(db, "archive.md")
+    doc = doc_store.find_by_key(db, DEFAULT_KB, "archive.md")
     assert doc is not None and doc["storage_path"] is None
     texts = rows(db, "SELECT content FROM nodes WHERE document_id = %s", doc["id"])
     assert any("7 years" in r["content"] for r in texts)
     # re-index: the stored bytes of the current version, again without the file
-    doc_store.forget_hash(db, doc["id"])
-    jobs.enqueue(db, "archive.md", "archive.md", blob=doc_store.version_file_hash(db, doc["id"], 1))
+    doc_store.forget_hash(db, DEFAULT, doc["id"])
+    blob = doc_store.version_file_hash(db, DEFAULT, doc["id"], 1)
+    jobs.enqueue(db, DEFAULT_KB, "archive.md", "archive.md", blob=blob)
     again = Worker(services, "elsewhere").run_once()
     assert again is not None and again["outcome"] == "new_version" and again["version"] == 2
 
 
 def test_a_job_whose_bytes_are_gone_fails_with_a_reason(services) -> None:
     db = services.db
-    job = jobs.enqueue(db, "gone.md", "uploads/0000/gone.md", blob="f" * 64)
+    job = jobs.enqueue(db, DEFAULT_KB, "gone.md", "uploads/0000/gone.md", blob="f" * 64)
     done = Worker(services, "w").run_once()
     assert done is not None and done["id"] == job["id"] and done["state"] == "failed"
     assert "stored bytes are gone" in done["error"] and done["attempts"] == 1
@@ -112,14 +114,15 @@ def test_a_job_whose_bytes_are_gone_fails_with_a_reason(services) -> None:
 def test_newer_bytes_of_a_queued_file_supersede_the_older(services) -> None:
     db = services.db
     old, new = blobs.put(db, b"# v1\n\nold text\n"), blobs.put(db, b"# v2\n\nnew text\n")
-    first = jobs.enqueue(db, "sup.md", "/w/sup.md", blob=old, supersede=True)
-    assert jobs.enqueue(db, "sup.md", "/w/sup.md", blob=old, supersede=True)["id"] == first["id"]
-    second = jobs.enqueue(db, "sup.md", "/w/sup.md", blob=new, supersede=True)
+    first = jobs.enqueue(db, DEFAULT_KB, "sup.md", "/w/sup.md", blob=old, supersede=True)
+    assert jobs.enqueue(db, DEFAULT_KB, "sup.md", "/w/sup.md", blob=old, supersede=True)["id"] == first["id"]
+    second = jobs.enqueue(db, DEFAULT_KB, "sup.md", "/w/sup.md", blob=new, supersede=True)
     assert second["id"] == first["id"] and second["blob_sha256"] == new
-    upload = jobs.enqueue(db, "sup.md", "/w/sup.md", blob=old)  # without supersede (uploads): a job of its own
+    # without supersede (uploads): a job of its own
+    upload = jobs.enqueue(db, DEFAULT_KB, "sup.md", "/w/sup.md", blob=old)
     assert upload["id"] != first["id"]
     for _ in range(2):
-        jobs.cancel(db, jobs.list_jobs(db, source_key="sup.md", state="queued")[0]["id"])
+        jobs.cancel(db, DEFAULT, jobs.list_jobs(db, DEFAULT, source_key="sup.md", state="queued")[0]["id"])
 
 
 def test_deleting_frees_the_bytes_nobody_else_uses(services, indexer, tmp_path: Path) -> None:
@@ -135,11 +138,11 @@ def test_deleting_frees_the_bytes_nobody_else_uses(services, indexer, tmp_path: 
     (tmp_path / "z.md").write_bytes(own_v2)
     assert indexer.index_file(tmp_path / "z.md", "del/z.md").status == "new_version"
 
-    assert doc_store.mark_deleted(db, "del/z.md")
+    assert doc_store.mark_deleted(db, DEFAULT_KB, "del/z.md")
     assert not stored(db, sha(own_v1)) and not stored(db, sha(own_v2))  # every version's bytes: nobody else's
-    assert doc_store.mark_deleted(db, "del/x.md")
+    assert doc_store.mark_deleted(db, DEFAULT_KB, "del/x.md")
     assert stored(db, sha(shared))  # y.md still has these bytes
-    assert doc_store.mark_deleted(db, "del/y.md")
+    assert doc_store.mark_deleted(db, DEFAULT_KB, "del/y.md")
     assert not stored(db, sha(shared))
     assert rows(db, "SELECT count(*) AS n FROM blob_chunks WHERE sha256 = %s", sha(shared))[0]["n"] == 0
     # the versions stay as history
@@ -151,7 +154,7 @@ def test_collection_spares_queued_jobs_and_young_bytes(services) -> None:
     db = services.db
     queued = blobs.put(db, b"# queued\n\nwaiting for a worker\n")
     loose = blobs.put(db, b"# loose\n\nnamed by nothing\n")
-    job = jobs.enqueue(db, "gc/queued.md", "uploads/x/queued.md", blob=queued)
+    job = jobs.enqueue(db, DEFAULT_KB, "gc/queued.md", "uploads/x/queued.md", blob=queued)
     assert blobs.collect(db, grace_s=3600, only=[queued, loose]) == (0, 0)  # both too young
     count, size = blobs.collect(db, grace_s=0, only=[queued, loose])
     assert (count, size) == (1, len(b"# loose\n\nnamed by nothing\n"))
@@ -183,14 +186,14 @@ def test_a_delete_is_one_transaction(services, indexer, tmp_path: Path) -> None:
     with db.transaction() as conn, db.connection() as inner:
         assert inner is conn  # joined, not a second pooled connection
     with pytest.raises(RuntimeError), db.transaction():
-        assert doc_store.mark_deleted(db, "tx/t.md")
+        assert doc_store.mark_deleted(db, DEFAULT_KB, "tx/t.md")
         assert not stored(db, sha(data))  # freed inside the transaction ...
-        jobs.enqueue(db, "tx/t.md", "", "delete")
+        jobs.enqueue(db, DEFAULT_KB, "tx/t.md", "", "delete")
         raise RuntimeError("the request failed after the delete")
     # ... and all of it undone with it
     assert rows(db, "SELECT deleted_at FROM documents WHERE source_key = 'tx/t.md'")[0]["deleted_at"] is None
-    assert stored(db, sha(data)) and not jobs.list_jobs(db, source_key="tx/t.md")
+    assert stored(db, sha(data)) and not jobs.list_jobs(db, DEFAULT, source_key="tx/t.md")
     with db.transaction():
-        assert doc_store.mark_deleted(db, "tx/t.md")
+        assert doc_store.mark_deleted(db, DEFAULT_KB, "tx/t.md")
     assert rows(db, "SELECT deleted_at FROM documents WHERE source_key = 'tx/t.md'")[0]["deleted_at"] is not None
     assert not stored(db, sha(data))

@@ -23,6 +23,7 @@ from dropqa.store import documents as doc_store
 from dropqa.store import jobs, pending, search
 from dropqa.store.scope import Scope
 from tests.conftest import EXAMPLES, ROOT
+from tests.support.scopes import DEFAULT, DEFAULT_KB
 
 pytestmark = pytest.mark.integration
 
@@ -54,12 +55,12 @@ def test_version_answers_by_fulltext_before_its_embeddings_exist(services, index
     doc_id, version = outcome.document_id, outcome.version
     waiting = pending.count_for(services.db, doc_id, version)
     assert waiting > 0 and embedded_nodes(services.db, doc_id, version) == 0
-    assert doc_store.embedding_counts(services.db, doc_id, version) == (0, waiting)
+    assert doc_store.embedding_counts(services.db, DEFAULT, doc_id, version) == (0, waiting)
 
     qvec = services.embedder.embed_query(QUESTION).tolist()
     assert search.semantic(services.db, qvec, services.embedder.name, services.embedder.dimensions,
-                           Scope(), 10) == []  # nothing embedded: the vector channel finds nothing
-    found = hybrid_search(services, QUESTION, Scope())
+                           DEFAULT, 10) == []  # nothing embedded: the vector channel finds nothing
+    found = hybrid_search(services, QUESTION, DEFAULT)
     top = found.hits[0]
     assert top.document_name == MANUAL and "45" in top.content
     assert top.metadata["semantic_pending"] is True and top.relevance > 0.3
@@ -70,14 +71,14 @@ def test_version_answers_by_fulltext_before_its_embeddings_exist(services, index
 
 
 def test_semantic_search_uses_the_embeddings_once_filled(services, indexer, corpus):
-    doc = doc_store.find_by_key(services.db, MANUAL)
+    doc = doc_store.find_by_key(services.db, DEFAULT_KB, MANUAL)
     filled = indexer.fill((doc["id"], doc["current_version"]))
     assert filled > 0 and pending.count_for(services.db, doc["id"], doc["current_version"]) == 0
-    assert doc_store.embedding_counts(services.db, doc["id"], 1)[1] == 0
+    assert doc_store.embedding_counts(services.db, DEFAULT, doc["id"], 1)[1] == 0
     qvec = services.embedder.embed_query(QUESTION).tolist()
-    rows = search.semantic(services.db, qvec, services.embedder.name, services.embedder.dimensions, Scope(), 5)
+    rows = search.semantic(services.db, qvec, services.embedder.name, services.embedder.dimensions, DEFAULT, 5)
     assert rows and rows[0]["document_name"] == MANUAL
-    top = hybrid_search(services, QUESTION, Scope()).hits[0]
+    top = hybrid_search(services, QUESTION, DEFAULT).hits[0]
     assert "semantic_pending" not in top.metadata and "semantic" in top.channels
 
 
@@ -88,13 +89,13 @@ def test_new_version_filling_never_mixes_with_the_old_one(services, indexer, cor
     second = indexer.index_file(corpus / "pricing.md", "pricing.md", embed=False)
     assert second.status == "new_version" and second.version == 2
     assert pending.count_for(services.db, second.document_id, 2) > 0
-    found = hybrid_search(services, "How much does business support cost per month?", Scope())
+    found = hybrid_search(services, "How much does business support cost per month?", DEFAULT)
     pricing = [h for h in found.hits if h.document_name == "pricing.md"]
     assert pricing and {h.version for h in pricing} == {2}  # v1's embeddings do not leak into answers
     assert "350 EUR" in pricing[0].content
-    old = hybrid_search(services, "How much does business support cost per month?", Scope(version=1))
+    old = hybrid_search(services, "How much does business support cost per month?", Scope(kbs=(DEFAULT_KB,), version=1))
     assert {h.version for h in old.hits if h.document_name == "pricing.md"} == {1}
-    listed = {d["source_key"]: d for d in doc_store.list_documents(services.db)}["pricing.md"]
+    listed = {d["source_key"]: d for d in doc_store.list_documents(services.db, DEFAULT)}["pricing.md"]
     assert listed["embed_pending"] > 0 and pending.index_status(listed["embed_done"], listed["embed_pending"])[
         "semantic_percent"] < 100
 
@@ -103,8 +104,8 @@ def test_worker_sweep_completes_pending_embeddings(services, indexer, corpus):
     assert pending.totals(services.db)["nodes"] > 0  # pricing v2 from the test before
     done = Worker(services, "sweeper").fill_pending()
     assert done > 0 and pending.totals(services.db)["nodes"] == 0
-    doc = doc_store.find_by_key(services.db, "pricing.md")
-    assert pending.index_status(*doc_store.embedding_counts(services.db, doc["id"], 2))["label"] == \
+    doc = doc_store.find_by_key(services.db, DEFAULT_KB, "pricing.md")
+    assert pending.index_status(*doc_store.embedding_counts(services.db, DEFAULT, doc["id"], 2))["label"] == \
         "full-text ready · semantic 100 %"
 
 
@@ -118,13 +119,13 @@ def test_worker_that_empties_a_backlog_recomputes_the_topics(services, indexer, 
     outcome = indexer.index_file(path, "glacier.md", embed=False)
     indexer.refresh_topics()  # what `dropqa index --no-wait` does at its end
     doc_id = outcome.document_id
-    assert doc_store.document_topics(services.db, doc_id, 1) == []
+    assert doc_store.document_topics(services.db, DEFAULT, doc_id, 1) == []
     stop = threading.Event()
     worker = threading.Thread(target=Worker(services, "backlog").run_forever, args=(stop, 0.1), daemon=True)
     worker.start()
     try:
         deadline = time.monotonic() + 300
-        while not doc_store.document_topics(services.db, doc_id, 1):
+        while not doc_store.document_topics(services.db, DEFAULT, doc_id, 1):
             assert time.monotonic() < deadline, "no topic after the backlog was filled"
             time.sleep(0.2)
     finally:
@@ -162,7 +163,7 @@ def test_killed_between_the_phases_answers_and_the_next_worker_completes(service
                            str(tmp_path / "killed.md"), "killed.md"], env=env, capture_output=True, text=True,
                           timeout=300)
     assert proc.returncode == -9 and "written" in proc.stdout, proc.stdout + proc.stderr
-    doc = doc_store.find_by_key(services.db, "killed.md")
+    doc = doc_store.find_by_key(services.db, DEFAULT_KB, "killed.md")
     assert doc is not None and doc["current_version"] == 1
     assert pending.count_for(services.db, doc["id"], 1) > 0 and embedded_nodes(services.db, doc["id"], 1) == 0
 
@@ -170,7 +171,7 @@ def test_killed_between_the_phases_answers_and_the_next_worker_completes(service
     assert result.answerable and "九十一天" in result.answer and result.sources[0].document_name == "killed.md"
 
     # the next worker: the job for the same file finds it unchanged and completes its embeddings
-    job = jobs.enqueue(services.db, "killed.md", str(tmp_path / "killed.md"))
+    job = jobs.enqueue(services.db, DEFAULT_KB, "killed.md", str(tmp_path / "killed.md"))
     final = Worker(services, "next-worker").run_once()
     assert final is not None and final["id"] == job["id"]
     assert final["state"] == "done" and final["outcome"] == "unchanged"
@@ -195,8 +196,8 @@ def test_near_identical_passages_are_embedded_once(services, indexer, tmp_path):
     assert embedded_nodes(services.db, doc_id, 1) == 2_000 and pending.count_for(services.db, doc_id, 1) == 0
     assert count(services.db, "SELECT count(DISTINCT e.text_hash) AS n FROM embeddings e JOIN nodes n "
                               "ON n.id = e.node_id WHERE n.document_id = %s", doc_id) <= 8
-    hits = search.fulltext(services.db, ["11171"], Scope(), 3)  # 11171 = 10,000 + 1598 * 7 % 2003
+    hits = search.fulltext(services.db, ["11171"], DEFAULT, 3)  # 11171 = 10,000 + 1598 * 7 % 2003
     assert [h["content"] for h in hits] == ["Under heading 1598 the quokka quota is 11171 units."]
     qvec = services.embedder.embed_query("How large is the quokka quota?").tolist()
-    near = search.semantic(services.db, qvec, services.embedder.name, services.embedder.dimensions, Scope(), 5)
+    near = search.semantic(services.db, qvec, services.embedder.name, services.embedder.dimensions, DEFAULT, 5)
     assert near and all(h["document_name"] == "templated.md" for h in near)

@@ -16,6 +16,7 @@ from dropqa.ingestion.rows import embed_key
 from dropqa.store import documents as doc_store
 from dropqa.text.sentences import truncate
 from tests.support import ScriptedOpenAI
+from tests.support.scopes import DEFAULT
 
 pytestmark = pytest.mark.integration
 
@@ -144,7 +145,7 @@ def test_english_document_gets_the_english_prompt(services, tmp_path):
     assert any("Chunks:" in p and "Section: Field Guide > Batteries" in p for p in prompts)
     assert [n["metadata"]["context"] for n in content_nodes(services, outcome.document_id)] == [
         "context 1 of Field Guide > Batteries", "context 2 of Field Guide > Batteries"]
-    names = {t["name"] for t in doc_store.document_topics(services.db, outcome.document_id, 1)}
+    names = {t["name"] for t in doc_store.document_topics(services.db, DEFAULT, outcome.document_id, 1)}
     assert names == {"battery life"}  # named by the model, normalised
 
 
@@ -172,7 +173,7 @@ def test_unreachable_model_falls_back_to_phrase_topics(services, tmp_path):
     assert outcome.enrichment["contexts_fallback"] == 5
     stored = indexer.refresh_topics()  # the model cannot name the topics: the phrase names stay
     assert stored and all(s["named_by"] == "phrases" for s in stored)
-    assert doc_store.document_topics(services.db, outcome.document_id, 1)
+    assert doc_store.document_topics(services.db, DEFAULT, outcome.document_id, 1)
 
 
 def test_offline_context_is_the_section_summary(services, tmp_path):

@@ -19,6 +19,7 @@ from dropqa.runtime.run import ask
 from dropqa.store import topics as topic_store
 from dropqa.text.segment import stopwords
 from tests.conftest import ROOT
+from tests.support.scopes import DEFAULT
 
 pytestmark = pytest.mark.integration
 SHARED = ROOT.parent / "shared"
@@ -77,7 +78,7 @@ def corpus(indexer, tmp_path_factory: pytest.TempPathFactory) -> dict[str, objec
 
 def test_a_handful_of_well_named_topics_per_ten_documents(services, corpus):
     files, text = corpus["files"], str(corpus["text"])  # type: ignore[index]
-    listed = topic_store.list_topics(services.db, limit=1000)
+    listed = topic_store.list_topics(services.db, DEFAULT, limit=1000)
     assert 2 <= len(listed) <= math.ceil(len(files) / 3), [t["name"] for t in listed]  # type: ignore[arg-type]
     assert sum(t["document_count"] for t in listed) == len(files)  # type: ignore[arg-type]
     lowered = text.lower()
@@ -92,12 +93,12 @@ def test_a_handful_of_well_named_topics_per_ten_documents(services, corpus):
 
 
 def test_topic_filter_and_merge_survive_a_recomputation(services, indexer, corpus):
-    first, second = topic_store.list_topics(services.db, limit=2)
-    docs = {d["id"] for d in topic_store.topic_documents(services.db, first["id"])}
+    first, second = topic_store.list_topics(services.db, DEFAULT, limit=2)
+    docs = {d["id"] for d in topic_store.topic_documents(services.db, DEFAULT, first["id"])}
     answer = ask(services, "差旅费的住宿标准是多少？", topic_filter=[first["name"]])
     assert {s.document_id for s in answer.sources} <= {str(d) for d in docs}
-    topic_store.merge_topics(services.db, [second["id"]], first["id"])
+    topic_store.merge_topics(services.db, DEFAULT, [second["id"]], first["id"])
     indexer.refresh_topics()  # e.g. after the next upload: the merge still holds
-    after = {t["name"]: t for t in topic_store.list_topics(services.db, limit=1000)}
+    after = {t["name"]: t for t in topic_store.list_topics(services.db, DEFAULT, limit=1000)}
     assert second["name"] not in after
     assert after[first["name"]]["document_count"] == first["document_count"] + second["document_count"]

@@ -13,6 +13,7 @@ from dropqa.store import documents as doc_store
 from dropqa.store import jobs
 from dropqa.store.db import is_connection_error
 from dropqa.store.server import DatabaseUnavailable
+from tests.support.scopes import DEFAULT, DEFAULT_KB
 
 pytestmark = pytest.mark.integration
 
@@ -34,39 +35,39 @@ def folder_doc(services, indexer, tmp_path_factory):
     path.write_bytes(POLICY)
     outcome = indexer.index_file(path, "Information_Security_Policy.md")
     assert outcome.status == "indexed"
-    return doc_store.find_by_key(services.db, "Information_Security_Policy.md")
+    return doc_store.find_by_key(services.db, DEFAULT_KB, "Information_Security_Policy.md")
 
 
 def test_an_upload_never_becomes_a_version_of_a_folder_document(services, folder_doc) -> None:
-    item = accept(services, "Information_Security_Policy.md", FAKE)
+    item = accept(services, DEFAULT_KB, "Information_Security_Policy.md", FAKE)
     assert item.status == "queued" and item.document_id is None  # a new document, not the folder one
     drain(services)
-    folder = doc_store.get_document(services.db, folder_doc["id"])
+    folder = doc_store.get_document(services.db, DEFAULT, folder_doc["id"])
     assert folder["current_version"] == 1 and folder["file_hash"] == folder_doc["file_hash"]
-    upload = doc_store.find_by_key(services.db, "upload:Information_Security_Policy.md")
+    upload = doc_store.find_by_key(services.db, DEFAULT_KB, "upload:Information_Security_Policy.md")
     assert upload is not None and upload["id"] != folder_doc["id"]
     assert upload["filename"] == "Information_Security_Policy.md"
 
     # the same name uploaded again with new bytes: a new version of the upload, still not of the folder file
-    again = accept(services, "Information_Security_Policy.md", FAKE + b"\nRevised.\n")
+    again = accept(services, DEFAULT_KB, "Information_Security_Policy.md", FAKE + b"\nRevised.\n")
     assert again.document_id == str(upload["id"])
     drain(services)
-    assert doc_store.get_document(services.db, upload["id"])["current_version"] == 2
-    assert doc_store.get_document(services.db, folder_doc["id"])["current_version"] == 1
+    assert doc_store.get_document(services.db, DEFAULT, upload["id"])["current_version"] == 2
+    assert doc_store.get_document(services.db, DEFAULT, folder_doc["id"])["current_version"] == 1
 
 
 def test_replace_names_the_document_an_upload_becomes_a_version_of(services, folder_doc) -> None:
-    item = accept(services, "whatever-name.md", POLICY + b"\nReviewed in 2025.\n", replace=folder_doc)
+    item = accept(services, DEFAULT_KB, "whatever-name.md", POLICY + b"\nReviewed in 2025.\n", replace=folder_doc)
     assert item.status == "queued" and item.document_id == str(folder_doc["id"])
     drain(services)
-    assert doc_store.get_document(services.db, folder_doc["id"])["current_version"] == 2
+    assert doc_store.get_document(services.db, DEFAULT, folder_doc["id"])["current_version"] == 2
 
 
 def test_like_wildcards_in_the_name_filter_are_literal(services, folder_doc) -> None:
-    assert doc_store.count_documents(services.db) >= 1
-    assert doc_store.count_documents(services.db, query="%_") == 0
-    assert doc_store.count_documents(services.db, query="Informatio__Security") == 0  # "_" is no wildcard
-    assert doc_store.count_documents(services.db, query="Security_Policy") >= 1
+    assert doc_store.count_documents(services.db, DEFAULT) >= 1
+    assert doc_store.count_documents(services.db, DEFAULT, query="%_") == 0
+    assert doc_store.count_documents(services.db, DEFAULT, query="Informatio__Security") == 0  # "_" is no wildcard
+    assert doc_store.count_documents(services.db, DEFAULT, query="Security_Policy") >= 1
 
 
 def test_a_job_failed_for_a_passing_reason_gets_a_later_round(services, tmp_path) -> None:
@@ -76,7 +77,7 @@ def test_a_job_failed_for_a_passing_reason_gets_a_later_round(services, tmp_path
     try:
         path = tmp_path / "rounds.md"
         path.write_bytes(b"# Rounds\n\nA paragraph about rounds.\n")
-        job = jobs.enqueue(db, "rounds/rounds.md", str(path), max_attempts=1)
+        job = jobs.enqueue(db, DEFAULT_KB, "rounds/rounds.md", str(path), max_attempts=1)
         claimed = jobs.claim(db, "ghost")  # a worker takes it and dies: its heartbeat goes stale
         assert claimed["id"] == job["id"]
         with db.connection() as conn:
@@ -89,7 +90,7 @@ def test_a_job_failed_for_a_passing_reason_gets_a_later_round(services, tmp_path
 
         bad = tmp_path / "empty.md"
         bad.write_bytes(b"")
-        job = jobs.enqueue(db, "rounds/empty.md", str(bad))
+        job = jobs.enqueue(db, DEFAULT_KB, "rounds/empty.md", str(bad))
         drain(services)  # a bad file fails for good: no later round
         row = jobs.get(db, job["id"])
         assert (row["state"], row["retry_failed"], row["failed_rounds"]) == ("failed", False, 0)

@@ -9,6 +9,7 @@ import pytest
 from dropqa.store import documents as doc_store
 from dropqa.store import nodes as node_store
 from tests.conftest import EXAMPLES, ROOT
+from tests.support.scopes import DEFAULT, DEFAULT_KB
 
 pytestmark = pytest.mark.integration
 
@@ -19,10 +20,10 @@ def count(db, sql: str, *args) -> int:
 
 
 def test_examples_are_indexed_with_section_tree(services, indexed_examples):
-    docs = {d["source_key"]: d for d in doc_store.list_documents(services.db)}
+    docs = {d["source_key"]: d for d in doc_store.list_documents(services.db, DEFAULT)}
     assert set(docs) == {p.name for p in EXAMPLES.iterdir()}
     manual = docs["云栖数据平台运维手册.md"]
-    tree = node_store.outline(services.db, manual["id"], 1)
+    tree = node_store.outline(services.db, DEFAULT, manual["id"], 1)
     titles = [n["title"] for n in tree if n["node_type"] == "section"]
     assert "第3章 备份与恢复" in titles and "3.2 恢复演练" in titles
     assert all(n["summary"] for n in tree)  # every section and the document have a summary
@@ -50,9 +51,9 @@ def test_changed_file_becomes_version_two_and_old_one_stays(services, indexer, i
     shutil.copy2(ROOT / "examples" / "updates" / "pricing.md", indexed_examples / "pricing.md")
     outcome = indexer.index_file(indexed_examples / "pricing.md", "pricing.md")
     assert outcome.status == "new_version" and outcome.version == 2
-    doc = doc_store.find_by_key(services.db, "pricing.md")
+    doc = doc_store.find_by_key(services.db, DEFAULT_KB, "pricing.md")
     assert doc["current_version"] == 2
-    assert [v["version"] for v in doc_store.list_versions(services.db, doc["id"])] == [1, 2]
+    assert [v["version"] for v in doc_store.list_versions(services.db, DEFAULT, doc["id"])] == [1, 2]
     assert count(services.db, "SELECT count(*) AS n FROM nodes WHERE document_id = %s AND version = 1",
                  doc["id"]) > 0
     # identical bytes again: unchanged

@@ -18,6 +18,7 @@ from PIL import Image
 from dropqa.ingestion.worker import Worker
 from dropqa.store import jobs
 from tests.conftest import ROOT
+from tests.support.scopes import DEFAULT, DEFAULT_KB
 from tests.support.sql import execute, one
 
 pytestmark = pytest.mark.integration
@@ -53,8 +54,9 @@ def drain(worker: Worker, deadline_s: float = 30.0) -> None:
 
 def test_enqueue_claim_finish(services):
     db = services.db
-    first = jobs.enqueue(db, "q/a.md", "/nowhere/a.md")
-    assert jobs.enqueue(db, "q/a.md", "/nowhere/a.md")["id"] == first["id"]  # identical queued job: no duplicate
+    first = jobs.enqueue(db, DEFAULT_KB, "q/a.md", "/nowhere/a.md")
+    # an identical queued job: no duplicate
+    assert jobs.enqueue(db, DEFAULT_KB, "q/a.md", "/nowhere/a.md")["id"] == first["id"]
     assert first["state"] == "queued" and jobs.queue_depth(db) == 1
 
     claimed = jobs.claim(db, "w1")
@@ -69,22 +71,22 @@ def test_enqueue_claim_finish(services):
     assert jobs.queue_depth(db) == 0
 
     # index → delete → index of one key: all three are kept and run in order
-    a = jobs.enqueue(db, "q/b.md", "/nowhere/b.md")
-    b = jobs.enqueue(db, "q/b.md", "/nowhere/b.md", "delete")
-    c = jobs.enqueue(db, "q/b.md", "/nowhere/b.md")
+    a = jobs.enqueue(db, DEFAULT_KB, "q/b.md", "/nowhere/b.md")
+    b = jobs.enqueue(db, DEFAULT_KB, "q/b.md", "/nowhere/b.md", "delete")
+    c = jobs.enqueue(db, DEFAULT_KB, "q/b.md", "/nowhere/b.md")
     assert len({a["id"], b["id"], c["id"]}) == 3
     got = jobs.claim(db, "w1")
     assert got["id"] == a["id"] and jobs.claim(db, "w2") is None  # b waits for a
-    assert [j["id"] for j in jobs.list_jobs(db, source_key="q/b.md")] == [c["id"], b["id"], a["id"]]
+    assert [j["id"] for j in jobs.list_jobs(db, DEFAULT, source_key="q/b.md")] == [c["id"], b["id"], a["id"]]
     for j in (a, b, c):
-        assert jobs.cancel(db, j["id"])
+        assert jobs.cancel(db, DEFAULT, j["id"])
     assert jobs.get(db, c["id"])["state"] == "cancelled" and jobs.queue_depth(db) == 0
 
 
 def test_two_workers_drain_the_queue_once_each(services, tmp_path):
     db = services.db
     files = [write_md(tmp_path, f"doc{i}.md") for i in range(6)]
-    enqueued = [jobs.enqueue(db, f"two/{p.name}", str(p)) for p in files]
+    enqueued = [jobs.enqueue(db, DEFAULT_KB, f"two/{p.name}", str(p)) for p in files]
     workers = [Worker(services, "alpha"), Worker(services, "beta")]
     ran: dict[str, list] = {w.worker_id: [] for w in workers}
 
@@ -109,7 +111,7 @@ def test_two_workers_drain_the_queue_once_each(services, tmp_path):
 
 def test_unreadable_file_is_retried_then_failed_but_a_bad_file_is_not_retried(services, tmp_path):
     db = services.db
-    job = jobs.enqueue(db, "fail/missing.md", str(tmp_path / "missing.md"))  # maybe still being copied
+    job = jobs.enqueue(db, DEFAULT_KB, "fail/missing.md", str(tmp_path / "missing.md"))  # maybe still being copied
     drain(Worker(services, "retrier"))
     row = jobs.get(db, job["id"])
     assert row["state"] == "failed" and row["attempts"] == row["max_attempts"] == 3
@@ -117,7 +119,7 @@ def test_unreadable_file_is_retried_then_failed_but_a_bad_file_is_not_retried(se
 
     empty = tmp_path / "empty.md"
     empty.write_bytes(b"")
-    job = jobs.enqueue(db, "fail/empty.md", str(empty))
+    job = jobs.enqueue(db, DEFAULT_KB, "fail/empty.md", str(empty))
     drain(Worker(services, "retrier"))
     row = jobs.get(db, job["id"])  # the same bytes would fail the same way: no retry
     assert (row["state"], row["attempts"], row["error"]) == ("failed", 1, "the file is empty")
@@ -126,7 +128,7 @@ def test_unreadable_file_is_retried_then_failed_but_a_bad_file_is_not_retried(se
 def test_stale_job_is_reclaimed_and_completes(services, tmp_path):
     db = services.db
     path = write_md(tmp_path, "stale.md")
-    job = jobs.enqueue(db, "stale/stale.md", str(path))
+    job = jobs.enqueue(db, DEFAULT_KB, "stale/stale.md", str(path))
     assert jobs.claim(db, "ghost")["id"] == job["id"]
     worker = Worker(services, "rescuer")
     assert worker.run_once() is None  # a fresh heartbeat: the ghost still owns it
@@ -141,10 +143,10 @@ def test_stale_job_is_reclaimed_and_completes(services, tmp_path):
 def test_delete_job_hides_the_document(services, tmp_path):
     db = services.db
     path = write_md(tmp_path, "gone.md")
-    jobs.enqueue(db, "del/gone.md", str(path))
-    jobs.enqueue(db, "del/gone.md", str(path), "delete")
+    jobs.enqueue(db, DEFAULT_KB, "del/gone.md", str(path))
+    jobs.enqueue(db, DEFAULT_KB, "del/gone.md", str(path), "delete")
     drain(Worker(services, "deleter"))
-    rows = {j["action"]: j for j in jobs.list_jobs(db, source_key="del/gone.md")}
+    rows = {j["action"]: j for j in jobs.list_jobs(db, DEFAULT, source_key="del/gone.md")}
     assert rows["index"]["outcome"] == "indexed" and rows["delete"]["outcome"] == "deleted"
     assert one(db, "SELECT deleted_at FROM documents WHERE source_key = 'del/gone.md'")["deleted_at"] is not None
 
@@ -152,7 +154,7 @@ def test_delete_job_hides_the_document(services, tmp_path):
 def test_worker_killed_with_sigkill_is_recovered(services, settings, database_url, tmp_path):
     db = services.db
     path = write_md(tmp_path, "big.md", paragraphs=15, sentences=8)
-    job = jobs.enqueue(db, "kill/big.md", str(path))
+    job = jobs.enqueue(db, DEFAULT_KB, "kill/big.md", str(path))
     env = {**os.environ, "DATABASE_URL": database_url, "OPENBLAS_NUM_THREADS": "1",
            "DROPQA_DATA_DIR": str(settings.data_dir)}
     exe = Path(sys.executable).with_name("dropqa")
@@ -234,13 +236,13 @@ def test_cancelling_an_active_job_stops_the_worker_and_keeps_the_old_version(ser
     db = services.db
     path = write_md(tmp_path, "cancel.md", paragraphs=3)
     worker = Worker(services, "canceller")
-    jobs.enqueue(db, "cancel/cancel.md", str(path))
+    jobs.enqueue(db, DEFAULT_KB, "cancel/cancel.md", str(path))
     first = worker.run_once()
     assert first["outcome"] == "indexed"
     path.write_text(path.read_text(encoding="utf-8") + "\n\n" + "\n\n".join(
         f"New paragraph {i}: the rotation of the walrus desk moves to slot {i}." for i in range(300)),
         encoding="utf-8")
-    job = jobs.enqueue(db, "cancel/cancel.md", str(path))
+    job = jobs.enqueue(db, DEFAULT_KB, "cancel/cancel.md", str(path))
     result: list = []
     thread = threading.Thread(target=lambda: result.append(worker.run_once()))
     thread.start()
@@ -248,7 +250,7 @@ def test_cancelling_an_active_job_stops_the_worker_and_keeps_the_old_version(ser
     while jobs.get(db, job["id"])["state"] not in ("enriching", "embedding"):
         assert time.monotonic() < deadline and thread.is_alive(), "the job never got past parsing"
         time.sleep(0.01)
-    assert jobs.cancel(db, job["id"])
+    assert jobs.cancel(db, DEFAULT, job["id"])
     thread.join(60)
     assert not thread.is_alive()
     row = jobs.get(db, job["id"])
@@ -264,12 +266,12 @@ def test_a_job_cancelled_at_the_last_moment_writes_nothing(services, tmp_path):
 
     db = services.db
     path = write_md(tmp_path, "late.md")
-    job = jobs.enqueue(db, "late/late.md", str(path))
+    job = jobs.enqueue(db, DEFAULT_KB, "late/late.md", str(path))
     assert jobs.claim(db, "late-worker")["id"] == job["id"]
 
     def cancel_when_writing(stage: str) -> None:
         if stage == "writing":  # after every check of the worker: only the write's own guard is left
-            jobs.cancel(db, job["id"])
+            jobs.cancel(db, DEFAULT, job["id"])
 
     indexer = Indexer(db, services.settings, services.embedder)
     with pytest.raises(jobs.JobLost):

@@ -8,7 +8,7 @@ import pytest
 from openpyxl import Workbook
 
 from dropqa.retrieval.search import hybrid_search
-from dropqa.store.scope import Scope
+from tests.support.scopes import DEFAULT
 
 pytestmark = pytest.mark.integration
 
@@ -36,13 +36,13 @@ def files(indexer, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_a_sheet_is_found_by_its_title(services, files):
-    result = hybrid_search(services, "考核结果审批", Scope())
+    result = hybrid_search(services, "考核结果审批", DEFAULT)
     rows = [h for h in result.hits if h.document_name == "2024年度考核.xlsx" and "结果审批" in h.section]
     assert rows and any("周明远" in h.content for h in rows)
     assert any(h.metadata.get("title_hit") for h in rows)
 
 
 def test_the_table_after_a_text_hit_comes_along(services, files):
-    result = hybrid_search(services, "各机房的制冷能效指标", Scope())
+    result = hybrid_search(services, "各机房的制冷能效指标", DEFAULT)
     tables = [h for h in result.hits if h.node_type == "table" and "1.32" in h.content]
     assert tables and tables[0].metadata.get("neighbour_boost")

@@ -8,9 +8,9 @@ from langgraph.graph import END, START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode
 
 from dropqa.services import Context
-from dropqa.store.scope import Scope
 from dropqa.tools.registry import search_and_browse_tools
 from dropqa.tools.search_tools import KeywordArgs, keyword_search_impl
+from tests.support.scopes import DEFAULT
 
 pytestmark = pytest.mark.integration
 
@@ -58,7 +58,7 @@ def test_regex_runs_under_a_statement_timeout(services, indexed_examples):
     old = svc.settings.database.regex_timeout_ms
     svc.settings.database.regex_timeout_ms = 1
     try:
-        res = keyword_search_impl(svc, args, Scope())
+        res = keyword_search_impl(svc, args, DEFAULT)
     finally:
         svc.settings.database.regex_timeout_ms = old
     assert res.error is None or "RegexTimeout" in res.error

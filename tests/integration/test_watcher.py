@@ -15,6 +15,7 @@ import pytest
 from dropqa.ingestion.watcher import Watcher
 from dropqa.store import jobs
 from dropqa.store.db import Database
+from tests.support.scopes import DEFAULT
 
 pytestmark = pytest.mark.integration
 
@@ -28,7 +29,7 @@ def db(settings) -> Iterator[Database]:
 
 
 def queued(db: Database) -> set[tuple[str, str]]:
-    return {(j["action"], j["source_key"]) for j in jobs.list_jobs(db, limit=1000)}
+    return {(j["action"], j["source_key"]) for j in jobs.list_jobs(db, DEFAULT, limit=1000)}
 
 
 def wait_for(db: Database, expected: set[tuple[str, str]], deadline_s: float = 10.0) -> set[tuple[str, str]]:
@@ -68,9 +69,9 @@ def test_watcher_enqueues_debounced_jobs(db: Database, settings, tmp_path: Path)
         ("index", "old.md"), ("index", "sub/keep.txt"), ("index", "a.md"), ("index", "b.md"),
         ("delete", "b.md"), ("index", "sub/c.md"), ("delete", "old.md"),
     }
-    a_jobs = jobs.list_jobs(db, source_key="a.md")
+    a_jobs = jobs.list_jobs(db, DEFAULT, source_key="a.md")
     assert len(a_jobs) == 1 and a_jobs[0]["path"] == str(a.resolve())
-    assert not any("lock" in j["source_key"] for j in jobs.list_jobs(db, limit=1000))
+    assert not any("lock" in j["source_key"] for j in jobs.list_jobs(db, DEFAULT, limit=1000))
 
 
 def test_dropqa_watch_indexes_changes(db: Database, settings, database_url: str, tmp_path: Path):
@@ -88,7 +89,7 @@ def test_dropqa_watch_indexes_changes(db: Database, settings, database_url: str,
                                       encoding="utf-8")
         deadline = time.monotonic() + 300
         while time.monotonic() < deadline:
-            done = [j for j in jobs.list_jobs(db, source_key="live.md") if j["state"] == "done"]
+            done = [j for j in jobs.list_jobs(db, DEFAULT, source_key="live.md") if j["state"] == "done"]
             if done:
                 break
             assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else ""

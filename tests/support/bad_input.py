@@ -8,10 +8,10 @@ import pytest
 
 from dropqa.ingestion.worker import Worker
 from dropqa.store import jobs
-from dropqa.store.scope import Scope
 from dropqa.store.search import fulltext
 from dropqa.text.segment import query_terms
 from tests.support import documents as gen
+from tests.support.scopes import DEFAULT, DEFAULT_KB
 
 TABLES = ("documents", "document_versions", "nodes", "embeddings", "images", "title_index", "topics",
           "document_topics")
@@ -27,7 +27,7 @@ def count_rows(db) -> dict[str, int]:
 
 def run(worker: Worker, path: Path, key: str | None = None) -> jobs.Job:
     """Queue one file and run the worker until that job has finished."""
-    job = jobs.enqueue(worker.db, key or path.name, str(path))
+    job = jobs.enqueue(worker.db, DEFAULT_KB, key or path.name, str(path))
     for _ in range(10):
         row = worker.run_once()
         assert row is not None, "the job was not claimed"
@@ -75,7 +75,7 @@ def assert_intact(services, baseline: dict) -> None:
             assert (now["current_version"], now["file_hash"], now["nodes"], now["deleted_at"]) == (
                 before["current_version"], before["file_hash"], before["nodes"], None), key
     for key, fact in FACTS.items():
-        hits = fulltext(db, query_terms(fact), Scope(), 5)
+        hits = fulltext(db, query_terms(fact), DEFAULT, 5)
         assert any(h["document_name"] == key and fact in h["content"] for h in hits), f"{key} no longer found"
 
 

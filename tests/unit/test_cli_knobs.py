@@ -121,5 +121,5 @@ def test_the_console_script_lists_every_command():
 
     group = typer.main.get_command(app)
     assert list(group.commands) == ["index", "ask", "docs", "serve", "run", "worker", "watch", "mcp", "gc", "eval",
-                                    "db"]
+                                    "kb", "keys", "db"]
     assert list(group.commands["db"].commands) == ["status", "stop", "url", "sizes"]

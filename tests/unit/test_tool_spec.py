@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import inspect
+import uuid
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from pydantic import ValidationError
 
+from dropqa.services import Context
+from dropqa.store.bases import DEFAULT_KB
 from dropqa.store.scope import Scope
 from dropqa.tools.registry import SEARCH_AND_BROWSE, agent_tools, mcp_specs, model_tools
 from dropqa.tools.search_tools import KEYWORD_SEARCH
@@ -42,10 +45,17 @@ def test_the_mcp_signature_is_the_argument_model_without_its_bounds() -> None:
 
 def test_a_call_over_the_bounds_is_refused_before_any_work() -> None:
     with pytest.raises(ValidationError, match="version"):
-        KEYWORD_SEARCH.call(None, {"pattern": "x", "version": 10**30})  # type: ignore[arg-type]  # no services needed
+        KEYWORD_SEARCH.call(None, {"pattern": "x", "version": 10**30},  # type: ignore[arg-type]  # no services needed
+                            Scope(kbs=(DEFAULT_KB,)))
 
 
 @pytest.mark.parametrize("state", [{"version": 2, "topic_filter": ["财务"]},
                                    SimpleNamespace(version=2, topic_filter=["财务"])])
-def test_the_run_scope_carries_the_runs_version_and_topics(state: Any) -> None:
-    assert run_scope(SimpleNamespace(state=state)) == Scope(version=2, topics=("财务",))  # type: ignore[arg-type]
+def test_the_run_scope_carries_the_runs_bases_version_and_topics(state: Any) -> None:
+    kbs = (uuid.uuid4(), DEFAULT_KB)
+    runtime = SimpleNamespace(state=state, context=Context(kbs=kbs))
+    assert run_scope(runtime) == Scope(kbs=kbs, version=2, topics=("财务",))  # type: ignore[arg-type]
+
+
+def test_a_run_without_bases_reads_the_default_base() -> None:
+    assert Context().kbs == (DEFAULT_KB,)  # LangGraph Studio's context, made from JSON

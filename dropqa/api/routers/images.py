@@ -6,7 +6,7 @@ import uuid
 
 from fastapi import APIRouter, HTTPException, Response
 
-from dropqa.api.deps import DbDep
+from dropqa.api.deps import DbDep, ScopeDep
 from dropqa.api.errors import ERROR_RESPONSES
 from dropqa.store import nodes as node_store
 
@@ -20,9 +20,10 @@ _SAFE = {"image/png", "image/jpeg", "image/gif", "image/webp", "image/bmp", "ima
             responses={200: {"content": {m: {"schema": {"type": "string", "format": "binary"}}
                                          for m in [*sorted(_SAFE), "application/octet-stream"]},
                              "description": "the image bytes"}})
-def get_image(image_id: uuid.UUID, db: DbDep) -> Response:
-    """An image by its id, or by the id of the node it belongs to (a source's ``node_id``)."""
-    row = node_store.get_image(db, image_id)
+def get_image(image_id: uuid.UUID, db: DbDep, scope: ScopeDep) -> Response:
+    """An image by its id, or by the id of the node it belongs to (a source's ``node_id``), of a base the
+    request may read."""
+    row = node_store.get_image(db, scope, image_id)
     if row is None:
         raise HTTPException(404, f"no image {image_id}")
     mime = row["mime"] if row["mime"] in _SAFE else "application/octet-stream"

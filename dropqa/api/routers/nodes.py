@@ -8,7 +8,7 @@ from typing import Any
 from fastapi import APIRouter, HTTPException
 from pydantic import BaseModel
 
-from dropqa.api.deps import DbDep
+from dropqa.api.deps import DbDep, ScopeDep
 from dropqa.api.errors import ERROR_RESPONSES
 from dropqa.store import nodes as node_store
 
@@ -35,13 +35,14 @@ class NodeDetail(BaseModel):
 
 
 @router.get("/nodes/{node_id}", response_model=NodeDetail)
-def node_detail(node_id: uuid.UUID, db: DbDep) -> NodeDetail:
+def node_detail(node_id: uuid.UUID, db: DbDep, scope: ScopeDep) -> NodeDetail:
     """Everything a client needs to check what a citation points at; ``image_id`` (for
-    ``GET /api/images/{id}``) when the node is an image or a table read from one."""
-    node = node_store.get_node(db, node_id)
+    ``GET /api/images/{id}``) when the node is an image or a table read from one. A node of a base the
+    request may not read is 404."""
+    node = node_store.get_node(db, scope, node_id)
     if node is None:
         raise HTTPException(404, f"no node {node_id}")
-    image = node_store.image_for_node(db, node_id)
+    image = node_store.image_for_node(db, scope, node_id)
     meta = node["metadata"] or {}
     crumb = node["breadcrumb"] or ""
     return NodeDetail(

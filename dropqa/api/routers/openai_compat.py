@@ -6,6 +6,10 @@ the same sources come structured in the extra field ``citations``. Extra request
 fields ``thread_id``, ``version`` and ``topic_filter`` (the SDKs' ``extra_body``) are
 passed to the graph. Streaming sends ``chat.completion.chunk`` events and ends with
 ``data: [DONE]``.
+
+The model names the knowledge base, the OpenAI way: ``dropqa/<base>`` answers from that base,
+``dropqa`` from every base the caller may read. ``GET /v1/models`` lists exactly those; any other model
+— a base that does not exist or that the caller may not read alike — is OpenAI's 404 ``model_not_found``.
 """
 
 from __future__ import annotations
@@ -24,20 +28,21 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sse_starlette import EventSourceResponse
 
-from dropqa.api import ask
-from dropqa.api.deps import LimiterDep, ServicesDep
+from dropqa.api import access, ask
+from dropqa.api.deps import CallerDep, LimiterDep, ServicesDep
 from dropqa.api.errors import ERROR_RESPONSES
 from dropqa.api.limits import QuestionInput, ThreadId, TopicName, Version
 from dropqa.api.load import RunLimiter
 from dropqa.api.sse import EVENT_SCHEMA, error_event, run_events, sse_response
+from dropqa.blocking import in_thread
 from dropqa.runtime import events
 from dropqa.runtime.run import Answer, Source
 from dropqa.services import Services
+from dropqa.store import bases as base_store
 
 router = APIRouter(prefix="/v1", tags=["openai"], responses=ERROR_RESPONSES)
 
-MODEL_ID = "dropqa"
-ACCEPTED_MODELS = (MODEL_ID,)  # what GET /v1/models lists; any other `model` is a 404 model_not_found
+MODEL_ID = "dropqa"  # every base the caller may read; "dropqa/<base>" is one base
 
 
 class ModelCard(BaseModel):
@@ -65,8 +70,9 @@ class ChatMessage(BaseModel):
 
 class ChatRequest(BaseModel):
     model_config = ConfigDict(extra="allow")
-    model: str = Field(MODEL_ID, max_length=200, description="one of GET /v1/models (`dropqa`); any other "
-                                                             "is a 404 `model_not_found`")
+    model: str = Field(MODEL_ID, max_length=200, description="one of GET /v1/models: `dropqa/<base>` for one "
+                                                             "knowledge base, `dropqa` for every base the caller "
+                                                             "may read; any other is a 404 `model_not_found`")
     messages: list[ChatMessage] = Field(min_length=1, max_length=500)
     stream: bool = False
     thread_id: ThreadId | None = Field(None, description="DropQA conversation id")
@@ -131,49 +137,67 @@ def _usage(answer: Answer) -> dict[str, int] | None:
     return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
 
 
-def model_not_found(model: str) -> JSONResponse:
+def model_names(db: Any, caller: access.Caller) -> dict[str, tuple[uuid.UUID, ...]]:
+    """The models this caller may name, each with the bases it answers from."""
+    readable = access.readable(db, caller)
+    names = base_store.names_of(db, readable)
+    return {MODEL_ID: readable, **{f"{MODEL_ID}/{names[k]}": (k,) for k in readable if k in names}}
+
+
+def model_not_found(model: str, accepted: list[str]) -> JSONResponse:
     """OpenAI's answer to an unknown model: 404 with type, param and code, so SDKs raise NotFoundError."""
-    accepted = ", ".join(ACCEPTED_MODELS)
     return JSONResponse({"error": {
-        "message": f"The model `{model}` does not exist. Models served here: {accepted} (GET /v1/models).",
+        "message": f"The model `{model}` does not exist. Models served here: {', '.join(accepted)} "
+                   "(GET /v1/models).",
         "type": "invalid_request_error", "param": "model", "code": "model_not_found",
-        "params": {"model": model, "models": list(ACCEPTED_MODELS)}}}, status_code=404)
+        "params": {"model": model, "models": accepted}}}, status_code=404)
+
+
+def _bases_of(models: dict[str, tuple[uuid.UUID, ...]], model: str) -> tuple[uuid.UUID, ...] | None:
+    """The bases ``model`` answers from (a base name matches without case, like everywhere else)."""
+    if model in models:
+        return models[model]
+    return next((kbs for name, kbs in models.items() if name.lower() == model.lower()), None)
 
 
 @router.get("/models", response_model=ModelList)
-async def list_models() -> ModelList:
-    """The models `model` may name; every one answers from DropQA's documents."""
-    return ModelList(data=[ModelCard(id=m, created=0, owned_by="dropqa") for m in ACCEPTED_MODELS])
+async def list_models(svc: ServicesDep, caller: CallerDep) -> ModelList:
+    """The models `model` may name: `dropqa` (every base the caller may read) and `dropqa/<base>` for each."""
+    models = await in_thread(model_names, svc.db, caller)
+    return ModelList(data=[ModelCard(id=m, created=0, owned_by="dropqa") for m in models])
 
 
 @router.post("/chat/completions", response_model=ChatCompletion, responses={200: {
     "description": "a chat.completion, or with `stream: true` server-sent `chat.completion.chunk` events "
                    "ending with `data: [DONE]`",
     "content": {"text/event-stream": {"schema": EVENT_SCHEMA}}}})
-async def chat_completions(req: ChatRequest, svc: ServicesDep, limiter: LimiterDep,
+async def chat_completions(req: ChatRequest, svc: ServicesDep, caller: CallerDep, limiter: LimiterDep,
                            request: Request) -> ChatCompletion | EventSourceResponse | JSONResponse:
-    if req.model not in ACCEPTED_MODELS:
-        return model_not_found(req.model)
+    models = await in_thread(model_names, svc.db, caller)
+    kbs = _bases_of(models, req.model)
+    if kbs is None:
+        return model_not_found(req.model, list(models))
     q = req.question_input()
     if req.stream:
-        run = await ask.open_stream(svc, q, show_reasoning=False, limiter=limiter)
-        return sse_response(lambda shutdown: _chunks(svc, run, shutdown, limiter))
+        run = await ask.open_stream(svc, q, kbs, show_reasoning=False, limiter=limiter)
+        return sse_response(lambda shutdown: _chunks(svc, kbs, req.model, run, shutdown, limiter))
     # a client that hangs up first cancels its run
-    answer = await ask.answer(svc, q, show_reasoning=True, limiter=limiter, request=request)
+    answer = await ask.answer(svc, q, kbs, show_reasoning=True, limiter=limiter, request=request)
     return ChatCompletion(
-        id=f"chatcmpl-{uuid.uuid4().hex}", created=int(time.time()), model=MODEL_ID,
+        id=f"chatcmpl-{uuid.uuid4().hex}", created=int(time.time()), model=req.model,
         choices=[ChatChoice(message={"role": "assistant", "content": answer.answer + sources_text(answer)})],
         usage=_usage(answer), citations=answer.sources, answer_id=answer.answer_id, confidence=answer.confidence,
         answerable=answer.answerable,
     )
 
 
-async def _chunks(svc: Services, run: Callable[[], AsyncIterator[events.StreamEvent]], shutdown: anyio.Event,
+async def _chunks(svc: Services, kbs: tuple[uuid.UUID, ...], model: str,
+                  run: Callable[[], AsyncIterator[events.StreamEvent]], shutdown: anyio.Event,
                   limiter: RunLimiter) -> AsyncIterator[dict[str, Any]]:
     cid, created = f"chatcmpl-{uuid.uuid4().hex}", int(time.time())
 
     def chunk(delta: dict[str, Any], finish: str | None = None, **extra: Any) -> dict[str, Any]:
-        body = {"id": cid, "object": "chat.completion.chunk", "created": created, "model": MODEL_ID,
+        body = {"id": cid, "object": "chat.completion.chunk", "created": created, "model": model,
                 "choices": [{"index": 0, "delta": delta, "finish_reason": finish, "logprobs": None}], **extra}
         return {"data": json.dumps(body, ensure_ascii=False)}
 
@@ -184,7 +208,7 @@ async def _chunks(svc: Services, run: Callable[[], AsyncIterator[events.StreamEv
                 if isinstance(event, events.Token):
                     yield chunk({"content": event.text})
                 elif isinstance(event, events.Done):
-                    answer = await ask.record(svc, event)
+                    answer = await ask.record(svc, kbs, event)
                     tail = sources_text(answer)
                     if tail:
                         yield chunk({"content": tail})

@@ -1,4 +1,7 @@
-"""Topics: list (with document counts), detail with documents, a topic's documents, merge."""
+"""Topics: list (with document counts), detail with documents, a topic's documents, merge.
+
+Topics are per knowledge base; every route reads in the request's scope (a topic of another base is
+404), and merging needs the editor role."""
 
 from __future__ import annotations
 
@@ -8,10 +11,11 @@ from typing import Annotated, Any
 from fastapi import APIRouter, HTTPException, Query
 from pydantic import BaseModel, Field
 
-from dropqa.api.deps import DbDep
+from dropqa.api.deps import DbDep, EditorDep, ScopeDep
 from dropqa.api.errors import ERROR_RESPONSES
 from dropqa.api.routers.documents import DocumentInfo, document_info
 from dropqa.store import topics as topic_store
+from dropqa.store.scope import Scope
 
 router = APIRouter(prefix="/api/topics", tags=["topics"], responses=ERROR_RESPONSES)
 
@@ -67,11 +71,11 @@ def _doc(r: dict[str, Any]) -> TopicDocument:
     return TopicDocument(**document_info(r).model_dump(), confidence=r["confidence"])
 
 
-def _detail(db: Any, topic_id: uuid.UUID, limit: int = 100) -> TopicDetail:
-    topic = topic_store.get_topic(db, topic_id)
+def _detail(db: Any, scope: Scope, topic_id: uuid.UUID, limit: int = 100) -> TopicDetail:
+    topic = topic_store.get_topic(db, scope, topic_id)
     if topic is None:
         raise HTTPException(404, f"no topic {topic_id}")
-    docs = topic_store.topic_documents(db, topic["id"], limit=limit)
+    docs = topic_store.topic_documents(db, scope, topic["id"], limit=limit)
     return TopicDetail(id=str(topic["id"]), name=topic["name"], description=topic["description"],
                        descriptions=topic["descriptions"] or {},
                        document_count=topic["document_count"], merged_names=list(topic["merged_names"] or []),
@@ -80,12 +84,12 @@ def _detail(db: Any, topic_id: uuid.UUID, limit: int = 100) -> TopicDetail:
 
 
 @router.get("", response_model=TopicPage)
-def list_topics(db: DbDep, limit: Limit = 100, offset: Offset = 0,
+def list_topics(db: DbDep, scope: ScopeDep, limit: Limit = 100, offset: Offset = 0,
                 q: Annotated[str | None, Query(max_length=100, description="part of the name")] = None,
                 ) -> TopicPage:
     """Topics carried by at least one live document, most documents first."""
-    rows = topic_store.list_topics(db, query=q or None, limit=limit, offset=offset)
-    total = topic_store.count_topics(db, query=q or None)
+    rows = topic_store.list_topics(db, scope, query=q or None, limit=limit, offset=offset)
+    total = topic_store.count_topics(db, scope, query=q or None)
     return TopicPage(topics=[TopicInfo(id=str(r["id"]), name=r["name"], description=r["description"],
                                        descriptions=r["descriptions"] or {},
                                        document_count=r["document_count"], confidence=r["confidence"]) for r in rows],
@@ -93,28 +97,29 @@ def list_topics(db: DbDep, limit: Limit = 100, offset: Offset = 0,
 
 
 @router.post("/merge", response_model=MergeResponse)
-def merge_topics(req: MergeRequest, db: DbDep) -> MergeResponse:
-    """Merge similar topics into one. Their documents move to the target; the merge also applies to
-    documents indexed later (their extracted topic names lead to the target)."""
+def merge_topics(req: MergeRequest, _: EditorDep, db: DbDep, scope: ScopeDep) -> MergeResponse:
+    """Merge similar topics of one base into one (editor). Their documents move to the target; the merge also
+    applies to documents indexed later (their extracted topic names lead to the target)."""
     try:
-        result = topic_store.merge_topics(db, req.source_ids, req.target_id, req.name)
+        result = topic_store.merge_topics(db, scope, req.source_ids, req.target_id, req.name)
     except topic_store.MergeError as exc:
         status = 404 if isinstance(exc, topic_store.UnknownTopic) else 409
         raise HTTPException(status, str(exc)) from exc
-    return MergeResponse(topic=_detail(db, req.target_id), merged=[str(s) for s in result["merged"]],
+    return MergeResponse(topic=_detail(db, scope, req.target_id), merged=[str(s) for s in result["merged"]],
                          links_moved=result["links_moved"])
 
 
 @router.get("/{topic_id}", response_model=TopicDetail)
-def topic_detail(topic_id: uuid.UUID, db: DbDep) -> TopicDetail:
+def topic_detail(topic_id: uuid.UUID, db: DbDep, scope: ScopeDep) -> TopicDetail:
     """A topic and its documents (a merged topic answers with the topic it was merged into)."""
-    return _detail(db, topic_id)
+    return _detail(db, scope, topic_id)
 
 
 @router.get("/{topic_id}/documents", response_model=TopicDocuments)
-def topic_documents(topic_id: uuid.UUID, db: DbDep, limit: Limit = 100, offset: Offset = 0) -> TopicDocuments:
-    topic = topic_store.get_topic(db, topic_id)
+def topic_documents(topic_id: uuid.UUID, db: DbDep, scope: ScopeDep, limit: Limit = 100,
+                    offset: Offset = 0) -> TopicDocuments:
+    topic = topic_store.get_topic(db, scope, topic_id)
     if topic is None:
         raise HTTPException(404, f"no topic {topic_id}")
-    docs = topic_store.topic_documents(db, topic["id"], limit=limit, offset=offset)
+    docs = topic_store.topic_documents(db, scope, topic["id"], limit=limit, offset=offset)
     return TopicDocuments(documents=[_doc(d) for d in docs], limit=limit, offset=offset)

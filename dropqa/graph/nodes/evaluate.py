@@ -40,9 +40,9 @@ def _turn_tool_messages(state: State) -> list[ToolMessage]:
     return list(reversed(out))
 
 
-def _outline_hits(svc: Services, outline: Outline) -> list[Hit]:
+def _outline_hits(svc: Services, scope: Scope, outline: Outline) -> list[Hit]:
     ids = [t.node_id for t in outline.tree if t.depth > 0][:svc.settings.agent.max_nodes]
-    return load_hits(svc, ids)
+    return load_hits(svc, scope, ids)
 
 
 def density(hits: list[Hit], terms: list[str], weights: dict[str, float], top: int) -> float:
@@ -52,17 +52,17 @@ def density(hits: list[Hit], terms: list[str], weights: dict[str, float], top: i
 
 async def evaluate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     """Database, embedding and scoring work: in a worker thread."""
-    return await in_thread(judge, state, runtime.context.services)
+    return await in_thread(judge, state, runtime.context.services, runtime.context.scope(state.version))
 
 
-def judge(state: State, svc: Services) -> dict[str, Any]:
+def judge(state: State, svc: Services, scope: Scope) -> dict[str, Any]:
+    """``scope``: the run's bases at the question's version (the passages' idf is theirs)."""
     lang = state.language
     intent = state.intent
     query = state.search_text
     bridge = list(state.bridge)
     terms = list(state.terms or query_terms(query))
     scoring_terms = terms + [t for b in bridge for t in query_terms(b) if t not in terms]
-    scope = Scope(version=state.version)
     weights = term_weights(svc, scoring_terms, scope)
     qvec = svc.embedder.embed_query(" ".join([query, *bridge])).tolist()
     update: dict[str, Any] = {}
@@ -76,7 +76,7 @@ def judge(state: State, svc: Services) -> dict[str, Any]:
         if message.name == "get_document_structure" and data.get("tree"):
             outline = Outline.model_validate(data)
             update["outline"] = outline
-            hits = _outline_hits(svc, outline)
+            hits = _outline_hits(svc, scope, outline)
             for h in hits:
                 h.relevance = 0.0  # ranked by the answer step against the chapter asked for
         if message.name == "verify_consistency":
@@ -85,7 +85,7 @@ def judge(state: State, svc: Services) -> dict[str, Any]:
             for h in hits:
                 h.metadata.pop("semantic", None)  # similarity to the tool's query, not to the question
                 h.metadata.pop("translated_coverage", None)
-            score_hits(svc, hits, scoring_terms, weights, qvec, state.quality.translations)
+            score_hits(svc, scope, hits, scoring_terms, weights, qvec, state.quality.translations)
         new_hits += hits
         status = str(message.content).split("\n", 1)[0][:300]
         steps.append({"step": state.iterations + 1, "type": "observation", "content": status,

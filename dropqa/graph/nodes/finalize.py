@@ -12,6 +12,7 @@ from dropqa.graph.state import PastTurn, State
 from dropqa.retrieval.answerability import Decision, listed_sources
 from dropqa.services import Context, Services
 from dropqa.store.documents import topics_named
+from dropqa.store.scope import Scope
 
 
 def renumber_citations(answer: str, renumber: dict[int, int]) -> str:
@@ -42,10 +43,11 @@ def confidence_of(decision: Decision | None, answerable: bool) -> Literal["high"
 
 async def finalize(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     """Sources and topics read from the database: in a worker thread."""
-    return await in_thread(final_answer, state, runtime.context.services)
+    return await in_thread(final_answer, state, runtime.context.services, runtime.context.scope())
 
 
-def final_answer(state: State, svc: Services) -> dict[str, Any]:
+def final_answer(state: State, svc: Services, scope: Scope) -> dict[str, Any]:
+    """``scope``: the run's bases (the topics the question names are theirs)."""
     cfg = svc.settings.retrieval
     hits = state.hits
     cited = set(state.citations)
@@ -73,7 +75,7 @@ def final_answer(state: State, svc: Services) -> dict[str, Any]:
         "answer": answer,
         "sources": sources,
         "confidence": confidence,
-        "identified_topics": topics_named(svc.db, state.terms),
+        "identified_topics": topics_named(svc.db, scope, state.terms),
         "mode": state.mode,
         "iterations": state.iterations,
         "degraded": state.degraded,

@@ -49,7 +49,8 @@ def expand_window(svc: Services, result: RetrievalResult, top: int = 3) -> list[
         if not (cut or chat or hit.node_type in ("table", "figure", "image")):
             continue
         after = 3 if chat else 2
-        rows = node_store.neighbours(svc.db, uuid.UUID(hit.document_id), hit.version, hit.position, 0, after)
+        rows = node_store.neighbours(svc.db, result.scope, uuid.UUID(hit.document_id), hit.version, hit.position, 0,
+                                     after)
         for row in rows:
             n = Hit.from_row(row, "window")
             if n.node_id in seen or n.section.split(" > ")[:1] != hit.section.split(" > ")[:1]:
@@ -58,7 +59,7 @@ def expand_window(svc: Services, result: RetrievalResult, top: int = 3) -> list[
             seen.add(n.node_id)
             extra.append(n)
     if extra:
-        score_hits(svc, extra, result.terms, result.weights, result.vector, result.translations)
+        score_hits(svc, result.scope, extra, result.terms, result.weights, result.vector, result.translations)
         for n in extra:
             parent = next(h for h in result.hits if h.node_id == n.metadata["window_of"])
             n.relevance = round(max(n.relevance, parent.relevance * svc.settings.answer.window_parent_share), 4)
@@ -108,7 +109,7 @@ def rescore(svc: Services, hits: list[Hit], result: RetrievalResult) -> None:
     for h in hits:
         h.metadata.pop("semantic", None)
         h.metadata.pop("translated_coverage", None)
-    score_hits(svc, hits, result.terms, result.weights, result.vector, result.translations)
+    score_hits(svc, result.scope, hits, result.terms, result.weights, result.vector, result.translations)
 
 
 class Rewrites(BaseModel):
@@ -132,7 +133,7 @@ def fuse_rewrites(svc: Services, result: RetrievalResult, rewrites: list[str], s
     keeping the best relevance any of the searches gave it, replaces ``result.hits``."""
     extra = [hybrid_search(svc, q, scope, k=k) for q in rewrites]
     fused = rrf([result.hits, *[r.hits for r in extra]], k=svc.settings.retrieval.rrf_k)
-    score_hits(svc, fused, result.terms, result.weights, result.vector)
+    score_hits(svc, result.scope, fused, result.terms, result.weights, result.vector)
     best = {h.node_id: max([h.relevance] + [x.relevance for r in extra for x in r.hits
                                             if x.node_id == h.node_id]) for h in fused}
     for h in fused:
@@ -174,7 +175,7 @@ async def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     # A follow-up's kind comes from its own wording ("那它的预算呢？" is a fact question even when
     # the question it continues asked for a person); its search text carries the previous subject.
     intent = classify(question if query != question else query, state.version)
-    scope = Scope(version=intent.version, topics=tuple(state.topic_filter))
+    scope = runtime.context.scope(intent.version, state.topic_filter)
     k = runtime.context.top_k or svc.settings.retrieval.pool_k
     # The database and embedding work runs in a worker thread; the chat model is awaited.
     result = await in_thread(hybrid_search, svc, query, scope, k=k)

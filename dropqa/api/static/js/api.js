@@ -1,8 +1,14 @@
-// The JSON API: fetch with the bearer token (when the server needs one), errors as ApiError,
-// and Server-Sent Events read from a fetch body (so POST and the Authorization header work).
+// The JSON API: fetch with the key (when the server needs one), errors as ApiError, and Server-Sent
+// Events read from a fetch body (so POST and the Authorization header work). Every request about
+// documents names the knowledge base the page shows (``kb``); the key and the base are kept for
+// this browser session only (sessionStorage).
 
 const TOKEN_KEY = 'dropqa.token';
+const KB_KEY = 'dropqa.kb';
+// Routes about the caller, the bases and the keys themselves: never narrowed to one base.
+const UNSCOPED = ['/api/me', '/api/kbs', '/api/keys', '/api/health'];
 let unauthorizedHandler = () => {};
+localStorage.removeItem(TOKEN_KEY); // earlier pages kept the token for good; a key now lasts one session
 
 export class ApiError extends Error {
   constructor(status, code, message, params = null) {
@@ -14,12 +20,41 @@ export class ApiError extends Error {
 }
 
 export function getToken() {
-  return localStorage.getItem(TOKEN_KEY) || '';
+  return sessionStorage.getItem(TOKEN_KEY) || '';
 }
 
 export function setToken(token) {
-  if (token) localStorage.setItem(TOKEN_KEY, token.trim());
-  else localStorage.removeItem(TOKEN_KEY);
+  if (token) sessionStorage.setItem(TOKEN_KEY, token.trim());
+  else sessionStorage.removeItem(TOKEN_KEY);
+}
+
+/** The knowledge base the page shows ('' before the page knows the caller's bases). */
+export function currentKb() {
+  return sessionStorage.getItem(KB_KEY) || '';
+}
+
+export function setKb(name) {
+  if (name) sessionStorage.setItem(KB_KEY, name);
+  else sessionStorage.removeItem(KB_KEY);
+  invalidate();
+}
+
+function scoped(path) {
+  return path.startsWith('/api/') && !UNSCOPED.some((p) => path === p || path.startsWith(`${p}/`) || path.startsWith(`${p}?`));
+}
+
+/** ``url`` with ``kb=<current base>`` when it is about documents. */
+export function withKb(url) {
+  const kb = currentKb();
+  if (!kb || !scoped(url)) return url;
+  return `${url}${url.includes('?') ? '&' : '?'}kb=${encodeURIComponent(kb)}`;
+}
+
+/** A JSON body about documents names the base too (the question routes read it from the body). */
+function withKbBody(path, json) {
+  const kb = currentKb();
+  if (!kb || !scoped(path) || !json || typeof json !== 'object' || Array.isArray(json) || 'kb' in json) return json;
+  return { ...json, kb };
 }
 
 /** Called with no arguments when a request comes back 401 (the page asks for the token). */
@@ -54,8 +89,9 @@ async function errorOf(response) {
   return new ApiError(response.status, code, message, params);
 }
 
-/** ``api('/api/documents', {query: {q}})`` or ``api(path, {method: 'POST', json: {...}})``. */
-export async function api(path, { method = 'GET', json, body, query, signal } = {}) {
+/** ``api('/api/documents', {query: {q}})`` or ``api(path, {method: 'POST', json: {...}})``; ``scoped: false``
+ *  reads every base the key may read (an upload's jobs, whichever base the page shows now). */
+export async function api(path, { method = 'GET', json, body, query, signal, scoped: narrow = true } = {}) {
   let url = path;
   if (query) {
     const qs = new URLSearchParams();
@@ -63,9 +99,9 @@ export async function api(path, { method = 'GET', json, body, query, signal } = 
     if ([...qs].length) url += `?${qs}`;
   }
   const init = { method, signal, headers: headers(json !== undefined ? { 'Content-Type': 'application/json' } : {}) };
-  if (json !== undefined) init.body = JSON.stringify(json);
+  if (json !== undefined) init.body = JSON.stringify(narrow ? withKbBody(path, json) : json);
   else if (body !== undefined) init.body = body;
-  const response = await fetch(url, init);
+  const response = await fetch(narrow ? withKb(url) : url, init);
   if (!response.ok) throw await errorOf(response);
   if (response.status === 204) return null;
   const type = response.headers.get('content-type') || '';
@@ -113,11 +149,11 @@ function parseBlock(block) {
 }
 
 /** Open an event stream (GET, or POST with a JSON body) and yield its events. */
-export async function* stream(path, { json, signal } = {}) {
+export async function* stream(path, { json, signal, scoped: narrow = true } = {}) {
   const init = { method: json === undefined ? 'GET' : 'POST', signal,
     headers: headers({ Accept: 'text/event-stream', ...(json === undefined ? {} : { 'Content-Type': 'application/json' }) }) };
-  if (json !== undefined) init.body = JSON.stringify(json);
-  const response = await fetch(path, init);
+  if (json !== undefined) init.body = JSON.stringify(narrow ? withKbBody(path, json) : json);
+  const response = await fetch(narrow ? withKb(path) : path, init);
   if (!response.ok) throw await errorOf(response);
   yield* readEvents(response);
 }
@@ -127,6 +163,7 @@ export function upload(files, onProgress) {
   return new Promise((resolve, reject) => {
     const form = new FormData();
     for (const f of files) form.append('files', f, f.name);
+    if (currentKb()) form.append('kb', currentKb());
     const xhr = new XMLHttpRequest();
     xhr.open('POST', '/api/documents/upload');
     xhr.setRequestHeader('Accept', 'application/json');
@@ -158,14 +195,15 @@ export function upload(files, onProgress) {
 
 /** Fetch a protected binary (an image) with the token and return an object URL for ``<img src>``. */
 export async function blobUrl(path) {
-  const response = await fetch(path, { headers: headers({ Accept: '*/*' }) });
+  const response = await fetch(withKb(path), { headers: headers({ Accept: '*/*' }) });
   if (!response.ok) throw await errorOf(response);
   return URL.createObjectURL(await response.blob());
 }
 
 /** Small in-memory cache for lists the pages share (topics, documents for filters). */
 const cache = new Map();
-export async function cached(key, loader, maxAgeMs = 15000) {
+export async function cached(name, loader, maxAgeMs = 15000) {
+  const key = `${currentKb()}|${name}`;
   const hit = cache.get(key);
   if (hit && Date.now() - hit.at < maxAgeMs) return hit.value;
   const value = await loader();
@@ -174,5 +212,5 @@ export async function cached(key, loader, maxAgeMs = 15000) {
 }
 
 export function invalidate(prefix = '') {
-  for (const key of [...cache.keys()]) if (key.startsWith(prefix)) cache.delete(key);
+  for (const key of [...cache.keys()]) if (key.slice(key.indexOf('|') + 1).startsWith(prefix)) cache.delete(key);
 }

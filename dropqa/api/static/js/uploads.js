@@ -138,7 +138,7 @@ function watch() {
   const qs = ids.map((id) => `ids=${encodeURIComponent(id)}`).join('&');
   (async () => {
     try {
-      for await (const { event, data } of stream(`/api/jobs/stream?${qs}`, { signal: controller.signal })) {
+      for await (const { event, data } of stream(`/api/jobs/stream?${qs}`, { signal: controller.signal, scoped: false })) {
         if (event === 'job') onJob(data);
         if (event === 'end') break;
       }
@@ -152,7 +152,7 @@ function watch() {
       if (controller.signal.aborted) return;
       await Promise.all(active().map(async (item) => {
         try {
-          onJob(await api(`/api/jobs/${encodeURIComponent(item.jobId)}`));
+          onJob(await api(`/api/jobs/${encodeURIComponent(item.jobId)}`, { scoped: false }));
         } catch (err) {
           if (err.status === 404) {
             item.state = 'failed';

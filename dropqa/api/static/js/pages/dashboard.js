@@ -1,6 +1,6 @@
-// Dashboard: counts, recent uploads, top topics, recent questions, health.
+// Dashboard of the knowledge base the page shows: counts, recent uploads, top topics, recent questions, health.
 
-import { api } from '../api.js';
+import { api, currentKb } from '../api.js';
 import * as data from '../data.js';
 import { empty, errorBox, fileIcon, fill, fmtRelative, h, link, loading } from '../dom.js';
 import { t } from '../i18n.js';
@@ -13,7 +13,8 @@ export function render(root) {
   const health = h('div', {}, loading());
   root.append(
     h('div', { class: 'page-head' },
-      h('div', {}, h('h1', {}, t('dash.title')), h('div', { class: 'muted' }, t('app.tagline'))),
+      h('div', {}, h('h1', {}, t('dash.title')), h('div', { class: 'muted', id: 'dash-base' },
+        currentKb() ? t('dash.base', { name: currentKb() }) : t('app.tagline'))),
       h('div', { class: 'toolbar' },
         h('a', { class: 'btn', href: '#/documents' }, t('dash.toDocuments')),
         h('a', { class: 'btn btn-primary', href: '#/ask' }, t('dash.toAsk')))),
