@@ -6,6 +6,7 @@ evidence pool — or ``None`` when the evidence does not answer the question.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from dropqa.answering.extractive import pick_sentences, sentence_units, table_cell
@@ -161,10 +162,11 @@ def multi_hop(lang: str, intent: Intent, question: str, bridge: list[str], pool:
 
 def locate(lang: str, question: str, terms: list[str], weights: dict[str, float],
            pool: list[Hit], translations: dict[str, list[str]] | None = None, *, cfg: AnswerSettings,
-           ) -> Composed | None:
+           documents: Collection[str] | None = None) -> Composed | None:
     """"Which section says …?": the section path of the best passage, cited, with the sentence that
-    says it."""
-    picked = pick_sentences(question, terms, weights, pool, 1, translations=translations, cfg=cfg)
+    says it (in the documents the question names, when it names any)."""
+    picked = pick_sentences(question, terms, weights, pool, 1, translations=translations, cfg=cfg,
+                            documents=documents)
     if not picked:
         return None
     i = picked[0].hit_index
@@ -189,8 +191,12 @@ def _continuation(pool: list[Hit], i: int) -> tuple[int, str] | None:
 
 def extractive(lang: str, question: str, terms: list[str], weights: dict[str, float], pool: list[Hit],
                max_sentences: int, translations: dict[str, list[str]] | None = None, *, cfg: AnswerSettings,
-               ) -> Composed | None:
-    picked = pick_sentences(question, terms, weights, pool, max_sentences, translations=translations, cfg=cfg)
+               documents: Collection[str] | None = None) -> Composed | None:
+    """The best sentence, and after it only sentences that hold more of what the question asks — from the
+    documents the question names when it names any (``documents``), so a look-alike fact of another
+    subject is never appended."""
+    picked = pick_sentences(question, terms, weights, pool, max_sentences, translations=translations, cfg=cfg,
+                            documents=documents, complement=True)
     if not picked:
         return None
     lines = [render(lang, "answer_lead")]

@@ -8,6 +8,7 @@ and how relevant its passage is.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from dropqa.config import AnswerSettings
@@ -26,6 +27,7 @@ class Extract:
     text: str
     hit_index: int
     score: float
+    asked: frozenset[str] = frozenset()  # the question's terms it holds that do not merely name its document
 
 
 _NUMERIC = re.compile(r"^[\d.,%％\s]+[\u4e00-\u9fffA-Za-z%]{0,6}$")
@@ -83,14 +85,20 @@ def asked_terms(hit: Hit, weights: dict[str, float], subject_weight: float) -> d
 
 def pick_sentences(question: str, terms: list[str], weights: dict[str, float], hits: list[Hit],
                    max_sentences: int, max_passages: int = 5,
-                   translations: dict[str, list[str]] | None = None, *, cfg: AnswerSettings) -> list[Extract]:
+                   translations: dict[str, list[str]] | None = None, *, cfg: AnswerSettings,
+                   documents: Collection[str] | None = None, complement: bool = False) -> list[Extract]:
     """The best sentences of the best passages. ``translations`` (term → its words in the other
     language) let a sentence in the other language than the question match its terms; ``cfg`` holds
-    the score's weights (``Settings.answer``)."""
+    the score's weights (``Settings.answer``). ``documents``: only passages of these documents (the
+    question's subjects). ``complement``: a sentence after the first is quoted only when it holds
+    something the question asks that the sentences before it do not — never a look-alike of the first
+    (another project's code, another document's hours)."""
     translations = translations or {}
     wants_number = bool(_QUANTITY.search(question.lower()))
     candidates: list[Extract] = []
-    for idx, hit in enumerate(hits[:max_passages]):
+    allowed = [i for i, h in enumerate(hits) if documents is None or h.document_id in documents][:max_passages]
+    for idx in allowed:
+        hit = hits[idx]
         units = sentence_units(hit)
         # Terms that name the passage's document ("Parker City Hospital", "星图计划") hold for every
         # sentence in it: what picks the sentence is the rest of the question.
@@ -100,19 +108,23 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
             low = sent.lower()
             matched = [t for t in terms if t in low or any(x in low for x in translations.get(t, ()))]
             cov = coverage(matched, ask) if terms else 0.0
+            asked = frozenset(t for t in matched if ask.get(t, 0.0) >= weights.get(t, 0.0) > 0)
             score = cfg.sentence_coverage_weight * cov + cfg.sentence_relevance_weight * hit.relevance
             if wants_number and _DIGIT.search(sent):
                 score += cfg.number_bonus
             if len(sent) < 4:
                 score *= 0.5
-            candidates.append(Extract(sent, idx, round(score, 4)))
+            candidates.append(Extract(sent, idx, round(score, 4), asked))
     if not candidates:
         return []
     candidates.sort(key=lambda e: (-e.score, e.hit_index))
     best = candidates[0].score
     chosen: list[Extract] = []
     seen: set[str] = set()
+    covered: set[str] = set()
     for c in candidates:
+        if complement and chosen and not (c.asked - covered):
+            continue  # adds nothing the question asks beyond what is quoted already
         flat = re.sub(r"\s+", "", c.text)
         key = hits[c.hit_index].breadcrumb + "|" + flat
         if key in seen or c.score < best * cfg.sentence_keep_share:
@@ -122,6 +134,7 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
             continue  # a sentence of this passage already quoted, alone or with the line that introduces it
         chosen.append(c)
         seen.add(key)
+        covered |= c.asked
         if len(chosen) >= max_sentences:
             break
     return chosen

@@ -7,10 +7,11 @@ answer cites a passage for each.
 
 Two kinds of part are recognised without a chat model:
 
-- **documents the question names** — a document is named when the question holds most of
-  the idf mass of its name (file name, title, first heading), idf taken over all document
-  names, so "Court" or "Hospital", shared by every name, counts for little and
-  "Riverside" or "Glenwood" for much; two or more named documents are two or more parts,
+- **documents the question names** — a document has several names: its file name, title, first
+  heading and the subjects found in its text (the court, hospital, patient or company it is about:
+  ``retrieval.names``); it is named when the question holds most of the idf mass of one of them,
+  idf taken over all documents' names, so "Court" or "Hospital", shared by every name, counts for
+  little and "Riverside" or "Glenwood" for much; two or more named documents are two or more parts,
   each searched inside its document;
 - **alternatives joined by and / or / vs / 和 / 与 / 还是**: years ("in 2019 and 2021") or
   short names ("Acme vs Beta"); each part is the question with the other alternatives
@@ -51,42 +52,57 @@ class Part:
         return asdict(self)
 
 
-def _name_terms(row: dict[str, Any]) -> frozenset[str]:
-    return _terms_of_name(str(row.get("filename") or ""), str(row.get("title") or ""), str(row.get("heading") or ""))
+def _names(row: dict[str, Any]) -> tuple[frozenset[str], ...]:
+    """Each name of a document (file name, title, first heading, subjects) as its set of terms."""
+    stem = _LEADING_NUMBER.sub("", PurePath(str(row.get("filename") or "")).stem.replace("_", " "))
+    texts = (stem, str(row.get("title") or ""), str(row.get("heading") or ""), *(row.get("subjects") or ()))
+    return tuple(name for name in dict.fromkeys(_terms_of(t) for t in texts) if name)
 
 
 @lru_cache(maxsize=65536)
-def _terms_of_name(filename: str, title: str, heading: str) -> frozenset[str]:
-    stem = _LEADING_NUMBER.sub("", PurePath(filename).stem.replace("_", " "))
-    return frozenset(t for t in query_terms(" ".join([stem, title, heading])) if not t.isdigit())
+def _terms_of(name: str) -> frozenset[str]:
+    return frozenset(t for t in query_terms(name) if not t.isdigit())
+
+
+def name_terms(question: str, row: dict[str, Any]) -> set[str]:
+    """The question's terms that name the document of ``row`` (any of its names): its subject words."""
+    asked = set(query_terms(question))
+    return {t for name in _names(row) for t in name if t in asked}
 
 
 def named_documents(question: str, titles: Sequence[dict[str, Any]], min_share: float,
                     ) -> list[tuple[dict[str, Any], float]]:
-    """Documents the question names (it holds at least ``min_share`` of their name's idf mass,
-    ``Settings.answer.part_name_share``), best first, with that share."""
+    """Documents the question names — it holds at least ``min_share`` (``Settings.answer.part_name_share``)
+    of the idf mass of one of their names, with a word few documents' names share — best first, with that
+    share. A document whose named words are all among another named document's is left out (a question
+    naming a hospital *and* its patient names that record, not every record of the hospital)."""
     asked = set(query_terms(question))
     if not asked or not titles:
         return []
-    names = [_name_terms(r) for r in titles]
-    df = Counter(t for name in names for t in name)
+    names = [_names(r) for r in titles]
+    df = Counter(t for doc in names for t in frozenset().union(*doc))
     n = len(titles)
     idf = {t: math.log(1 + n / c) for t, c in df.items()}
     scored = []
-    for row, name in zip(titles, names, strict=True):
-        total = sum(idf[t] for t in name)
-        hit = [t for t in name if t in asked]
-        if not total or not hit:
-            continue
-        share = sum(idf[t] for t in hit) / total
-        distinctive = any(df[t] <= max(1, n // 20) for t in hit)
-        if share >= min_share and distinctive:
-            scored.append((row, share))
-    scored.sort(key=lambda x: -x[1])
+    for row, doc in zip(titles, names, strict=True):
+        best_share = 0.0
+        distinctive = False
+        for name in doc:
+            hit = [t for t in name if t in asked]
+            total = sum(idf[t] for t in name)
+            if not total or not hit:
+                continue
+            share = sum(idf[t] for t in hit) / total
+            if share >= min_share and any(df[t] <= max(1, n // 20) for t in hit):
+                best_share, distinctive = max(best_share, share), True
+        if distinctive:
+            words = frozenset(t for t in frozenset().union(*doc) if t in asked)
+            scored.append((row, best_share, words))
+    scored.sort(key=lambda x: (-x[1], -sum(idf[t] for t in x[2])))
     if scored:  # names as well matched as the best one (not a near-namesake that shares a word)
         best = scored[0][1]
         scored = [s for s in scored if s[1] >= 0.75 * best]
-    return scored
+    return [(row, share) for row, share, words in scored if not any(words < other for _, _, other in scored)]
 
 
 def _without(question: str, keep: str, alternatives: Sequence[str]) -> str:

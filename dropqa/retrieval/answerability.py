@@ -26,12 +26,29 @@ from pydantic import BaseModel
 from dropqa.models.calibration import Logistic
 from dropqa.retrieval.fusion import coverage
 from dropqa.retrieval.hits import Hit
+from dropqa.text.asked import ask_weights, held_share
 from dropqa.text.segment import has_han
 
 QUESTION_FEATURES = (
     "top_relevance", "top_similarity", "top_coverage", "content_coverage", "ask_coverage", "union_coverage",
-    "agreement", "margin", "cross_language", "n_terms", "is_fact", "unseen",
+    "agreement", "margin", "cross_language", "n_terms", "is_fact", "unseen", "named", "ask_in_subject", "ask_best",
 )
+
+
+class Asked(BaseModel, frozen=True):
+    """What the question asks of what: the terms that name its subject, the subject's documents (those the
+    question names, else the best passage's), and how much of the rest — the asked attribute — those
+    documents hold anywhere, in either language (``retrieval.search.held_in``)."""
+
+    subject: frozenset[str] = frozenset()
+    documents: frozenset[str] = frozenset()
+    named: bool = False
+    in_subject: float = 0.0
+    translations: dict[str, list[str]] = {}
+
+    def weights(self, weights: dict[str, float]) -> dict[str, float]:
+        """The asked attribute's terms and weights (``weights`` without the subject's terms)."""
+        return ask_weights(weights, self.subject)
 SOURCE_FEATURES = (
     "relevance", "relative", "log_rank", "similarity", "coverage", "content_coverage", "same_document",
     "both_channels", "cross_language", "lead",
@@ -54,15 +71,24 @@ def _title_terms(hit: Hit, terms: Sequence[str]) -> set[str]:
 
 
 def question_features(hits: Sequence[Hit], terms: Sequence[str], weights: dict[str, float], language: str,
-                      kind: str = "fact", top: int = 5, unseen: Sequence[str] = ()) -> dict[str, float]:
+                      kind: str = "fact", top: int = 5, unseen: Sequence[str] = (), asked: Asked | None = None,
+                      ) -> dict[str, float]:
     """Features of the evidence pool (best first) for the question-level decision. ``unseen``: the
-    question's terms that no passage of the whole collection holds (in either language)."""
+    question's terms that no passage of the whole collection holds (in either language); ``asked``: what
+    the question asks of which documents."""
     best = list(hits[:top])
     total = sum(weights.values())
     missing = sum(weights.get(t, 0.0) for t in unseen) / total if total else 0.0
+    asked = asked or Asked()
+    ask = asked.weights(weights)
+    subject_hits = [h for h in hits[:top + 3] if not asked.documents or h.document_id in asked.documents]
+    ask_best = max((held_share(f"{h.breadcrumb}\n{h.content}", ask, asked.translations) for h in subject_hits),
+                   default=0.0)
+    extra = {"named": float(asked.named), "ask_in_subject": asked.in_subject, "ask_best": ask_best}
     if not best:
         return {name: 0.0 for name in QUESTION_FEATURES} | {"is_fact": float(kind == "fact"),
-                                                             "n_terms": math.log1p(len(terms)), "unseen": missing}
+                                                             "n_terms": math.log1p(len(terms)), "unseen": missing,
+                                                             **extra}
     first = best[0]
     cov = [coverage(h.matched_terms, weights) for h in best] if terms else [0.0]
     content_cov = [coverage(_content_terms(h, terms), weights) for h in best] if terms else [0.0]
@@ -88,6 +114,7 @@ def question_features(hits: Sequence[Hit], terms: Sequence[str], weights: dict[s
         "n_terms": math.log1p(len(terms)),
         "is_fact": float(kind == "fact"),
         "unseen": missing,
+        **extra,
     }
 
 
@@ -126,10 +153,10 @@ class Decision(BaseModel, frozen=True):
 
 
 def decide(model: Logistic, hits: Sequence[Hit], terms: Sequence[str], weights: dict[str, float], language: str,
-           kind: str = "fact", unseen: Sequence[str] = ()) -> Decision:
+           kind: str = "fact", unseen: Sequence[str] = (), asked: Asked | None = None) -> Decision:
     """Is the question answerable from ``hits`` (best first), and how sure is that? ``model``: the fitted
     question model (``services.calibration.question``)."""
-    x = question_features(hits, terms, weights, language, kind, unseen=unseen)
+    x = question_features(hits, terms, weights, language, kind, unseen=unseen, asked=asked)
     p = model.probability(x) if hits else 0.0
     answerable = p >= model.threshold
     if not answerable:

@@ -41,11 +41,13 @@ class Hit(BaseModel):
     channels: list[str] = Field(default_factory=list)
     matched_terms: list[str] = Field(default_factory=list)
     metadata: dict[str, Any] = Field(default_factory=dict)
+    subjects: list[str] = Field(default_factory=list, description="what the passage's document is about, by name "
+                                "(its court, hospital, patient, company: retrieval.names)")
 
     def names(self) -> str:
-        """What names the passage's document — its file name and root title, lower-cased: a question
-        term found here says which document is meant, not what is asked of it."""
-        return f"{self.document_name} {self.breadcrumb.split(' > ')[0]}".lower()
+        """What names the passage's document — its file name, root title and subjects, lower-cased: a
+        question term found here says which document is meant, not what is asked of it."""
+        return " ".join([self.document_name, self.breadcrumb.split(" > ")[0], *self.subjects]).lower()
 
     def snippet(self, limit: int = 240) -> str:
         return truncate(self.content, limit)
@@ -71,6 +73,7 @@ class Hit(BaseModel):
             channels=[channel],
             matched_terms=list(row.get("matched") or []),
             metadata=meta,
+            subjects=list(row.get("subjects") or []),
         )
 
     def source(self, snippet_chars: int, cited: bool) -> Source:

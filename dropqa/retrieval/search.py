@@ -54,6 +54,18 @@ def term_stats(svc: Services, terms: list[str], scope: Scope) -> tuple[dict[str,
     return idf_weights(df, max(total, 1)), {t for t, n in df.items() if n == 0}
 
 
+def held_in(svc: Services, weights: dict[str, float], translations: dict[str, list[str]], scope: Scope) -> float:
+    """Share of ``weights``' mass whose term — or one of its translations — some passage in ``scope`` holds
+    (1.0 when there is nothing to hold): does a document say anything of what the question asks of it?"""
+    total = sum(weights.values())
+    if total <= 0:
+        return 1.0
+    words = list(dict.fromkeys([*weights, *(x for t in weights for x in translations.get(t, ()))]))
+    df, _ = search.term_frequencies(svc.db, words, scope)
+    held = sum(w for t, w in weights.items() if df.get(t) or any(df.get(x) for x in translations.get(t, ())))
+    return held / total
+
+
 def translations_of(terms: list[str]) -> dict[str, list[str]]:
     """The question's terms in the other language (CC-CEDICT, offline), so a Chinese question
     finds English text by full-text search too, and the reverse."""
@@ -200,6 +212,6 @@ def hybrid_search(svc: Services, query: str, scope: Scope, k: int | None = None,
         h.metadata["rank_score"] = round(
             (1 - cfg.weight_fusion) * h.relevance + cfg.weight_fusion * h.score / top_fused + boost_of(svc, h), 4
         )
-    fused.sort(key=lambda h: -h.metadata["rank_score"])
+    fused.sort(key=lambda h: (-h.metadata["rank_score"], h.node_id))  # ties in one order, whatever the database's
     return RetrievalResult(query=query, terms=terms, weights=question_weights, hits=fused[:k],
                            translations=translations, unseen=unseen, vector=qvec)

@@ -49,12 +49,13 @@ import re
 import threading
 import unicodedata
 from functools import lru_cache
+from importlib import resources
 from pathlib import Path
 from typing import Literal
 
 import jieba
 
-__all__ = ["translate_terms"]
+__all__ = ["dictionary_glosses", "translate_terms"]
 
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _HAN_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
@@ -240,6 +241,14 @@ def _by_word() -> dict[str, list[int]]:
     return index
 
 
+def is_common_english_word(word: str) -> bool:
+    """``word`` (or its singular) is an English dictionary word — a CC-CEDICT gloss — rather than a name
+    ("Symptoms", "Service" are words; "Torres", "Quarryville" are not)."""
+    low = word.lower()
+    glosses = _dictionary().by_gloss
+    return any(w in glosses or w in _by_word() for w in (low, low.removesuffix("s"), low.removesuffix("es")) if w)
+
+
 _lock = threading.Lock()
 
 
@@ -262,6 +271,10 @@ def _zh_word(word: str) -> tuple[str, ...]:
     proper-noun ones, nouns before verbs, single words before phrases, then dictionary order."""
     if word in _ZH_STOP or _is_number(word):
         return ()
+    return _entry_glosses(word)
+
+
+def _entry_glosses(word: str) -> tuple[str, ...]:
     d = _dictionary()
     ids = _ids(d.by_head.get(word)) or _ids(d.by_head.get(word.upper()))
     ranked = []
@@ -438,11 +451,191 @@ def _to_zh(term: str, per_term: int) -> list[str]:
     return _interleave([tuple(_en_word(w, per_term)) for w in content], per_term)
 
 
+# --------------------------------------------------------------------------- glossary
+
+
+def _fold_words(text: str) -> tuple[str, ...]:
+    """English words of a glossary phrase or a query term, for matching: lower case, no possessive,
+    hyphens split, plurals folded ("Post-admission Course Records" → post admission course record)."""
+    out = []
+    for w in _LATIN_WORD.findall(text.lower().replace("-", " ")):
+        w = w.removesuffix("'s").strip("'")
+        if len(w) > 4 and w.endswith("ies"):
+            w = w[:-3] + "y"
+        elif len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
+            w = w[:-1]
+        if w:
+            out.append(w)
+    return tuple(out)
+
+
+class _Glossary:
+    """``glossary.tsv`` (``zh<TAB>en`` lines, ``#`` comments): field labels and section headings
+    learned from parallel corpora by ``python -m dropqa.evals.glossary``. Translations keep the
+    file's order; English keys are folded (:func:`_fold_words`)."""
+
+    __slots__ = ("to_en", "to_zh")
+
+    def __init__(self, text: str) -> None:
+        to_en: dict[str, list[str]] = {}
+        to_zh: dict[tuple[str, ...], list[str]] = {}
+        for line in text.splitlines():
+            if not line.strip() or line.startswith("#"):
+                continue
+            zh, _, en = line.partition("\t")
+            zh, en = zh.strip(), " ".join(en.split()).lower()
+            key = _fold_words(en)
+            if not zh or not key or not _HAN.search(zh):
+                continue
+            if en not in to_en.setdefault(zh, []):
+                to_en[zh].append(en)
+            if zh not in to_zh.setdefault(key, []):
+                to_zh[key].append(zh)
+        self.to_en = {k: tuple(v) for k, v in to_en.items()}
+        self.to_zh = {k: tuple(v) for k, v in to_zh.items()}
+
+
+@lru_cache(maxsize=1)
+def _glossary() -> _Glossary:
+    try:
+        text = resources.files("dropqa.text").joinpath("glossary.tsv").read_text(encoding="utf-8")
+    except (FileNotFoundError, ModuleNotFoundError):
+        logging.getLogger(__name__).warning("dropqa/text/glossary.tsv is missing: CC-CEDICT alone")
+        text = ""
+    return _Glossary(text)
+
+
+def _merge(first: list[str] | tuple[str, ...], then: list[str] | tuple[str, ...], limit: int) -> list[str]:
+    return list(dict.fromkeys([*first, *then]))[:limit]
+
+
+def _common_run(seqs: list[tuple[str, ...]] | list[str], least: int) -> tuple[str, ...] | str | None:
+    """The longest run (of characters, or of words) that every sequence holds, at least ``least`` long."""
+    shortest = min(seqs, key=len)
+    for size in range(len(shortest), least - 1, -1):
+        for i in range(len(shortest) - size + 1):
+            run = shortest[i : i + size]
+            if all(_holds(s, run) for s in seqs):
+                return run
+    return None
+
+
+def _holds(seq: tuple[str, ...] | str, run: tuple[str, ...] | str) -> bool:
+    if isinstance(seq, str):
+        return run in seq
+    return any(seq[i : i + len(run)] == run for i in range(len(seq) - len(run) + 1))
+
+
+def _part_of(term, keys: list, head: list, translate, dictionary: list[str], least: int) -> list[str]:
+    """Translations for a term that is part of glossary entries (``keys``; ``head``: those it ends):
+    what the entries' translations have in common (入院 in 入院时间, 入院记录: "admission"), else for
+    the one entry it is the head of, that entry's translation when it says more than the dictionary's
+    words for the term ("complaint" → 主诉 from "chief complaint"; "result" → not 判决结果: 结果 is
+    the dictionary's word and already in it)."""
+    for group in (keys, head):
+        if len(group) >= 2:
+            common = _common_run([translate(k) for k in group], least)
+            if common:
+                return [common if isinstance(common, str) else " ".join(common)]
+    if len(head) == 1 and len(keys) <= 2:
+        whole = translate(head[0])
+        text = whole if isinstance(whole, str) else " ".join(whole)
+        if not any(d in text for d in dictionary):
+            return [text]
+    return []
+
+
+def _glossary_to_en(term: str, per_term: int) -> list[str] | None:
+    """zh → en through the glossary; None when it knows nothing of ``term`` (CC-CEDICT then, as before)."""
+    g = _glossary().to_en
+    if term in g:  # the glossary first, then the term's own dictionary entry
+        return _merge(g[term], _zh_word(term), per_term)
+    if len(term) < 2 or term in _ZH_STOP:
+        return None
+    if not _zh_word(term):  # a compound no dictionary entry spells (辩护律师事务所): longest glossary match
+        parts, i, rest = [], 0, ""
+        while i < len(term):
+            for j in range(len(term), i + 1, -1):
+                if term[i:j] in g:
+                    if rest:
+                        parts.append(tuple(_to_en(rest, per_term)))
+                        rest = ""
+                    parts.append(g[term[i:j]])
+                    i = j
+                    break
+            else:
+                rest += term[i]
+                i += 1
+        if rest:
+            parts.append(tuple(_to_en(rest, per_term)))
+        if any(p for p in parts) and len(parts) > 1:
+            return _interleave(list(reversed(parts)), per_term)  # head (last) part first
+    keys = sorted(k for k in g if term in k and k != term)
+    if not keys:
+        return None
+    dictionary = _to_en(term, per_term)
+    extra = _part_of(term, keys, [k for k in keys if k.endswith(term)], lambda k: _fold_words(g[k][0]),
+                     dictionary, 1)
+    if not extra:
+        return None
+    if not dictionary:
+        return extra[:per_term]
+    return _merge(dictionary[: max(1, per_term - 1)], extra, per_term)
+
+
+def _glossary_to_zh(term: str, per_term: int) -> list[str] | None:
+    """en → zh through the glossary; None when it knows nothing of ``term`` (CC-CEDICT then, as before)."""
+    g = _glossary().to_zh
+    words = _fold_words(term)
+    if not words:
+        return None
+    if words in g:
+        # a single word or a whole CC-CEDICT gloss also gets the dictionary's words; a label phrase
+        # ("chief complaint") only the glossary's: word-by-word translations would dilute it
+        whole = len(words) == 1 or bool(_dictionary().by_gloss.get(" ".join(_LATIN_WORD.findall(term.lower()))))
+        return _merge(g[words], _to_zh(term, per_term) if whole else (), per_term)
+    if len(words) > 1:
+        if _dictionary().by_gloss.get(" ".join(_LATIN_WORD.findall(term.lower()))):
+            return None  # a whole CC-CEDICT gloss ("supreme court"): the dictionary as before
+        parts: list[tuple[str, ...]] = []
+        i, rest = 0, []
+        while i < len(words):
+            for j in range(len(words), i + 1, -1):  # phrases of two words or more, longest first
+                if words[i:j] in g:
+                    if rest:
+                        parts.append(tuple(_to_zh(" ".join(rest), per_term)))
+                        rest = []
+                    parts.append(g[words[i:j]])
+                    i = j
+                    break
+            else:
+                rest.append(words[i])
+                i += 1
+        if rest and len(parts) > 0:
+            parts.append(tuple(_to_zh(" ".join(rest), per_term)))
+        if not parts:
+            return None
+        return _interleave(list(reversed(parts)), per_term)  # the English head (last) first
+    word = words[0]
+    if word in _EN_STOP or len(word) < 3:
+        return None
+    keys = sorted(k for k in g if word in k and k != words)
+    if not keys:
+        return None
+    dictionary = _to_zh(term, per_term)
+    extra = _part_of(word, keys, [k for k in keys if k[-1] == word], lambda k: g[k][0], dictionary, 2)
+    if not extra:
+        return None
+    if not dictionary:
+        return extra[:per_term]
+    return _merge(dictionary[: max(1, per_term - 1)], extra, per_term)
+
+
 # --------------------------------------------------------------------------- API
 
 
 @lru_cache(maxsize=8192)
-def _translate_one(term: str, target: str, per_term: int) -> tuple[str, ...]:
+def _translate_one(term: str, target: str, per_term: int, glossary: bool = True) -> tuple[str, ...]:
     term = term.strip()
     if not term or per_term <= 0 or _is_number(term):
         return ()
@@ -450,13 +643,25 @@ def _translate_one(term: str, target: str, per_term: int) -> tuple[str, ...]:
     if target == "en":
         if not has_han:
             return ()  # already English (or neither language)
-        return tuple(_to_en(term, per_term))
+        found = _glossary_to_en(term, per_term) if glossary else None
+        return tuple(_to_en(term, per_term) if found is None else found)
     if term.lower() in _EN_STOP or not _LATIN_WORD.search(term):
         return ()
-    return tuple(_to_zh(term, per_term))
+    found = _glossary_to_zh(term, per_term) if glossary else None
+    return tuple(_to_zh(term, per_term) if found is None else found)
 
 
-def translate_terms(terms: list[str], target: Literal["zh", "en"], per_term: int = 2) -> dict[str, list[str]]:
+def dictionary_glosses(word: str) -> tuple[str, ...]:
+    """CC-CEDICT's cleaned English glosses of one Chinese headword, best first (stopwords too: 外
+    "outside; external"); ``()`` when it is no entry. The dictionary alone: no glossary, no splitting."""
+    with _lock:
+        _dictionary()
+    return () if _is_number(word) else _entry_glosses(word)
+
+
+def translate_terms(
+    terms: list[str], target: Literal["zh", "en"], per_term: int = 2, *, glossary: bool = True
+) -> dict[str, list[str]]:
     """Up to ``per_term`` translations into ``target`` for each source-language term.
 
     ``target="en"``: Chinese terms (simplified or traditional) → lower-case English
@@ -470,12 +675,14 @@ def translate_terms(terms: list[str], target: Literal["zh", "en"], per_term: int
     out: dict[str, list[str]] = {}
     if not terms:
         return out
-    with _lock:  # the first call builds the dictionary once, even with several threads
+    with _lock:  # the first call builds the dictionary (and reads the glossary) once, even with several threads
         _dictionary()
+        if glossary:
+            _glossary()
     for term in terms:
         if not isinstance(term, str) or term in out:
             continue
-        found = _translate_one(term, target, int(per_term))
+        found = _translate_one(term, target, int(per_term), bool(glossary))
         if found:
             out[term] = list(found)
     return out

@@ -52,6 +52,14 @@ def tokens(text: str) -> list[str]:
     return out
 
 
+def segment_words(text: str) -> list[str]:
+    """``text`` cut into words (jieba's precise mode: no overlapping pieces), punctuation dropped."""
+    if not text:
+        return []
+    initialize()
+    return [w for w in jieba.cut(text) if _WORD.search(w)]
+
+
 def index_text(text: str) -> str:
     """Space-joined tokens for ``to_tsvector('simple', …)``."""
     return " ".join(tokens(text))

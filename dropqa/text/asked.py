@@ -1,0 +1,84 @@
+"""What a question asks, and whether a quoted sentence holds it.
+
+A question names a **subject** (a court, a patient, a product: the words that name its document) and
+asks an **attribute** of it ("RPO", "企业版 … 价格", "显示器", "appointed … CEO") of an expected **kind**:
+who → a person or role holder, when → a date or time, how many / how much → a number, anything else
+→ a named thing. "High confidence" is a promise that the quoted sentence holds the asked attribute
+(in the question's words or their translation) and an answer of the asked kind; this module checks it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Literal
+
+AnswerKind = Literal["person", "date", "number", "thing"]
+
+_WHO = re.compile(r"(?i)\bwho(?:m|se)?\b|谁|哪位|哪个人|何人|什么人|姓名|名字|负责人是")
+_WHEN = re.compile(r"(?i)\bwhen\b|what (?:date|time|year|day|month)|which (?:date|year|day|month)|"
+                   r"何时|什么时候|哪天|哪一天|哪年|哪一年|几月|几号|日期|时间是|哪个月")
+_HOW_MANY = re.compile(r"(?i)how (?:many|much|long|old|often|far|large|big|high)|what (?:percentage|share|number|"
+                       r"amount|price|cost|rate|fee)|多少|几[个位次项天年月台名家条份种岁]?|多久|多长|多大|多高|多远|比例|"
+                       r"百分之|占比|金额|价格|费用|数量")
+
+_DIGIT = re.compile(r"\d|[一二三四五六七八九十百千万亿两]+")
+_DATE = re.compile(
+    r"(?i)\b(?:19|20)\d{2}\b|\d{1,4}\s*[年月日号时点]|\d{1,2}:\d{2}|"
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\b|"
+    r"\b\d{1,2}(?:st|nd|rd|th)\b|[一二三四五六七八九十]+月|周[一二三四五六日]|星期|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b")
+_PERSON = re.compile(
+    r"\b[A-Z]\.\s?[A-Z][a-z]+|\b[A-Z][a-z]+\s+[A-Z][a-z]+|[\u4e00-\u9fff]某{1,2}|"
+    r"(?:由|是|为|：|:)\s*[\u4e00-\u9fff]{2,3}(?:[，。、；（(]|$)|"
+    r"\b(?:Mr|Ms|Mrs|Dr|Prof)\.?\s+[A-Z]")
+
+
+def expected_kind(question: str) -> AnswerKind:
+    """The kind of answer ``question`` asks for."""
+    if _WHEN.search(question):
+        return "date"
+    if _HOW_MANY.search(question):
+        return "number"
+    if _WHO.search(question):
+        return "person"
+    return "thing"
+
+
+def holds_kind(sentence: str, kind: AnswerKind, question: str = "") -> bool:
+    """Does ``sentence`` hold an answer of ``kind`` beyond what the question itself says (a number the
+    question also states is not an answer to it)?"""
+    if kind == "thing":
+        return True
+    asked = question.lower()
+    if kind == "number":
+        return any(m.group(0) not in asked for m in _DIGIT.finditer(sentence))
+    if kind == "date":
+        return any(m.group(0).lower() not in asked for m in _DATE.finditer(sentence))
+    return any(m.group(0).strip(" ：:由是为").lower() not in asked for m in _PERSON.finditer(sentence))
+
+
+def ask_weights(weights: Mapping[str, float], subject: Iterable[str]) -> dict[str, float]:
+    """The question's term weights without the terms that name its subject: what it asks of it."""
+    naming = set(subject)
+    return {t: w for t, w in weights.items() if t not in naming and not t.isdigit()}
+
+
+def held_share(text: str, weights: Mapping[str, float], translations: Mapping[str, Iterable[str]] | None = None,
+               ) -> float:
+    """Share of ``weights``' mass whose term (or one of its translations) ``text`` holds; 1.0 when there is
+    nothing to hold."""
+    total = sum(weights.values())
+    if total <= 0:
+        return 1.0
+    low = text.lower()
+    held = sum(w for t, w in weights.items()
+               if t in low or any(x.lower() in low for x in (translations or {}).get(t, ())))
+    return held / total
+
+
+def missing_terms(text: str, weights: Mapping[str, float],
+                  translations: Mapping[str, Iterable[str]] | None = None) -> list[str]:
+    """The asked terms ``text`` holds in no form, heaviest first."""
+    low = text.lower()
+    return [t for t, _ in sorted(weights.items(), key=lambda x: -x[1])
+            if t not in low and not any(x.lower() in low for x in (translations or {}).get(t, ()))]

@@ -1,0 +1,105 @@
+"""What a document is about by name (text.subjects), what a question asks of it (text.asked), and the
+documents a question names through those subjects (answering.parts)."""
+
+from __future__ import annotations
+
+import pytest
+
+from dropqa.answering.parts import name_terms, named_documents
+from dropqa.text.asked import expected_kind, held_share, holds_kind, missing_terms
+from dropqa.text.subjects import document_subjects
+
+JUDGEMENT = """Criminal Judgment Document
+
+Court and Prosecutor Information
+Court: Trenton, Vandalia, Court
+Procuratorate: Trenton, Vandalia, Procuratorate
+Chief Judge: Q. Martin
+
+Defendant Information
+Defendant: G. Torres
+Gender: Female
+Occupation: Retail Manager
+
+The defendant G. Torres sold counterfeit goods. G. Torres was arrested on 25 January 2023."""
+
+RECORD = """霜叶市第一人民医院
+住院病历
+基本信息：
+姓名：喻某某
+性别：女
+职业：教师
+医院名称：霜叶市第一人民医院
+主诉：贫血、体力下降2个月余"""
+
+REPORT = ("恒屿冷链物流股份有限公司董事会现将公司2024年度经营情况报告如下。公司全年实现营业收入18.6亿元，"
+          "同比增长12%。恒屿冷链物流股份有限公司冷库总容量达到42万吨。上市公司应当披露的其他事项详见年报。")
+
+
+def test_a_plain_named_judgement_is_about_its_court_and_defendant() -> None:
+    subjects = document_subjects(["judgement", "Criminal Judgment Document"], JUDGEMENT, JUDGEMENT)
+    assert "Trenton, Vandalia, Court" in subjects and "G. Torres" in subjects
+    assert not {"Criminal Judgment Document", "Gender", "January"} & set(subjects)
+
+
+def test_a_chinese_record_is_about_its_hospital_and_patient() -> None:
+    subjects = document_subjects(["住院病历"], RECORD, RECORD)
+    assert "霜叶市第一人民医院" in subjects and "喻某某" in subjects
+    assert "住院病历" not in subjects
+
+
+def test_a_headingless_report_is_about_its_company_not_phrases_ending_in_company() -> None:
+    subjects = document_subjects(["公司年报 农业 1"], REPORT, REPORT)
+    assert "恒屿冷链物流股份有限公司" in subjects
+    assert "上市公司" not in subjects
+
+
+def _row(doc: str, filename: str, subjects: list[str], heading: str = "") -> dict:
+    return {"document_id": doc, "filename": filename, "title": filename, "heading": heading, "subjects": subjects}
+
+
+RECORDS = [
+    _row("a", "180_record.md", ["Z. Walker", "Bridgewater City Hospital"]),
+    _row("b", "181_record.md", ["E. Cruz", "Parker City Hospital"]),
+    _row("c", "182_record.md", ["M. Chen", "Parker City Hospital"]),
+    _row("d", "122_judgement.md", ["G. Torres", "Trenton, Vandalia, Court"], "Criminal Judgment Document"),
+    _row("e", "123_judgement.md", ["I. Hill", "Trenton, Springfield, Court"], "Criminal Judgment Document"),
+]
+
+
+def test_a_document_is_named_by_a_subject_found_in_its_text() -> None:
+    q = "According to the court judgment of Trenton, Vandalia, Court, who was the defendant?"
+    assert [r["document_id"] for r, _ in named_documents(q, RECORDS, 0.5)] == ["d"]
+    assert {"trenton", "vandalia"} <= name_terms(q, RECORDS[3])
+    assert "defendant" not in name_terms(q, RECORDS[3])
+
+
+def test_hospital_and_patient_name_one_record_not_every_record_of_the_hospital() -> None:
+    q = "According to the hospitalization records of Parker City Hospital, what is E. Cruz's initial diagnosis?"
+    assert [r["document_id"] for r, _ in named_documents(q, RECORDS, 0.5)] == ["b"]
+
+
+@pytest.mark.parametrize(("question", "kind"), [
+    ("Who was the defendant?", "person"), ("被告人是谁？", "person"), ("When was he arrested?", "date"),
+    ("什么时候立案的？", "date"), ("How many failed password attempts lock an account?", "number"),
+    ("企业版每席位每月多少钱？", "number"), ("What is the budget code of Project Falcon-03?", "thing"),
+])
+def test_expected_kind(question: str, kind: str) -> None:
+    assert expected_kind(question) == kind
+
+
+def test_holds_kind_ignores_what_the_question_itself_says() -> None:
+    assert holds_kind("Defendant: G. Torres", "person", "Who was the defendant?")
+    assert not holds_kind("The defendant sold counterfeit goods.", "person", "Who was the defendant?")
+    assert holds_kind("连续5次输入错误密码将锁定账户。", "number", "密码错几次会锁定？")
+    assert not holds_kind("Falcon-03 has 3 phases.", "number", "How many phases does Falcon-03 have, 3?")
+    assert holds_kind("Arrested on 25 January 2023.", "date", "When was he arrested?")
+
+
+def test_held_share_and_missing_terms_read_translations_too() -> None:
+    weights = {"rpo": 3.0, "kestrel": 1.0}
+    assert held_share("Kestrel fails over in 15 minutes (RTO).", weights) == 0.25
+    assert missing_terms("Kestrel fails over in 15 minutes (RTO).", weights) == ["rpo"]
+    zh = {"辩护律师": 2.0}
+    assert held_share("The defense lawyer, Y. Patel, is instructed", zh, {"辩护律师": ["defense lawyer"]}) == 1.0
+    assert held_share("anything", {}) == 1.0
