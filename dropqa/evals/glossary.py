@@ -7,26 +7,35 @@ by the same generator: the same field labels and section headings, different peo
 places (the dragonball dev corpora: court judgements and hospitalization records). The
 script
 
-1. reads every ``.md``/``.txt`` file (its language checked by its share of Han characters);
+1. reads every ``.md``/``.txt`` file (``--en``/``--zh`` may repeat; a file not in the folder's
+   language, by its share of Han characters, is skipped and said so);
 2. tells its kind from its words (:data:`KINDS`: judgement or record; other documents are
    left out: their labels have nothing to be aligned with);
-3. collects its labels and headings, in order: ``Label: value``, ``**Label**: value``,
-   ``**Label:** value``, ``- **Label:**``, ``标签：内容``, Markdown headings, lines all in
-   bold; numbering (``I.``, ``3.``, ``一、``) and bold markers are taken off;
-4. per language and kind, keeps the labels found in enough documents (``--min-docs``: a name
-   of a person, court or hospital is in one or two documents; a label with a place in it, 市 or
-   区, or an English word CC-CEDICT does not know, Quarryville, is a name) with their typical
-   (median) relative position in the document; those in a good share of them (``--min-share``)
-   make the common order;
-5. aligns the English and the Chinese labels of a kind in order — a monotone alignment of
-   the two common orders (dynamic programming) scored by how close their positions are and
-   how much of the two labels CC-CEDICT translates into each other (single words and
-   characters: 主诉 "complain of" ↔ "chief complaint");
-6. keeps only the confident pairs: both the dictionary and the position agree, or the
-   dictionary agrees strongly, or a pair is the only thing left between two confident
-   neighbours at the same place (a label CC-CEDICT cannot read, 书记员 ↔ "court clerk");
-   every dropped label and pair is printed with the reason;
-7. applies :data:`OVERRIDES` and :data:`REMOVE` (the hand review) and writes ``zh<TAB>en`` lines.
+3. collects its labels and headings, in order, each once: ``Label: value``, ``**Label**: value``,
+   ``**Label:** value``, ``- **Label:**``, ``标签：内容``, Markdown headings, lines all in bold;
+   bullets, numbering (``I.``, ``3.``, ``一、``) and bold markers are taken off;
+4. per language and kind, keeps the labels found in at least ``--min-docs`` documents (a
+   person is in one), and none with a name in it: a place (市, 区…) or a pseudonym (某) in a
+   Chinese label, an English word the corpus only ever capitalises after a lower-case word
+   and CC-CEDICT does not know (Lexington, Quarryville) — a hospital in every document is
+   still a name. Labels in ``--min-share`` of the documents make the common order;
+5. finds anchors: pairs CC-CEDICT vouches for (most of both labels explained by its words
+   and characters, both ways: 初步诊断 ↔ "preliminary diagnosis"), each label the other's clear
+   best, in the same order in both languages. Every label gets its place on that common
+   scale (the k-th anchor at k, a label between two anchors of its document in proportion),
+   so that documents with more or fewer labels line up;
+6. aligns the two common orders (a monotone alignment, dynamic programming) scored by how
+   close the labels' places are and how much of them CC-CEDICT explains;
+7. keeps only the confident pairs — the dictionary vouches for it; or it explains half of
+   it at the same place (主诉 "complain of" ↔ "chief complaint"); or the pair is the only one
+   left between two confident ones, at the same place (婚姻状况 ↔ "marital status": no
+   dictionary word for "marital") — then labels left out: a pair the dictionary vouches for
+   at the same place, typically or in a good share of the documents (审判长 ↔ "chief judge":
+   the zh judgements sign at their end, some at their start too), and unpaired neighbours it
+   half explains, each the other's best (辩护人 ↔ "defense lawyer"). Every dropped label and
+   pair is printed with the reason;
+8. applies :data:`REMOVE` and :data:`OVERRIDES` (the hand review, each line explained) and
+   writes ``zh<TAB>en`` lines under a comment header, a section per kind.
 
 Deterministic: the same folders give the same file. The result is read by
 :mod:`dropqa.text.bilingual` (``translate_terms`` looks terms up in it before CC-CEDICT).
@@ -35,6 +44,7 @@ Deterministic: the same folders give the same file. The result is read by
 from __future__ import annotations
 
 import argparse
+import itertools
 import re
 import statistics
 import sys
@@ -44,21 +54,29 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from dropqa.text.bilingual import dictionary_glosses, translate_terms
+from dropqa.text.bilingual import dictionary_glosses, dictionary_knows_only_as_a_name, translate_terms
 
 # ---------------------------------------------------------------- the hand review
 
-# Pairs the corpora cannot teach, added after reviewing the output. Each says why.
+# Pairs the corpora cannot teach, added after reviewing the output: (zh, en, why).
 OVERRIDES: tuple[tuple[str, str, str], ...] = (
-    # The Chinese judgements name the procuratorate (…人民检察院) under the label 公诉机关,
-    # so 检察院 is never a label; the English ones label it "Procuratorate".
-    ("检察院", "procuratorate", "the zh label is 公诉机关; the institution itself"),
-    ("人民检察院", "procuratorate", "the institution's full name in the zh judgements"),
-    # The zh judgements say 辩护人 ("defender"); questions say 辩护律师 just as often.
-    ("辩护律师", "defense lawyer", "the usual word in questions; the corpus label is 辩护人"),
+    ("公诉机关", "procuratorate",
+     "the zh label for the prosecuting procuratorate, at the place of the en 'Procuratorate'; "
+     "CC-CEDICT knows 公诉 only as 'public prosecution' and 机关 as 'organ'"),
+    ("人民检察院", "procuratorate", "the institution's full name, which the zh judgements write under 公诉机关"),
+    ("辩护律师", "defense lawyer", "what questions say; the zh judgements' label is 辩护人 (learned)"),
+    ("书记员", "court clerk",
+     "the en judgements label the clerk 'Clerk' (learned) or 'Court Clerk'; CC-CEDICT lacks 书记员"),
+    ("婚育史及家族史", "marital and family history", "the heading over both; CC-CEDICT has neither 婚育 nor 'marital'"),
+    ("住院病历", "hospitalization record",
+     "the record's title, written as a plain line (no label) in the zh records, so never collected"),
 )
-# Learned pairs the review found wrong, with the reason: (zh, en, why).
-REMOVE: tuple[tuple[str, str, str], ...] = ()
+# Learned pairs the review found wrong: (zh, en, why).
+REMOVE: tuple[tuple[str, str, str], ...] = (
+    ("被告人及辩护人信息", "defendant information",
+     "the zh heading covers the defense lawyer too: its pair is 'defendant and defense lawyer information'"),
+    ("日期", "dated", "the verb of a signature line; 日期 ↔ 'date' is the pair"),
+)
 
 # ---------------------------------------------------------------- kinds
 
@@ -78,9 +96,9 @@ MIN_KIND_HITS = 5
 # ---------------------------------------------------------------- labels
 
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
-_NUMBERING = re.compile(
+_NUMBERING = re.compile(  # a list bullet, then numbering: "- ", "I. ", "3. ", "一、", "（二）", "第三条"
     r"^\s*(?:[-*+]\s+)?(?:(?:[IVXLC]+|\d+(?:\.\d+)*|[A-Za-z])[.)]\s+|\d+[、.]\s*|[一二三四五六七八九十]+[、.]\s*"
-    r"|[（(][一二三四五六七八九十\d]+[)）]\s*|第[一二三四五六七八九十\d]+[章节条部分]\s*)"
+    r"|[（(][一二三四五六七八九十\d]+[)）]\s*|第[一二三四五六七八九十\d]+[章节条部分]\s*)?"
 )
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$")
 _BOLD_LINE = re.compile(r"^\s*(?:[-*+]\s+)?(?:\S+[.、]\s*)?\*\*([^*]+)\*\*\s*\\?\s*$")
@@ -121,8 +139,8 @@ def _clean_label(raw: str, lang: str) -> str | None:
     if not _EN_LABEL.fullmatch(text) or not text[0].isupper():
         return None
     words = text.split()
-    if not words or len(words) > MAX_EN_WORDS or words[-1].lower() in _EN_SMALL:
-        return None
+    if not words or len(words) > MAX_EN_WORDS or {words[0].lower(), words[-1].lower()} & _EN_SMALL:
+        return None  # "The patient said: …" is a sentence, not a label
     return " ".join(words).lower()
 
 
@@ -192,14 +210,18 @@ def _files(dirs: Iterable[Path]) -> list[Path]:
 
 def proper_nouns(texts: Iterable[str]) -> frozenset[str]:
     """Words written with a capital after a lower-case word ("at Lexington", "the Quarryville"),
-    never in lower case anywhere and unknown to CC-CEDICT: the names of the English corpus
-    (lower-cased). "the Chief Judge" makes no name of "chief": the dictionary knows it."""
+    never in lower case anywhere, and unknown to CC-CEDICT or known to it only as a name
+    (Lexington): the names of the English corpus, lower-cased. "the Chief Judge" makes no name
+    of "chief": the dictionary knows the word."""
     capital: set[str] = set()
     lower: set[str] = set()
     for text in texts:
         capital.update(m.lower() for m in re.findall(r"\b[a-z]+[ \t]+([A-Z][a-z]+)\b", text))
         lower.update(re.findall(r"\b[a-z]{2,}\b", text))
-    return frozenset(w for w in capital - lower if not translate_terms([w], "zh", per_term=1, glossary=False))
+    return frozenset(
+        w for w in capital - lower
+        if dictionary_knows_only_as_a_name(w) or not translate_terms([w], "zh", per_term=1, glossary=False)
+    )
 
 
 def looks_like_name(label: str, lang: str, names: frozenset[str] = frozenset()) -> bool:
@@ -253,9 +275,11 @@ def collect(dirs: dict[str, Sequence[Path]], min_docs: int) -> Corpus:
 _ZH_FUNCTION = frozenset("及和与的之或并")  # joining characters: not counted as content to cover
 _PLACE = re.compile(r"[市区县省镇村]")  # a place name (银杏市橄榄区人民法院), never a label
 # what may follow a shared stem: complain|t, diagnos|is|e, exam|ination|ine, judg|ment|e
-_ENDINGS = frozenset(
-    ["", "e", "s", "es", "ed", "d", "t", "y", "ies", "ing", "ion", "ions", "tion", "ation", "ations", "al", "l", "ic", "tic", "ical", "is", "ment", "ments", "er", "ers", "or", "ors", "ian", "ery", "ive", "se"]
-)
+_ENDINGS = frozenset((
+    "", "e", "s", "es", "ed", "d", "t", "y", "ly", "ies", "ing", "ion", "ions", "tion", "ation", "ations", "al", "l",
+    "ic", "tic", "ical", "is", "ia", "ment", "ments", "er", "ers", "or", "ors", "ian", "ery", "ive", "se", "st", "ze",
+    "zed",
+))  # fmt: skip
 
 
 def _en_words(label: str) -> list[str]:
@@ -336,7 +360,7 @@ def strong(zh: str, en: str) -> bool:
 # ---------------------------------------------------------------- alignment
 
 WIDTH = 0.5  # on the anchor scale: labels this far apart are no longer "at the same place"
-AGREE = 0.5  # dictionary support that, at the same place, makes a pair
+AGREE = 0.5  # dictionary support that, at the same place, makes a pair (see _fair)
 
 
 @dataclass
@@ -345,6 +369,7 @@ class Pair:
     en: Label
     support: float
     why: str = ""
+    kind: str = ""
 
     @property
     def gap(self) -> float:
@@ -403,7 +428,7 @@ def place(sequences: list[list[str]], anchor_texts: list[str]) -> dict[str, list
         marks = _increasing([(i, rank[t]) for i, t in enumerate(seq) if t in rank], key=lambda m: m[1])
         marks = [(-1, 0), *marks, (len(seq), end)]
         for i, t in enumerate(seq):
-            for (ia, ka), (ib, kb) in zip(marks, marks[1:], strict=False):
+            for (ia, ka), (ib, kb) in itertools.pairwise(marks):
                 if ia <= i <= ib:
                     where[t].append(ka + (kb - ka) * (i - ia) / (ib - ia))
                     break
@@ -441,12 +466,21 @@ def judge(zh: list[Label], en: list[Label], pairs: list[Pair]) -> tuple[list[Pai
     """The confident aligned pairs (``why`` says why each is kept) and a line per dropped one."""
     kept: list[Pair] = []
     dropped: list[str] = []
+    def contested(p: Pair) -> bool:  # the dictionary clearly pairs one of them with another label
+        return any(b is not None and b is not other
+                   for b, other in ((_best(p.zh, en, _zh_en), p.en), (_best(p.en, zh, _en_zh), p.zh)))
+
     for p in pairs:
         if strong(p.zh.text, p.en.text):
             p.why = "dictionary + order"
-        elif p.support >= AGREE and min(shares(p.zh.text, p.en.text)) >= 0.3 and p.gap <= WIDTH / 2:
+        elif _fair(p.zh.text, p.en.text) and p.gap <= WIDTH / 2 and not contested(p):
             p.why = "order + half the words in the dictionary"
     confident = [bool(p.why) for p in pairs]
+
+    def left(labels: list[Label], a: int, b: int, others: list[Label], pair: Callable) -> list[Label]:
+        """The labels between places a and b but those the dictionary clearly pairs elsewhere."""
+        return [lab for lab in labels[a + 1 : b] if _best(lab, others, pair) is None]
+
     zi = {lab.text: k for k, lab in enumerate(zh)}
     ei = {lab.text: k for k, lab in enumerate(en)}
     for k, p in enumerate(pairs):
@@ -458,13 +492,15 @@ def judge(zh: list[Label], en: list[Label], pairs: list[Pair]) -> tuple[list[Pai
         nxt = next((pairs[x] for x in range(k + 1, len(pairs)) if confident[x]), None)
         lone = (
             prev is not None and nxt is not None
-            and zi[nxt.zh.text] - zi[prev.zh.text] == 2 and ei[nxt.en.text] - ei[prev.en.text] == 2
+            and left(zh, zi[prev.zh.text], zi[nxt.zh.text], en, _zh_en) == [p.zh]
+            and left(en, ei[prev.en.text], ei[nxt.en.text], zh, _en_zh) == [p.en]
         )  # fmt: skip
-        if lone and p.gap <= WIDTH / 2:
+        if lone and p.gap <= WIDTH / 2 and not contested(p):
             p.why = "order (alone between confident pairs)"
             kept.append(p)
         else:
-            reason = f"{p.gap:.2f} apart" if lone else "not alone between confident pairs"
+            reason = (f"{p.gap:.2f} apart" if p.gap > WIDTH / 2 else "the dictionary pairs one of them elsewhere"
+                      ) if lone else "not alone between confident pairs"
             dropped.append(f"pair {p.zh.text} ↔ {p.en.text}: dictionary support {p.support:.2f}, {reason}")
     return kept, dropped
 
@@ -478,26 +514,63 @@ def near(a: Label, b: Label) -> float:
     )
 
 
+def _fair(zh: str, en: str) -> bool:
+    """Half the pair explained by CC-CEDICT, and a good part of each side."""
+    a, b = shares(zh, en)
+    return (a + b) / 2 >= AGREE and min(a, b) >= 0.3
+
+
 def rescue(zh: list[Label], en: list[Label], kept: list[Pair]) -> list[Pair]:
-    """Labels left unpaired (uncommon ones too) whose clear best match by CC-CEDICT (:func:`_best`)
-    is at the same place — typically, or in a fair share of the documents (:func:`near`). That
-    label may be paired already: "clerk" and "court clerk" are both 书记员."""
+    """Pairs for labels the alignment left out (uncommon ones too), in two rounds:
+
+    1. the label's clear best match by CC-CEDICT (:func:`_best`, :func:`strong`) at the same place —
+       typically, or in a fair share of the documents (:func:`near`). That label may be paired
+       already when this one is all dictionary words ("witness testimony" besides "witness
+       testimonies"; not 手术清点记录 besides 手术记录 for "surgery records");
+    2. two unpaired labels within 2 × WIDTH of each other that the dictionary half explains
+       (:func:`_fair`), each the other's clear best such neighbour (辩护人 ↔ "defense lawyer").
+    """
     done = {p.zh.text for p in kept} | {p.en.text for p in kept}
     out: list[Pair] = []
+    offers: list[tuple[Label, Label, bool]] = []  # (zh, en, whether the zh label is the one left out)
     for mine, theirs, pair in ((en, zh, _en_zh), (zh, en, _zh_en)):
         for lab in mine:
-            if lab.text in done:
-                continue
-            o = _best(lab, theirs, pair)
-            if o is None:
-                continue
-            if abs(o.coord - lab.coord) <= 2 * WIDTH:
-                why = "dictionary, same place"
-            elif near(lab, o) >= 0.25:
-                why = f"dictionary, same place in {near(lab, o):.0%} of the documents"
-            else:
-                continue
-            z, e = (o, lab) if mine is en else (lab, o)
+            if lab.text not in done and (o := _best(lab, theirs, pair)) is not None:
+                offers.append((o, lab, False) if mine is en else (lab, o, True))
+    # the best explained first: "defendant and defense lawyer information" takes 被告人及辩护人信息
+    # before "defendant information" comes asking
+    offers.sort(key=lambda t: (-support(t[0].text, t[1].text), abs(t[0].coord - t[1].coord), t[0].text, t[1].text))
+    for z, e, zh_left in offers:
+        lab, o = (z, e) if zh_left else (e, z)
+        if lab.text in done:
+            continue
+        own = shares(z.text, e.text)[1 if zh_left else 0]
+        if o.text in done and own < 0.9:
+            continue
+        if abs(o.coord - lab.coord) <= 2 * WIDTH:
+            why = "dictionary, same place"
+        elif near(lab, o) >= 0.25:
+            why = f"dictionary, same place in {near(lab, o):.0%} of the documents"
+        else:
+            continue
+        out.append(Pair(z, e, support(z.text, e.text), why))
+        done |= {z.text, e.text}
+
+    def neighbour(lab: Label, others: list[Label], pair: Callable[[Label, Label], tuple[str, str]]) -> Label | None:
+        near_by = [o for o in others if o.text not in done and abs(o.coord - lab.coord) <= 2 * WIDTH]
+        ranked = sorted(near_by, key=lambda o: (-support(*pair(lab, o)), abs(o.coord - lab.coord), o.text))
+        if not ranked or not _fair(*pair(lab, ranked[0])):
+            return None
+        if len(ranked) > 1 and support(*pair(lab, ranked[1])) > support(*pair(lab, ranked[0])) - 0.05:
+            return None
+        return ranked[0]
+
+    for z in zh:
+        if z.text in done:
+            continue
+        e = neighbour(z, en, _zh_en)
+        if e is not None and neighbour(e, zh, _en_zh) is z:
+            why = "half the dictionary, neighbours, each the other's best"
             out.append(Pair(z, e, support(z.text, e.text), why))
             done |= {z.text, e.text}
     return out
@@ -510,7 +583,7 @@ def resolve(pairs: list[Pair]) -> tuple[list[Pair], list[str]]:
     kept, dropped = [], []
     for p in pairs:
         if not strong(p.zh.text, p.en.text) and (p.zh.text in vouched or p.en.text in vouched):
-            dropped.append(f"pair {p.zh.text} ↔ {p.en.text} ({p.why}): one of them has a pair the dictionary vouches for")
+            dropped.append(f"pair {p.zh.text} ↔ {p.en.text} ({p.why}): the dictionary vouches for another pair of one")
         else:
             kept.append(p)
     return kept, dropped
@@ -539,13 +612,15 @@ def learn(corpus: Corpus, min_share: float, out: Callable[[str], None] = print, 
         zh.sort(key=lambda lab: (lab.coord, lab.text))
         en.sort(key=lambda lab: (lab.coord, lab.text))
         kept, dropped = judge(zh, en, align(zh, en))
+        pairs_of_order = list(kept)
         kept, gave_way = resolve(kept + rescue(zh_all, en_all, kept))
         paired = {p.zh.text for p in kept} | {p.en.text for p in kept}
         out(f"[{kind}] {corpus.docs('zh', kind)} zh and {corpus.docs('en', kind)} en documents; "
             f"{len(zh_all)} zh and {len(en_all)} en labels, {len(zh)} and {len(en)} of them in the common order; "
             f"{len(fixed)} anchors; {len(kept)} pairs kept")
         for line in dropped + gave_way:
-            out(f"  dropped {line}")
+            if line.split(":")[0] not in {f"pair {p.zh.text} ↔ {p.en.text}" for p in kept}:  # not taken up later
+                out(f"  dropped {line}")
         for lab in zh_all + en_all:
             if lab.text not in paired:
                 tier = "common" if lab.share >= min_share else "uncommon"
@@ -557,39 +632,60 @@ def learn(corpus: Corpus, min_share: float, out: Callable[[str], None] = print, 
             show = rare if verbose else rare[:8]
             out(f"  dropped {len(rare)} {lang} labels in too few documents: "
                 + ", ".join(f"{t} ({n})" for t, n in show) + (", …" if len(show) < len(rare) else ""))
-            out(f"  dropped {len(names)} {lang} labels with a name in them: " + ", ".join(f"{t} ({n})" for t, n in names))
-        result += sorted(kept, key=lambda p: (p.en.coord, p.zh.coord, p.en.text))
+            out(f"  dropped {len(names)} {lang} labels with a name in them: "
+                + ", ".join(f"{t} ({n})" for t, n in names))
+        for p in kept:
+            p.kind = kind
+        # in the order of the Chinese documents; a label's pair from the alignment before its other
+        # ones (刑事判决书: "criminal judgment", then "criminal judgment document"), then the closer
+        aligned = {(p.zh.text, p.en.text) for p in pairs_of_order}
+        result += sorted(kept, key=lambda p: (p.zh.coord, p.zh.text, (p.zh.text, p.en.text) not in aligned,
+                                              p.gap, -p.support, p.en.text))
     return result
 
 
-def review(pairs: list[Pair], out: Callable[[str], None] = print) -> list[tuple[str, str]]:
-    """Learned pairs minus :data:`REMOVE`, plus :data:`OVERRIDES`; (zh, en) rows, no duplicates."""
+def review(pairs: list[Pair], out: Callable[[str], None] = print) -> dict[str, list[tuple[str, str]]]:
+    """Learned pairs minus :data:`REMOVE`, per kind, plus :data:`OVERRIDES` ("added by hand");
+    (zh, en) rows, each once."""
     removed = {(zh, en) for zh, en, _ in REMOVE}
-    rows: dict[tuple[str, str], None] = {}
+    seen: set[tuple[str, str]] = set()
+    sections: dict[str, list[tuple[str, str]]] = {}
     for p in pairs:
-        if (p.zh.text, p.en.text) in removed:
-            out(f"  removed by review: {p.zh.text} ↔ {p.en.text}")
-            continue
-        rows.setdefault((p.zh.text, p.en.text), None)
+        row = (p.zh.text, p.en.text)
+        if row in removed:
+            out(f"  removed by review: {row[0]} ↔ {row[1]}")
+        elif row not in seen:
+            seen.add(row)
+            sections.setdefault(p.kind, []).append(row)
     for zh, en, _ in OVERRIDES:
-        rows.setdefault((zh, en), None)
-    return list(rows)
+        if (zh, en) not in seen:
+            seen.add((zh, en))
+            sections.setdefault("added by hand", []).append((zh, en))
+    return sections
 
 
 HEADER = """\
 # DropQA glossary: field labels and section headings, zh<TAB>en, one pair a line.
 # Learned from parallel corpora by `python -m dropqa.evals.glossary {args}`:
-# labels and headings collected per language and document kind (judgement, record), with
-# their typical order; English and Chinese aligned by that order and checked against
-# CC-CEDICT; only confident pairs kept, then reviewed by hand (OVERRIDES/REMOVE in the script).
+# labels and headings collected per language and document kind (judgement, record) with their
+# typical order, English and Chinese aligned by that order and checked against CC-CEDICT; only
+# confident pairs kept, then reviewed by hand (OVERRIDES and REMOVE in the script, each explained).
 # General vocabulary only: no names of people, courts, hospitals or places.
-# Read by dropqa.text.bilingual.translate_terms before CC-CEDICT. Regenerate, do not edit.
+# Read by dropqa.text.bilingual.translate_terms before CC-CEDICT. Regenerate it; do not edit it.
 """
 
 
-def write(rows: list[tuple[str, str]], path: Path, args: str) -> None:
-    lines = [HEADER.format(args=args)] + [f"{zh}\t{en}\n" for zh, en in rows]
+def write(sections: dict[str, list[tuple[str, str]]], path: Path, args: str) -> None:
+    lines = [HEADER.format(args=args)]
+    for name, rows in sections.items():
+        lines.append(f"# {name}\n")
+        lines += [f"{zh}\t{en}\n" for zh, en in rows]
     path.write_text("".join(lines), encoding="utf-8")
+
+
+def _short(path: Path) -> str:
+    """The folder's last two parts (dragonball-dev-en/corpus): no machine paths in the glossary."""
+    return "/".join(path.resolve().parts[-2:])
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -606,10 +702,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     for path, why in corpus.skipped:
         print(f"skipped {path}: {why}")
     pairs = learn(corpus, a.min_share, verbose=a.verbose)
-    rows = review(pairs)
-    shown = " ".join(f"--en {p.name}" for p in a.en) + " " + " ".join(f"--zh {p.name}" for p in a.zh)
-    write(rows, a.out, f"{shown} --min-docs {a.min_docs} --min-share {a.min_share}")
-    print(f"{len(rows)} pairs ({len(pairs)} learned, {len(OVERRIDES)} added by hand) → {a.out}")
+    sections = review(pairs)
+    shown = " ".join([*(f"--en {_short(p)}" for p in a.en), *(f"--zh {_short(p)}" for p in a.zh)])
+    write(sections, a.out, f"{shown} --min-docs {a.min_docs} --min-share {a.min_share}")
+    n = sum(len(rows) for rows in sections.values())
+    added = len(sections.get("added by hand", []))
+    print(f"{n} pairs ({len(pairs)} learned, {len(pairs) + added - n} removed and {added} added by review) → {a.out}")
     for p in pairs:
         print(f"  {p.zh.text}\t{p.en.text}\t{p.support:.2f}\t{p.zh.coord:.2f}/{p.en.coord:.2f}\t{p.why}")
     return 0

@@ -26,6 +26,25 @@ edition 2023-11-07, 122,143 entries). Nothing is downloaded at run time.
   headwords whose 2–3-word glosses contain it qualify. Multi-word English terms are
   looked up whole ("supreme court" → 最高法院), else word by word, head word first.
 
+Domain vocabulary comes first: ``glossary.tsv`` (package data, ``zh<TAB>en``) holds the
+field labels and section headings of court judgements and hospitalization records —
+主诉 "chief complaint", 辅助检查 "auxiliary examination", 书记员 "court clerk" — that
+CC-CEDICT lacks or ranks badly, learned from parallel corpora by
+``python -m dropqa.evals.glossary`` (which says how). It is read once, with the dictionary.
+
+- A term that is an entry (either language; English folded: case, plurals, hyphens,
+  possessives): the glossary's translations, then, for a Chinese word or a single English
+  word, the dictionary's (辩护律师 → "defense lawyer", …; "chief complaint" → 主诉 only).
+  When the dictionary's best is part of the glossary's (被告 in 被告人) it stays first.
+- A term holding entries (辩护律师事务所, "patient chief complaint"; not a dictionary
+  word itself): longest glossary match, the rest through the dictionary, head part first.
+- A term inside entries (入院 in 入院时间 and 入院记录; "examination" in four headings):
+  what their translations have in common ("admission"; 检查), or the one entry it is
+  the head of when that says more than the dictionary ("complaint" → 主诉), after the
+  dictionary's own words (the last place when there are ``per_term`` of them).
+- Any other term: CC-CEDICT alone, as described above. ``glossary=False`` skips the
+  glossary altogether (the learning script itself uses that).
+
 Loading is lazy: the first call (either direction) parses the dictionary once
 (``functools.lru_cache``, behind a lock) and both directions share it. Measured on
 the 2-core dev machine (Python 3.11, load average ≈ 4 from other work):
@@ -48,6 +67,7 @@ import math
 import re
 import threading
 import unicodedata
+from collections.abc import Callable
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -55,7 +75,7 @@ from typing import Literal
 
 import jieba
 
-__all__ = ["dictionary_glosses", "translate_terms"]
+__all__ = ["dictionary_glosses", "dictionary_knows_only_as_a_name", "translate_terms"]
 
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _HAN_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
@@ -509,7 +529,19 @@ def _merge(first: list[str] | tuple[str, ...], then: list[str] | tuple[str, ...]
     return list(dict.fromkeys([*first, *then]))[:limit]
 
 
-def _common_run(seqs: list[tuple[str, ...]] | list[str], least: int) -> tuple[str, ...] | str | None:
+def _glossary_first(glossary: tuple[str, ...], dictionary: list[str] | tuple[str, ...], limit: int) -> list[str]:
+    """The glossary's translations, then the dictionary's — unless the dictionary's best is part of
+    the glossary's (defendant: 被告 in 被告人), a shorter form of the same word that also finds the
+    longer one (jieba's search tokens hold both): then it stays first."""
+    if dictionary and any(dictionary[0] != g and dictionary[0] in g for g in glossary):
+        return _merge([dictionary[0], *glossary], dictionary, limit)
+    return _merge(glossary, dictionary, limit)
+
+
+_Key = str | tuple[str, ...]  # a Chinese glossary entry, or an English one's folded words
+
+
+def _common_run(seqs: list[_Key], least: int) -> _Key | None:
     """The longest run (of characters, or of words) that every sequence holds, at least ``least`` long."""
     shortest = min(seqs, key=len)
     for size in range(len(shortest), least - 1, -1):
@@ -520,28 +552,30 @@ def _common_run(seqs: list[tuple[str, ...]] | list[str], least: int) -> tuple[st
     return None
 
 
-def _holds(seq: tuple[str, ...] | str, run: tuple[str, ...] | str) -> bool:
+def _holds(seq: _Key, run: _Key) -> bool:
     if isinstance(seq, str):
         return run in seq
     return any(seq[i : i + len(run)] == run for i in range(len(seq) - len(run) + 1))
 
 
-def _part_of(term, keys: list, head: list, translate, dictionary: list[str], least: int) -> list[str]:
+def _part_of(
+    keys: list[_Key], head: list[_Key], runs: Callable[[_Key], _Key], text: Callable[[_Key], str],
+    dictionary: list[str], least: int,
+) -> list[str]:
     """Translations for a term that is part of glossary entries (``keys``; ``head``: those it ends):
-    what the entries' translations have in common (入院 in 入院时间, 入院记录: "admission"), else for
-    the one entry it is the head of, that entry's translation when it says more than the dictionary's
-    words for the term ("complaint" → 主诉 from "chief complaint"; "result" → not 判决结果: 结果 is
-    the dictionary's word and already in it)."""
+    what the entries' translations have in common (``runs``: their characters, or their folded
+    words; 入院 in 入院时间, 入院记录: "admission"), else, for the one entry it is the head of, that
+    entry's translation (``text``) when it says more than the dictionary's words for the term
+    ("complaint" → 主诉 from "chief complaint"; "result" → not 判决结果: the dictionary's 结果 is in it)."""
     for group in (keys, head):
         if len(group) >= 2:
-            common = _common_run([translate(k) for k in group], least)
+            common = _common_run([runs(k) for k in group], least)
             if common:
                 return [common if isinstance(common, str) else " ".join(common)]
     if len(head) == 1 and len(keys) <= 2:
-        whole = translate(head[0])
-        text = whole if isinstance(whole, str) else " ".join(whole)
-        if not any(d in text for d in dictionary):
-            return [text]
+        whole = text(head[0])
+        if not any(d in whole for d in dictionary):
+            return [whole]
     return []
 
 
@@ -549,7 +583,7 @@ def _glossary_to_en(term: str, per_term: int) -> list[str] | None:
     """zh → en through the glossary; None when it knows nothing of ``term`` (CC-CEDICT then, as before)."""
     g = _glossary().to_en
     if term in g:  # the glossary first, then the term's own dictionary entry
-        return _merge(g[term], _zh_word(term), per_term)
+        return _glossary_first(g[term], _zh_word(term), per_term)
     if len(term) < 2 or term in _ZH_STOP:
         return None
     if not _zh_word(term):  # a compound no dictionary entry spells (辩护律师事务所): longest glossary match
@@ -574,8 +608,8 @@ def _glossary_to_en(term: str, per_term: int) -> list[str] | None:
     if not keys:
         return None
     dictionary = _to_en(term, per_term)
-    extra = _part_of(term, keys, [k for k in keys if k.endswith(term)], lambda k: _fold_words(g[k][0]),
-                     dictionary, 1)
+    head = [k for k in keys if k.endswith(term)]  # a Chinese compound's head is its end
+    extra = _part_of(keys, head, lambda k: _fold_words(g[k][0]), lambda k: g[k][0], dictionary, 1)
     if not extra:
         return None
     if not dictionary:
@@ -589,13 +623,14 @@ def _glossary_to_zh(term: str, per_term: int) -> list[str] | None:
     words = _fold_words(term)
     if not words:
         return None
+    a_gloss = len(words) > 1 and " ".join(_LATIN_WORD.findall(term.lower())) in _dictionary().by_gloss
     if words in g:
         # a single word or a whole CC-CEDICT gloss also gets the dictionary's words; a label phrase
         # ("chief complaint") only the glossary's: word-by-word translations would dilute it
-        whole = len(words) == 1 or bool(_dictionary().by_gloss.get(" ".join(_LATIN_WORD.findall(term.lower()))))
-        return _merge(g[words], _to_zh(term, per_term) if whole else (), per_term)
+        whole = len(words) == 1 or a_gloss
+        return _glossary_first(g[words], _to_zh(term, per_term) if whole else (), per_term)
     if len(words) > 1:
-        if _dictionary().by_gloss.get(" ".join(_LATIN_WORD.findall(term.lower()))):
+        if a_gloss:
             return None  # a whole CC-CEDICT gloss ("supreme court"): the dictionary as before
         parts: list[tuple[str, ...]] = []
         i, rest = 0, []
@@ -623,7 +658,8 @@ def _glossary_to_zh(term: str, per_term: int) -> list[str] | None:
     if not keys:
         return None
     dictionary = _to_zh(term, per_term)
-    extra = _part_of(word, keys, [k for k in keys if k[-1] == word], lambda k: g[k][0], dictionary, 2)
+    head = [k for k in keys if k[-1] == word]  # an English phrase's head is its last word
+    extra = _part_of(keys, head, lambda k: g[k][0], lambda k: g[k][0], dictionary, 2)
     if not extra:
         return None
     if not dictionary:
@@ -659,6 +695,16 @@ def dictionary_glosses(word: str) -> tuple[str, ...]:
     return () if _is_number(word) else _entry_glosses(word)
 
 
+def dictionary_knows_only_as_a_name(word: str) -> bool:
+    """Every CC-CEDICT entry glossed ``word`` (case folded) is a proper noun — capitalised pinyin:
+    Lexington 列克星敦, Einstein 爱因斯坦 — and there is one; not "court", "chief", "sterling"."""
+    with _lock:
+        _dictionary()
+    d = _dictionary()
+    ids = _ids(d.by_gloss.get(word.lower()))
+    return bool(ids) and all(d.proper[eid] for eid in ids)
+
+
 def translate_terms(
     terms: list[str], target: Literal["zh", "en"], per_term: int = 2, *, glossary: bool = True
 ) -> dict[str, list[str]]:
@@ -669,6 +715,8 @@ def translate_terms(
     Terms already in the target language, stopwords, numbers and terms the dictionary
     does not know are left out of the result; so ``{}`` for nothing to translate.
     Deterministic: the same input always gives the same output, in the same order.
+    The glossary of labels and headings comes first (see the module's docstring);
+    ``glossary=False``: CC-CEDICT alone.
     """
     if target not in ("zh", "en"):
         raise ValueError(f"target must be 'zh' or 'en', not {target!r}")
