@@ -165,8 +165,8 @@ def locate(lang: str, question: str, terms: list[str], weights: dict[str, float]
            documents: Collection[str] | None = None) -> Composed | None:
     """"Which section says …?": the section path of the best passage, cited, with the sentence that
     says it (in the documents the question names, when it names any)."""
-    picked = pick_sentences(question, terms, weights, pool, 1, translations=translations, cfg=cfg,
-                            documents=documents)
+    picked = pick_sentences(question, terms, weights, pool, 1, cfg.subject_passages if documents else 5,
+                            translations=translations, cfg=cfg, documents=documents)
     if not picked:
         return None
     i = picked[0].hit_index
@@ -195,8 +195,8 @@ def extractive(lang: str, question: str, terms: list[str], weights: dict[str, fl
     """The best sentence, and after it only sentences that hold more of what the question asks — from the
     documents the question names when it names any (``documents``), so a look-alike fact of another
     subject is never appended."""
-    picked = pick_sentences(question, terms, weights, pool, max_sentences, translations=translations, cfg=cfg,
-                            documents=documents, complement=True)
+    picked = pick_sentences(question, terms, weights, pool, max_sentences, cfg.subject_passages if documents else 5,
+                            translations=translations, cfg=cfg, documents=documents, complement=True)
     if not picked:
         return None
     lines = [render(lang, "answer_lead")]

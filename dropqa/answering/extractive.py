@@ -14,12 +14,15 @@ from dataclasses import dataclass
 from dropqa.config import AnswerSettings
 from dropqa.retrieval.fusion import coverage
 from dropqa.retrieval.hits import Hit
+from dropqa.text.asked import expected_kind, holds_kind
+from dropqa.text.segment import holds
 from dropqa.text.sentences import split_sentences
 
 _QUANTITY = re.compile(
     r"多少|几|how (many|much|long)|what (percentage|share)|number of|\bwhen\b|哪天|何时|什么时候|多久"
 )
 _DIGIT = re.compile(r"\d")
+_LABEL = re.compile(r"^[\W_]*([^:：\n]{1,40}?)\s*\**\s*[:：][\s*_]*[^\s*_]")  # a labelled value: "Pulse: 90 bpm"
 
 
 @dataclass
@@ -68,7 +71,7 @@ def _with_continuation(units: list[str], i: int, terms: list[str] | None = None,
     """A unit ending in a colon introduces what follows ("值班安排如下：…"): keep it with the item
     that best matches the question (else the next one)."""
     text = units[i]
-    if not text.rstrip().endswith(("：", ":")) or i + 1 >= len(units):
+    if not re.sub(r"[*_`\s]+$", "", text).endswith(("：", ":")) or i + 1 >= len(units):  # "**Label:**" too
         return text
     following = units[i + 1: i + 9]
     best = max(range(len(following)), key=lambda k: (sum(1 for t in terms or [] if t in following[k].lower()), -k))
@@ -94,7 +97,7 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
     something the question asks that the sentences before it do not — never a look-alike of the first
     (another project's code, another document's hours)."""
     translations = translations or {}
-    wants_number = bool(_QUANTITY.search(question.lower()))
+    kind = expected_kind(question)
     candidates: list[Extract] = []
     allowed = [i for i, h in enumerate(hits) if documents is None or h.document_id in documents][:max_passages]
     for idx in allowed:
@@ -106,12 +109,15 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
         for i in range(len(units)):
             sent = _with_continuation(units, i, terms)
             low = sent.lower()
-            matched = [t for t in terms if t in low or any(x in low for x in translations.get(t, ()))]
+            matched = [t for t in terms if holds(low, t) or any(holds(low, x) for x in translations.get(t, ()))]
             cov = coverage(matched, ask) if terms else 0.0
             asked = frozenset(t for t in matched if ask.get(t, 0.0) >= weights.get(t, 0.0) > 0)
+            label = _LABEL.match(sent)
+            if label and any(holds(label.group(1).lower(), t) for t in asked):
+                cov += cfg.label_bonus  # "Defendant: G. Torres", "主诉：…": the line that states what is asked
             score = cfg.sentence_coverage_weight * cov + cfg.sentence_relevance_weight * hit.relevance
-            if wants_number and _DIGIT.search(sent):
-                score += cfg.number_bonus
+            if kind != "thing" and holds_kind(sent, kind, question):
+                score += cfg.kind_bonus
             if len(sent) < 4:
                 score *= 0.5
             candidates.append(Extract(sent, idx, round(score, 4), asked))

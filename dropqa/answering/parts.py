@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import math
 import re
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from functools import lru_cache
@@ -80,9 +79,14 @@ def named_documents(question: str, titles: Sequence[dict[str, Any]], min_share: 
     if not asked or not titles:
         return []
     names = [_names(r) for r in titles]
-    df = Counter(t for doc in names for t in frozenset().union(*doc))
+    vocab = [frozenset().union(*doc) for doc in names]
+    holders: dict[str, set[int]] = {}
+    for i, words in enumerate(vocab):
+        for t in words:
+            holders.setdefault(t, set()).add(i)
     n = len(titles)
-    idf = {t: math.log(1 + n / c) for t, c in df.items()}
+    idf = {t: math.log(1 + n / len(docs)) for t, docs in holders.items()}
+    few = max(1, n // 20)
     scored = []
     for row, doc in zip(titles, names, strict=True):
         best_share = 0.0
@@ -93,7 +97,8 @@ def named_documents(question: str, titles: Sequence[dict[str, Any]], min_share: 
             if not total or not hit:
                 continue
             share = sum(idf[t] for t in hit) / total
-            if share >= min_share and any(df[t] <= max(1, n // 20) for t in hit):
+            # the words the question uses of this name, together, name few documents ("Trenton, Vandalia")
+            if share >= min_share and len(set.intersection(*(holders[t] for t in hit))) <= few:
                 best_share, distinctive = max(best_share, share), True
         if distinctive:
             words = frozenset(t for t in frozenset().union(*doc) if t in asked)

@@ -16,10 +16,8 @@ offline context and are counted in :class:`ContextStats`.
 
 from __future__ import annotations
 
-import re
 import uuid
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -28,7 +26,7 @@ from dropqa.ingestion.llm import EnrichmentModel
 from dropqa.ingestion.prompts import fill
 from dropqa.ingestion.rows import NodeRow
 from dropqa.text.sentences import truncate
-from dropqa.text.subjects import OPENING_CHARS, document_subjects
+from dropqa.text.subjects import OPENING_CHARS, document_subjects, file_stem_name
 
 CHUNK_PREVIEW_CHARS = 700  # of each chunk in the prompt: enough to know what it says
 
@@ -119,8 +117,8 @@ ABOUT_SUBJECTS = 3  # names a chunk's contextual text carries
 def rows_subjects(rows: list[NodeRow], filename: str, full_text: str) -> list[str]:
     """The names the document is about (:func:`dropqa.text.subjects.document_subjects`), read from its file
     name, first headings and opening text."""
-    stem = re.sub(r"^\d+[_\-\s.]*", "", Path(filename).stem.replace("_", " "))
-    headings = [stem, *(r.title for r in rows[1:] if r.is_section and r.title)][:4]
+    # the file name and the first heading: later headings are the document's structure, not its subject
+    headings = [file_stem_name(filename), *(r.title for r in rows[1:] if r.is_section and r.title)][:2]
     opening: list[str] = []
     size = 0
     for r in rows[1:]:

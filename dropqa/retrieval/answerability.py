@@ -27,7 +27,7 @@ from dropqa.models.calibration import Logistic
 from dropqa.retrieval.fusion import coverage
 from dropqa.retrieval.hits import Hit
 from dropqa.text.asked import ask_weights, held_share
-from dropqa.text.segment import has_han
+from dropqa.text.segment import has_han, holds
 
 QUESTION_FEATURES = (
     "top_relevance", "top_similarity", "top_coverage", "content_coverage", "ask_coverage", "union_coverage",
@@ -57,7 +57,7 @@ SOURCE_FEATURES = (
 
 def _content_terms(hit: Hit, terms: Sequence[str]) -> list[str]:
     low = hit.content.lower()
-    return [t for t in terms if t in low]
+    return [t for t in terms if holds(low, t)]
 
 
 def _similarity(hit: Hit) -> float:

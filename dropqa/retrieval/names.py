@@ -14,13 +14,13 @@ from typing import Any
 from dropqa.services import Services
 from dropqa.store import recall
 from dropqa.store.scope import Scope
-from dropqa.text.subjects import OPENING_CHARS, document_subjects
+from dropqa.text.subjects import OPENING_CHARS, document_subjects, file_stem_name
 
 
 def _subjects_from_store(svc: Services, row: dict[str, Any]) -> list[str]:
     nodes = recall.opening_nodes(svc.db, uuid.UUID(str(row["document_id"])), int(row["version"]))
-    headings = [str(row["filename"]).rsplit(".", 1)[0],
-                *(n["title"] for n in nodes if n["node_type"] == "section" and n["title"])][:4]
+    headings = [file_stem_name(str(row["filename"])),
+                *(n["title"] for n in nodes if n["node_type"] == "section" and n["title"])][:2]
     opening = "\n".join((n["title"] if n["node_type"] == "section" else n["content"]) or "" for n in nodes)
     return document_subjects(headings, opening[:OPENING_CHARS], opening)
 

@@ -26,7 +26,7 @@ from dropqa.store import pending as pending_store
 from dropqa.store import recall, search
 from dropqa.store.scope import Scope
 from dropqa.text.bilingual import translate_terms
-from dropqa.text.segment import has_han, query_terms
+from dropqa.text.segment import has_han, holds, query_terms
 
 
 @dataclass
@@ -85,7 +85,7 @@ def _translated_coverage(text: str, weights: dict[str, float], translations: dic
     total = sum(weights.values())
     if not total or not translations:
         return 0.0
-    held = sum(w for t, w in weights.items() if t in text or any(x in text for x in translations.get(t, ())))
+    held = sum(w for t, w in weights.items() if holds(text, t) or any(holds(text, x) for x in translations.get(t, ())))
     return held / total
 
 
@@ -110,13 +110,13 @@ def score_hits(svc: Services, hits: list[Hit], terms: list[str], weights: dict[s
     query_han = any(has_han(t) for t in terms)
     for h in hits:
         text = f"{h.breadcrumb}\n{h.content}".lower()
-        h.matched_terms = [t for t in terms if t in text]
+        h.matched_terms = [t for t in terms if holds(text, t)]
         if terms and query_han != has_han(h.content):
             # The passage is in the other language: its words are matched through the terms'
             # translations; without any, the multilingual embedding's similarity is the evidence.
             h.metadata["cross_language"] = True
-            translated = [t for t in terms if any(x in text for x in (translations or {}).get(t, ()))]
-            h.matched_terms = sorted({*translated, *(t for t in terms if t in text)})
+            translated = [t for t in terms if any(holds(text, x) for x in (translations or {}).get(t, ()))]
+            h.matched_terms = sorted({*translated, *(t for t in terms if holds(text, t))})
             cov = _translated_coverage(text, weights, translations or {})
             h.metadata["translated_coverage"] = round(cov, 4)
             sim = _similarity(h, cov, cfg)

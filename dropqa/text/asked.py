@@ -13,6 +13,9 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Literal
 
+from dropqa.text.segment import holds
+from dropqa.text.subjects import is_document_kind
+
 AnswerKind = Literal["person", "date", "number", "thing"]
 
 _WHO = re.compile(r"(?i)\bwho(?:m|se)?\b|谁|哪位|哪个人|何人|什么人|姓名|名字|负责人是")
@@ -28,9 +31,15 @@ _DATE = re.compile(
     r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\b|"
     r"\b\d{1,2}(?:st|nd|rd|th)\b|[一二三四五六七八九十]+月|周[一二三四五六日]|星期|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b")
 _PERSON = re.compile(
-    r"\b[A-Z]\.\s?[A-Z][a-z]+|\b[A-Z][a-z]+\s+[A-Z][a-z]+|[\u4e00-\u9fff]某{1,2}|"
+    r"\b[A-Z]\.\s?[A-Z][a-z]+|\b[A-Z][a-z]+[ \t]+[A-Z][a-z]+|[\u4e00-\u9fff]某{1,2}|"
     r"(?:由|是|为|：|:)\s*[\u4e00-\u9fff]{2,3}(?:[，。、；（(]|$)|"
-    r"\b(?:Mr|Ms|Mrs|Dr|Prof)\.?\s+[A-Z]")
+    r"\b(?:Mr|Ms|Mrs|Dr|Prof)\.?\s+[A-Z][a-z]*")
+# Words that make a capitalised pair an organisation, place or heading rather than a person.
+_NOT_PEOPLE = frozenset((
+    "court", "hospital", "procuratorate", "street", "road", "city", "county", "district", "university", "company",
+    "inc", "ltd", "bank", "department", "office", "center", "centre", "general", "record", "records", "judgment",
+    "the", "this", "that", "article", "section", "chapter", "law", "act", "crime", "case", "criminal", "basic",
+    "information", "history", "examination", "diagnosis", "plan", "report", "project", "service", "services"))
 
 
 def expected_kind(question: str) -> AnswerKind:
@@ -54,13 +63,37 @@ def holds_kind(sentence: str, kind: AnswerKind, question: str = "") -> bool:
         return any(m.group(0) not in asked for m in _DIGIT.finditer(sentence))
     if kind == "date":
         return any(m.group(0).lower() not in asked for m in _DATE.finditer(sentence))
-    return any(m.group(0).strip(" ：:由是为").lower() not in asked for m in _PERSON.finditer(sentence))
+    flat = re.sub(r"[\W_]+", " ", asked)
+    for m in _PERSON.finditer(sentence):
+        name = m.group(0).strip(" ：:由是为")
+        words = re.findall(r"[a-z]+", name.lower())
+        if words and any(w in _NOT_PEOPLE for w in words):
+            continue
+        if re.sub(r"[\W_]+", " ", name.lower()).strip() not in flat:
+            return True
+    return False
 
 
 def ask_weights(weights: Mapping[str, float], subject: Iterable[str]) -> dict[str, float]:
-    """The question's term weights without the terms that name its subject: what it asks of it."""
+    """The question's term weights without the terms that name its subject or the kind of document it is
+    ("judgment", "records", "判决书"): what it asks of it."""
     naming = set(subject)
-    return {t: w for t, w in weights.items() if t not in naming and not t.isdigit()}
+    return {t: w for t, w in weights.items() if t not in naming and not t.isdigit() and not is_document_kind(t)}
+
+
+def asked_text(question: str, subject: Iterable[str]) -> str:
+    """``question`` with the words that name its subject (and the kind of document) taken out: what it asks
+    of that document, as text to search inside it ("how many distinct criminal activities did … engage in")."""
+    out = question
+    for term in sorted(set(subject), key=len, reverse=True):
+        if term.isascii():
+            out = re.sub(rf"(?i)(?<![a-z0-9]){re.escape(term)}(?![a-z0-9])", " ", out)
+        else:
+            out = out.replace(term, " ")
+    for word in re.findall(r"[A-Za-z]+", out):
+        if is_document_kind(word.lower()):
+            out = re.sub(rf"\b{word}\b", " ", out)
+    return re.sub(r"\s+", " ", re.sub(r"(?:\s*[,，、]\s*){2,}", ", ", out)).strip(" ,，、") or question
 
 
 def held_share(text: str, weights: Mapping[str, float], translations: Mapping[str, Iterable[str]] | None = None,
@@ -72,7 +105,7 @@ def held_share(text: str, weights: Mapping[str, float], translations: Mapping[st
         return 1.0
     low = text.lower()
     held = sum(w for t, w in weights.items()
-               if t in low or any(x.lower() in low for x in (translations or {}).get(t, ())))
+               if holds(low, t) or any(holds(low, x.lower()) for x in (translations or {}).get(t, ())))
     return held / total
 
 
@@ -81,4 +114,4 @@ def missing_terms(text: str, weights: Mapping[str, float],
     """The asked terms ``text`` holds in no form, heaviest first."""
     low = text.lower()
     return [t for t, _ in sorted(weights.items(), key=lambda x: -x[1])
-            if t not in low and not any(x.lower() in low for x in (translations or {}).get(t, ()))]
+            if not holds(low, t) and not any(holds(low, x.lower()) for x in (translations or {}).get(t, ()))]

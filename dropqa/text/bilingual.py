@@ -261,14 +261,6 @@ def _by_word() -> dict[str, list[int]]:
     return index
 
 
-def is_common_english_word(word: str) -> bool:
-    """``word`` (or its singular) is an English dictionary word — a CC-CEDICT gloss — rather than a name
-    ("Symptoms", "Service" are words; "Torres", "Quarryville" are not)."""
-    low = word.lower()
-    glosses = _dictionary().by_gloss
-    return any(w in glosses or w in _by_word() for w in (low, low.removesuffix("s"), low.removesuffix("es")) if w)
-
-
 _lock = threading.Lock()
 
 

@@ -83,6 +83,22 @@ def query_terms(text: str) -> list[str]:
     return terms
 
 
+@lru_cache(maxsize=16384)
+def _word_pattern(term: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![a-z0-9]){re.escape(term)}(?:s|es|ed|d|ing)?(?![a-z0-9])")
+
+
+def holds(text: str, term: str) -> bool:
+    """Does lower-cased ``text`` hold the (lower-cased) search term? Chinese terms as written; a Latin
+    term as a word, with its plural or past endings ("age" is in "Age: 52" and "ages", not in "dosage";
+    "examination" is in "examinations")."""
+    if not term:
+        return False
+    if _HAN.search(term) or not term.isascii():
+        return term in text
+    return term in text and _word_pattern(term).search(text) is not None
+
+
 def has_han(text: str) -> bool:
     return bool(_HAN.search(text))
 

@@ -24,7 +24,6 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 
-from dropqa.text.bilingual import is_common_english_word
 from dropqa.text.entities import PROPER, chinese_names, word_frequency
 from dropqa.text.segment import has_han, segment_words
 
@@ -69,9 +68,28 @@ introduction overview contents table of the a an and basic information case cour
 policy handbook manual guide notes minutes meeting runbook appendix section chapter part page draft final
 mr ms mrs dr hon honourable honorable in on at by for to from with this that these those it its
 """.split())  # noqa: SIM905
+_KINDS_EN = frozenset((
+    "judgment", "judgement", "judgments", "document", "documents", "record", "records", "hospitalization",
+    "hospitalisation", "report", "reports", "contract", "agreement", "policy", "handbook", "manual", "guide",
+    "minutes", "runbook"))
+_KINDS_ZH = frozenset(("判决书", "判决", "病历", "住院", "住院病历", "报告", "年报", "纪要", "合同", "协议", "制度",
+                       "手册", "指南", "记录", "文件", "文档"))
 _GENERIC_ZH = (
     "判决书", "刑事判决书", "住院病历", "病历", "年度报告", "年报", "报告", "纪要", "会议纪要", "合同", "协议",
     "制度", "规定", "办法", "手册", "指南", "说明", "目录", "附录", "基本信息", "摘要", "概述", "前言")
+
+
+def is_document_kind(term: str) -> bool:
+    """Does ``term`` name a kind of document ("judgment", "records", "判决书", "病历") rather than something
+    asked of one?"""
+    return term in _KINDS_EN or term in _KINDS_ZH
+
+
+def file_stem_name(filename: str) -> str:
+    """A file's name as a name: its stem without a leading number, underscores as spaces
+    ("191_Clarksville General Hospital_O. Myers.md" → "Clarksville General Hospital O. Myers")."""
+    stem = filename.rsplit(".", 1)[0] if "." in filename.rsplit("/", 1)[-1] else filename
+    return re.sub(r"^\d+[_\-\s.]*", "", stem.replace("_", " ")).strip()
 
 
 def _clean(name: str) -> str:
@@ -81,8 +99,8 @@ def _clean(name: str) -> str:
 
 def _generic(name: str) -> bool:
     """A heading or value that names a kind of document ("Criminal Judgment", "住院病历"), a date or a
-    number, not a subject."""
-    if not name or name.replace(" ", "").isdigit() or len(name) < 2:
+    number, or a title cut short ("Hospitalization Re…"), not a subject."""
+    if not name or name.replace(" ", "").isdigit() or len(name) < 2 or name.endswith(("…", "...")):
         return True
     if has_han(name):
         core = re.sub(r"[\s\d：:]+", "", name)
@@ -93,11 +111,15 @@ def _generic(name: str) -> bool:
 
 def _english_names(text: str) -> list[str]:
     """Capitalised phrases of two or more words ("Riverside, Glenwood, Court", "E. Cruz"), and single words
-    that are neither dictionary words nor months ("Torres", "Falcon-03")."""
+    with a digit ("Falcon-03") — a lone capitalised word in running text is as often a sentence's first
+    word ("Enlarged", "Underwent") as a name."""
     out = []
     for m in _CAPITALISED.finditer(text):
-        if re.match(r"\**\s*[:：]", text[m.end():m.end() + 4]):
-            continue  # a label ("Marital Status:"), not a name
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        line_end = text.find("\n", m.end())
+        line = text[line_start:line_end if line_end >= 0 else len(text)]
+        if re.match(r"\**\s*[:：]", text[m.end():m.end() + 4]) or _clean(line) == _clean(m.group(0)):
+            continue  # a label ("Marital Status:") or a heading line ("Chief Complaint"), not a name
         words = m.group(0).replace(",", " ").split()
         while words and (words[0].lower().rstrip(".") in _GENERIC or words[0].lower() in _MONTHS):
             words = words[1:]
@@ -105,8 +127,7 @@ def _english_names(text: str) -> list[str]:
             continue
         name = _clean(m.group(0)[m.group(0).find(words[0]):])
         name = re.sub(r"['’]s$", "", name)
-        single_name = len(name) >= 4 and not _generic(name) and name.lower() not in _MONTHS and (
-            bool(re.search(r"[\d\-]", name)) or not is_common_english_word(name))
+        single_name = len(name) >= 4 and not _generic(name) and bool(re.search(r"\d", name))
         if len(words) >= 2 or single_name:
             out.append(name)
     return out
@@ -144,7 +165,8 @@ def _heading_lines(headings: Iterable[str]) -> list[str]:
 def document_subjects(headings: Iterable[str], opening: str, text: str = "") -> list[str]:
     """The names that say what a document is about, best first (at most :data:`MAX_SUBJECTS`).
 
-    ``headings``: its title and first headings, in order; ``opening``: its first characters (about
+    ``headings``: its file name and title or first heading (later headings are its structure, not its
+    subject: "Chief Complaint"); ``opening``: its first characters (about
     :data:`OPENING_CHARS`); ``text``: as much of the whole text as is at hand (how often a name recurs)."""
     opening = opening[:OPENING_CHARS]
     whole = text or opening

@@ -103,3 +103,13 @@ def test_held_share_and_missing_terms_read_translations_too() -> None:
     zh = {"辩护律师": 2.0}
     assert held_share("The defense lawyer, Y. Patel, is instructed", zh, {"辩护律师": ["defense lawyer"]}) == 1.0
     assert held_share("anything", {}) == 1.0
+
+
+def test_asked_text_is_the_question_without_its_subject() -> None:
+    from dropqa.text.asked import asked_text
+
+    q = "According to the judgment of Riverton, Hamilton, Court, how many crimes did H. Walker commit?"
+    assert asked_text(q, {"riverton", "hamilton", "court", "walker"}) == \
+        "According to the of, how many crimes did H. commit?"
+    assert "人民法院" not in asked_text("根据荔枝市钢城区人民法院的判决书，审判长是谁？", {"荔枝市", "钢城区", "人民法院"})
+    assert asked_text("Riverton Court", {"riverton", "court"}) == "Riverton Court"  # nothing left: as asked

@@ -34,7 +34,7 @@ def _offline_statements(reader: ReaderState, hits: list[Hit], cfg: AnswerSetting
     for b in reader["bridge"]:
         weights[b.lower()] = weights.get(b.lower(), 1.0) * 2  # the bridge entity is what the reader looks for
     picked = pick_sentences(reader["question"], terms, weights, hits, cfg.reader_candidate_sentences,
-                            max_passages=len(hits), cfg=cfg)
+                            max_passages=len(hits), cfg=cfg, complement=not reader["bridge"])
     if reader["bridge"]:  # a statement about this document's part in the chain names the entity
         picked = [p for p in picked if any(b in p.text or b in hits[p.hit_index].breadcrumb
                                            for b in reader["bridge"])]

@@ -35,18 +35,19 @@ from dropqa.retrieval.search import RetrievalResult, held_in, hybrid_search, sco
 from dropqa.services import Context, Services
 from dropqa.store import nodes as node_store
 from dropqa.store.scope import Scope
-from dropqa.text.asked import ask_weights
+from dropqa.text.asked import ask_weights, asked_text
 from dropqa.text.lang import detect_language
 from dropqa.text.messages import render
 from dropqa.text.sentences import ends_mid_sentence
 
 
-def expand_window(svc: Services, result: RetrievalResult, top: int = 3) -> list[Hit]:
-    """Neighbours of the best passages when a passage stops mid-sentence or is a table/figure
-    (its caption or explanation sits next to it), scored like any other hit."""
+def expand_window(svc: Services, result: RetrievalResult, best: list[Hit]) -> list[Hit]:
+    """Neighbours of the ``best`` passages when a passage stops mid-sentence (or on a label whose value
+    follows: "Chief Complaint:") or is a table/figure (its caption or explanation sits next to it), scored
+    like any other hit."""
     extra: list[Hit] = []
-    seen = {h.node_id for h in result.hits}
-    for hit in result.hits[:top]:
+    seen = {h.node_id for h in [*result.hits, *best]}
+    for hit in best:
         cut = ends_mid_sentence(hit.content)
         chat = bool((hit.metadata or {}).get("speaker"))  # a chat message: the replies that follow it
         if not (cut or chat or hit.node_type in ("table", "figure", "image")):
@@ -63,24 +64,25 @@ def expand_window(svc: Services, result: RetrievalResult, top: int = 3) -> list[
     if extra:
         score_hits(svc, extra, result.terms, result.weights, result.vector, result.translations)
         for n in extra:
-            parent = next(h for h in result.hits if h.node_id == n.metadata["window_of"])
+            parent = next(h for h in best if h.node_id == n.metadata["window_of"])
             n.relevance = round(max(n.relevance, parent.relevance * svc.settings.answer.window_parent_share), 4)
     return extra
 
 
 def part_heads(svc: Services, parts: list[Part], scope: Scope, result: RetrievalResult, k: int,
-               per_part: int = 3, subject_terms: dict[str, set[str]] | None = None) -> list[Hit]:
-    """Search each part (inside its document when it names one), scored on the whole question's idf with
-    the words that name the part's document (``subject_terms``: document id → terms) counting little — they
-    hold for every passage of it, so what the question asks of it picks the passages; the parts' best
-    passages, taking turns (A1, B1, A2, B2, …)."""
+               per_part: int, subject_terms: dict[str, set[str]] | None = None) -> list[Hit]:
+    """Search each part (inside its document when it names one) for what the question asks of it — the
+    question without the words that name the part's document (``subject_terms``: document id → terms),
+    which hold for every passage of it —, scored on the whole question's idf with those words counting
+    little; the parts' best passages, taking turns (A1, B1, A2, B2, …)."""
     found: list[list[Hit]] = []
     share = svc.settings.answer.subject_weight
     for part in parts:
         part_scope = replace(scope, document_ids=(uuid.UUID(part.document_id),)) if part.document_id else scope
         naming = (subject_terms or {}).get(part.document_id or "", set())
         weights = {t: w * share if t in naming else w for t, w in result.weights.items()}
-        hits = hybrid_search(svc, part.query, part_scope, k=k, weights=weights).hits
+        query = asked_text(part.query, naming) if part.document_id else part.query
+        hits = hybrid_search(svc, query, part_scope, k=k, weights=weights).hits
         for h in hits:
             h.metadata["part"] = part.label
         found.append(hits[:per_part])
@@ -182,17 +184,18 @@ def widen(svc: Services, query: str, intent: Intent, scope: Scope, result: Retri
     if parts:
         intent.parts = [p.as_dict() for p in parts]
         intent.aggregate = True
-        heads = part_heads(svc, parts, scope, result, k, subject_terms=naming)
+        heads = part_heads(svc, parts, scope, result, k, knobs.part_heads, subject_terms=naming)
     elif len(named) == 1:  # one subject: what the question asks of it, searched inside its document
         row = named[0][0]
         subject = Part(label=PurePath(str(row["filename"])).stem, query=query, document_id=str(row["document_id"]))
-        heads = part_heads(svc, [subject], scope, result, k, subject_terms=naming)
+        heads = part_heads(svc, [subject], scope, result, k, knobs.subject_heads, subject_terms=naming)
     elif result.hits and needs_second_hop(result.hits[0], result.weights, knobs.second_hop_coverage):
         hops = [Part(label=q, query=q) for q in second_hop_queries(query, result.hits[0], result.weights,
                                                                    knobs.second_hop_coverage, knobs.hop_names)]
         hops += linked_documents(query, result.hits[0], titles, knobs.part_name_share, knobs.hop_documents)
         heads = result.hits[:2] + hop_heads(svc, hops, scope, result, k)
-    pool, _ = merge_hits(result.hits + heads, expand_window(svc, result))
+    best = list({h.node_id: h for h in [*heads[:3], *result.hits[:3]]}.values())
+    pool, _ = merge_hits(result.hits + heads, expand_window(svc, result, best))
     if heads:  # each part's (or hop's) best passages lead the pool, taking turns, so each is read and cited
         by_id = {h.node_id: h for h in pool}
         lead = list({h.node_id: by_id[h.node_id] for h in heads}.values())
