@@ -1,14 +1,11 @@
 """Do the retrieved passages answer the question? A fitted decision, not a hand-picked threshold.
 
-Two small logistic models, fitted on the golden suites by ``python -m dropqa.evals.fit`` and
-shipped as data (``dropqa/models/answerability.json``, loaded once into the services by
-``dropqa.models.calibration``), read features of the evidence pool:
-
-- **question**: P(the documents hold the answer | the best passages). ``answerable: false`` is
-  said only below ``question.threshold``; between that and ``confident`` the answer is given
-  with a lower ``confidence``.
-- **source**: P(this passage holds evidence for the question | its place in the pool). The
-  sources list keeps passages above ``source.threshold`` (cited passages are always kept).
+A small logistic model, fitted on the golden suites by ``python -m dropqa.evals.fit`` and shipped as
+data (``dropqa/models/answerability.json``, loaded once into the services by ``dropqa.models.calibration``),
+reads features of the evidence pool — how well the best passages match, and what the question asks of
+the documents it names (:class:`Asked`) — and gives P(the documents hold the answer). ``answerable:
+false`` is said below its threshold; above ``confident`` an answer may be ``high`` (if what it quotes
+holds what is asked: ``graph.nodes.finalize``).
 
 Features are computed here, once, for the runtime and for the fitting script alike, so the
 coefficients always describe what the graph sees. Refit with
@@ -49,10 +46,6 @@ class Asked(BaseModel, frozen=True):
     def weights(self, weights: dict[str, float]) -> dict[str, float]:
         """The asked attribute's terms and weights (``weights`` without the subject's terms)."""
         return ask_weights(weights, self.subject)
-SOURCE_FEATURES = (
-    "relevance", "relative", "log_rank", "similarity", "coverage", "content_coverage", "same_document",
-    "both_channels", "cross_language", "lead",
-)
 
 
 def _content_terms(hit: Hit, terms: Sequence[str]) -> list[str]:
@@ -118,24 +111,6 @@ def question_features(hits: Sequence[Hit], terms: Sequence[str], weights: dict[s
     }
 
 
-def source_features(hits: Sequence[Hit], i: int, terms: Sequence[str], weights: dict[str, float],
-                    language: str) -> dict[str, float]:
-    """Features of pool[i] for the source-level decision."""
-    hit, first = hits[i], hits[0]
-    return {
-        "relevance": hit.relevance,
-        "relative": hit.relevance / first.relevance if first.relevance > 0 else 0.0,
-        "log_rank": math.log1p(i),
-        "similarity": _similarity(hit),
-        "coverage": coverage(hit.matched_terms, weights) if terms else 0.0,
-        "content_coverage": coverage(_content_terms(hit, terms), weights) if terms else 0.0,
-        "same_document": float(hit.document_id == first.document_id),
-        "both_channels": float({"fulltext", "semantic"} <= set(hit.channels)),
-        "cross_language": float((language == "zh") != has_han(hit.content)),
-        "lead": float(bool(hit.metadata.get("part") or hit.metadata.get("hop"))),  # best of a part's or hop's search
-    }
-
-
 class Decision(BaseModel, frozen=True):
     """The question-level decision: P(the documents hold the answer), the verdict at the fitted threshold,
     and how sure it is (``high`` on either side far from the threshold)."""
@@ -167,10 +142,3 @@ def decide(model: Logistic, hits: Sequence[Hit], terms: Sequence[str], weights: 
     return Decision(probability=p, answerable=answerable, confidence=confidence, features=x,
                     threshold=model.threshold)
 
-
-def listed_sources(model: Logistic, hits: Sequence[Hit], terms: Sequence[str], weights: dict[str, float],
-                   language: str) -> list[int]:
-    """Indexes of the passages likely to hold evidence (``model``: the fitted source model, above its
-    threshold), best first."""
-    return [i for i in range(len(hits))
-            if model.probability(source_features(hits, i, terms, weights, language)) >= model.threshold]
