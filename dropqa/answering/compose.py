@@ -171,7 +171,7 @@ def locate(lang: str, question: str, terms: list[str], weights: dict[str, float]
         return None
     i = picked[0].hit_index
     hit = pool[i]
-    path = " > ".join(p for p in (hit.document_name, hit.section) if p)
+    path = f"{hit.document_name} > {hit.where()}"
     return Composed([render(lang, "locate_answer", path=path, n=i + 1),
                      render(lang, "answer_item", text=clean_markup(picked[0].text), n=i + 1)], [i])
 

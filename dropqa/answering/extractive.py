@@ -106,8 +106,11 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
         # Terms that name the passage's document ("Parker City Hospital", "星图计划") hold for every
         # sentence in it: what picks the sentence is the rest of the question.
         ask = asked_terms(hit, weights, cfg.subject_weight)
+        crumb = _flat(hit.breadcrumb)
         for i in range(len(units)):
             sent = _with_continuation(units, i, terms)
+            if _flat(sent) in crumb:
+                continue  # a line that only repeats its heading ("附表1 主要技术指标") states nothing
             low = sent.lower()
             matched = [t for t in terms if holds(low, t) or any(holds(low, x) for x in translations.get(t, ()))]
             cov = coverage(matched, ask) if terms else 0.0
@@ -144,6 +147,11 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
         if len(chosen) >= max_sentences:
             break
     return chosen
+
+
+def _flat(text: str) -> str:
+    """Text without markup, spaces and case, to compare a line with a heading path."""
+    return re.sub(r"[\s*_`#]+", "", text).lower()
 
 
 _CELL = re.compile(r"^\s*([^:|]{1,60}):\s*(.+?)\s*$")

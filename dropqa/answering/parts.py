@@ -58,6 +58,12 @@ def _names(row: dict[str, Any]) -> tuple[frozenset[str], ...]:
     return tuple(name for name in dict.fromkeys(_terms_of(t) for t in texts) if name)
 
 
+def _found_names(row: dict[str, Any]) -> frozenset[frozenset[str]]:
+    """The names found in the document's text (its subjects) that are not its file name, title or heading."""
+    own = set(_names({k: v for k, v in row.items() if k != "subjects"}))
+    return frozenset(n for n in (_terms_of(t) for t in row.get("subjects") or ()) if n and n not in own)
+
+
 @lru_cache(maxsize=65536)
 def _terms_of(name: str) -> frozenset[str]:
     return frozenset(t for t in query_terms(name) if not t.isdigit())
@@ -69,6 +75,21 @@ def name_terms(question: str, row: dict[str, Any]) -> set[str]:
     return {t for name in _names(row) for t in name if t in asked}
 
 
+def _proper_words(question: str) -> set[str] | None:
+    """The question's Latin words written as a name is (capitalised or in capitals), lower-cased — a name
+    found in a document's text is matched by these only ("the judgment of Riverton, Hamilton, Court …
+    counterfeiting currency" names the Riverton judgement, not one whose text names Counterfeiting
+    Currency; a title such as "Euro" is matched by "the euro" still) — or
+    None when the question capitalises nothing past its first word (typed in lower case: no such clue)."""
+    words = re.findall(r"[A-Za-z][A-Za-z0-9-]*", question)
+    caps = [w for w in words[1:] if w[0].isupper()]
+    if not caps:
+        return None
+    if words[0][0].isupper():
+        caps.append(words[0])
+    return {p.lower() for w in caps for p in (w, *w.split("-"))}
+
+
 def named_documents(question: str, titles: Sequence[dict[str, Any]], min_share: float,
                     ) -> list[tuple[dict[str, Any], float]]:
     """Documents the question names — it holds at least ``min_share`` (``Settings.answer.part_name_share``)
@@ -78,6 +99,7 @@ def named_documents(question: str, titles: Sequence[dict[str, Any]], min_share: 
     asked = set(query_terms(question))
     if not asked or not titles:
         return []
+    proper = _proper_words(question)
     names = [_names(r) for r in titles]
     vocab = [frozenset().union(*doc) for doc in names]
     holders: dict[str, set[int]] = {}
@@ -91,8 +113,10 @@ def named_documents(question: str, titles: Sequence[dict[str, Any]], min_share: 
     for row, doc in zip(titles, names, strict=True):
         best_share = 0.0
         distinctive = False
+        found = _found_names(row) if proper is not None else frozenset()
         for name in doc:
-            hit = [t for t in name if t in asked]
+            # a name found in the text ("Counterfeiting Currency") is meant only when written as a name is
+            hit = [t for t in name if t in asked and (name not in found or not t.isascii() or t in proper)]
             total = sum(idf[t] for t in name)
             if not total or not hit:
                 continue

@@ -6,6 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from dropqa.text.lang import detect_language
 from dropqa.text.sentences import truncate
 
 
@@ -76,9 +77,20 @@ class Hit(BaseModel):
             subjects=list(row.get("subjects") or []),
         )
 
+    def where(self) -> str:
+        """Where the passage is below its file name, never empty: its section path, or — in a document without
+        headings (a plain .txt, a PDF without an outline) — its page or its place among the paragraphs
+        ("第 3 页" / "page 3", "第 2 段" / "paragraph 2"), in the document's language."""
+        if self.section:
+            return self.section
+        zh = detect_language(self.content[:200]) == "zh"
+        if self.page:
+            return f"第 {self.page} 页" if zh else f"page {self.page}"
+        return f"第 {max(self.position, 1)} 段" if zh else f"paragraph {max(self.position, 1)}"
+
     def source(self, snippet_chars: int, cited: bool) -> Source:
         """This passage as an answer's source."""
-        return Source(document_id=self.document_id, document_name=self.document_name, section=self.section,
+        return Source(document_id=self.document_id, document_name=self.document_name, section=self.where(),
                       node_id=self.node_id, snippet=self.snippet(snippet_chars),
                       relevance=round(min(1.0, max(0.0, self.relevance)), 3), page=self.page,
                       page_estimated=self.page_estimated, version=self.version, cited=cited)

@@ -113,3 +113,32 @@ def test_asked_text_is_the_question_without_its_subject() -> None:
         "According to the of, how many crimes did H. commit?"
     assert "人民法院" not in asked_text("根据荔枝市钢城区人民法院的判决书，审判长是谁？", {"荔枝市", "钢城区", "人民法院"})
     assert asked_text("Riverton Court", {"riverton", "court"}) == "Riverton Court"  # nothing left: as asked
+
+
+def test_a_passage_outside_any_section_is_placed_by_page_or_paragraph() -> None:
+    from dropqa.retrieval.hits import Hit
+
+    def hit(section: str, content: str, position: int, page: int | None = None) -> Hit:
+        return Hit(node_id="n", document_id="d", document_name="公司年报_农业_1.txt", version=1,
+                   node_type="paragraph", section=section, breadcrumb="x", content=content,
+                   position=position, page=page)
+
+    assert hit("第3章 > 3.2 云平台建设", "正文", 5).where() == "第3章 > 3.2 云平台建设"
+    assert hit("", "公司主营业务为农业。", 2).where() == "第 2 段"
+    assert hit("", "The gateway fails over in two minutes.", 4).where() == "paragraph 4"
+    assert hit("", "Monthly fee is 300 EUR.", 9, page=3).where() == "page 3"
+    assert hit("", "公司主营业务为农业。", 2).source(80, cited=True).section == "第 2 段"
+
+
+def test_a_latin_name_is_matched_by_the_questions_capitalised_words_only() -> None:
+    from dropqa.answering.parts import named_documents
+
+    rows = [{"document_id": str(i), "filename": f"{i}_judgement.md", "heading": h, "subjects": s}
+            for i, (h, s) in enumerate([("Riverton, Hamilton, Court", ["H. Walker"]),
+                                        ("Northwood, Richmond, Court", ["S. Taylor", "Counterfeiting Currency"])]
+                                       + [(f"Court {k}", []) for k in range(40)])]
+    q = "According to the judgment of Riverton, Hamilton, Court, what did H. Walker do about counterfeiting currency?"
+    assert [r["heading"] for r, _ in named_documents(q, rows, 0.5)] == ["Riverton, Hamilton, Court"]
+    # typed in lower case: no capitalisation to go by, the words still name the document
+    assert [r["heading"] for r, _ in named_documents("what did riverton hamilton court decide", rows, 0.5)] \
+        == ["Riverton, Hamilton, Court"]

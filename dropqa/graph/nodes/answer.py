@@ -52,7 +52,7 @@ def cited_indexes(text: str, pool: list[Hit]) -> tuple[str, list[int]]:
 
 
 def _place(hit: Hit, lang: str) -> str:
-    where = " > ".join(p for p in (hit.document_name, hit.section) if p)
+    where = f"{hit.document_name} > {hit.where()}"
     return f"「{where}」" if lang == "zh" else f"'{where}'"
 
 
