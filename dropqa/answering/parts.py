@@ -64,14 +64,22 @@ def _found_names(row: dict[str, Any]) -> frozenset[frozenset[str]]:
     return frozenset(n for n in (_terms_of(t) for t in row.get("subjects") or ()) if n and n not in own)
 
 
+# A company's legal form is not how anyone names it: "嘉沐冷链" names 嘉沐冷链物流股份有限公司, "Xinghe" names
+# Xinghe Technology Co., Ltd.; left in, these words would outweigh the name itself in a small collection.
+_LEGAL_FORM = frozenset({"公司", "有限", "有限公司", "股份", "股份有限公司", "责任", "有限责任", "集团",
+                         "co", "ltd", "inc", "corp", "corporation", "llc", "gmbh", "plc", "limited", "company"})
+
+
 @lru_cache(maxsize=65536)
 def _terms_of(name: str) -> frozenset[str]:
-    return frozenset(t for t in query_terms(name) if not t.isdigit())
+    terms = [t for t in query_terms(name) if not t.isdigit()]
+    return frozenset(t for t in terms if t not in _LEGAL_FORM) or frozenset(terms)
 
 
-def name_terms(question: str, row: dict[str, Any]) -> set[str]:
-    """The question's terms that name the document of ``row`` (any of its names): its subject words."""
-    asked = set(query_terms(question))
+def name_terms(question: str, row: dict[str, Any], terms: Sequence[str] | None = None) -> set[str]:
+    """The question's terms (``terms``, else its segmented words) that name the document of ``row`` (any of
+    its names): its subject words."""
+    asked = set(terms if terms is not None else query_terms(question))
     return {t for name in _names(row) for t in name if t in asked}
 
 
@@ -91,12 +99,13 @@ def _proper_words(question: str) -> set[str] | None:
 
 
 def named_documents(question: str, titles: Sequence[dict[str, Any]], min_share: float,
-                    ) -> list[tuple[dict[str, Any], float]]:
+                    terms: Sequence[str] | None = None) -> list[tuple[dict[str, Any], float]]:
     """Documents the question names — it holds at least ``min_share`` (``Settings.answer.part_name_share``)
     of the idf mass of one of their names, with a word few documents' names share — best first, with that
     share. A document whose named words are all among another named document's is left out (a question
-    naming a hospital *and* its patient names that record, not every record of the hospital)."""
-    asked = set(query_terms(question))
+    naming a hospital *and* its patient names that record, not every record of the hospital). ``terms``: the
+    question's terms in the collection's words (``retrieval.search.question_terms``), else its segmented words."""
+    asked = set(terms if terms is not None else query_terms(question))
     if not asked or not titles:
         return []
     proper = _proper_words(question)
@@ -158,9 +167,10 @@ def alternatives(question: str) -> list[str]:
     return []
 
 
-def decompose(question: str, titles: Sequence[dict[str, Any]], min_share: float, max_parts: int) -> list[Part]:
+def decompose(question: str, titles: Sequence[dict[str, Any]], min_share: float, max_parts: int,
+              terms: Sequence[str] | None = None) -> list[Part]:
     """The parts of ``question`` (at most ``max_parts``), or [] when it is one question."""
-    named = named_documents(question, titles, min_share)
+    named = named_documents(question, titles, min_share, terms)
     if 2 <= len(named) <= max_parts:
         return [Part(label=PurePath(str(row["filename"])).stem, query=question, document_id=str(row["document_id"]))
                 for row, _ in named]

@@ -26,7 +26,14 @@ from dropqa.store import pending as pending_store
 from dropqa.store import recall, search
 from dropqa.store.scope import Scope
 from dropqa.text.bilingual import translate_terms
-from dropqa.text.segment import has_han, holds, query_terms
+from dropqa.text.segment import (
+    coined_spans,
+    covering_candidates,
+    has_han,
+    holds,
+    query_terms,
+    resegment,
+)
 
 
 @dataclass
@@ -42,6 +49,20 @@ class RetrievalResult:
     @property
     def top_relevance(self) -> float:
         return self.hits[0].relevance if self.hits else 0.0
+
+
+def question_terms(svc: Services, question: str, scope: Scope) -> list[str]:
+    """The question's search terms, in the collection's words: a Han word jieba coined from the question's
+    context that no passage holds is replaced by the indexed words over the same characters
+    (:func:`dropqa.text.segment.resegment`)."""
+    terms = query_terms(question)
+    spans = coined_spans(question, terms)
+    if not spans:
+        return terms
+    low = question.lower()
+    han = [t for t in terms if has_han(t)]
+    present = search.present_terms(svc.db, han + covering_candidates(low, spans), scope)
+    return resegment(low, terms, present)
 
 
 def term_weights(svc: Services, terms: list[str], scope: Scope) -> dict[str, float]:
@@ -188,7 +209,7 @@ def hybrid_search(svc: Services, query: str, scope: Scope, k: int | None = None,
     passages on the same scale as a search over all of them)."""
     cfg = svc.settings.retrieval
     k = k or cfg.top_k
-    terms = query_terms(query)
+    terms = question_terms(svc, query, scope)
     translations = translations_of(terms)
     foreign = list(dict.fromkeys(w for words in translations.values() for w in words if w not in terms))
     known, absent = term_stats(svc, terms + foreign, scope)

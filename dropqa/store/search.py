@@ -57,6 +57,19 @@ def fulltext(db: Database, terms: list[str], scope: Scope, limit: int,
         return conn.execute(sql, {**params, "terms": terms, "idf": idf, "limit": limit}).fetchall()  # type: ignore[arg-type]
 
 
+def present_terms(db: Database, terms: list[str], scope: Scope) -> set[str]:
+    """The terms some visible passage holds (an existence test per term, cheap on the GIN index)."""
+    if not terms:
+        return set()
+    where, params = scope.sql()
+    sql = ("SELECT t AS term FROM unnest(%(terms)s::text[]) t WHERE EXISTS (SELECT 1 FROM nodes n "
+           "JOIN documents d ON d.id = n.document_id "
+           f"WHERE n.search_vector @@ plainto_tsquery('simple', t) AND {where})")
+    with db.connection() as conn:
+        rows = conn.execute(sql, {**params, "terms": terms}).fetchall()  # type: ignore[arg-type]
+    return {r["term"] for r in rows}
+
+
 def term_frequencies(db: Database, terms: list[str], scope: Scope) -> tuple[dict[str, int], int]:
     """How many visible nodes contain each term, and how many visible nodes there are."""
     if not terms:

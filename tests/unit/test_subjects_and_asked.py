@@ -142,3 +142,28 @@ def test_a_latin_name_is_matched_by_the_questions_capitalised_words_only() -> No
     # typed in lower case: no capitalisation to go by, the words still name the document
     assert [r["heading"] for r, _ in named_documents("what did riverton hamilton court decide", rows, 0.5)] \
         == ["Riverton, Hamilton, Court"]
+
+
+def test_the_collections_words_replace_what_jieba_coins_from_a_questions_context() -> None:
+    from dropqa.text.segment import coined_spans, query_terms, resegment
+
+    q = "嘉沐冷链增长最快的是哪块业务？"  # jieba: 嘉沐冷 / 链增长; the report it names was indexed as 嘉沐冷链
+    terms = query_terms(q)
+    assert "嘉沐冷链" not in terms
+    assert resegment(q, terms, {"嘉沐冷链", "增长", "最快", "业务"}) == ["增长", "最快", "业务", "嘉沐冷链"]
+    q = "恒屿冷链和嘉沐冷链，哪家更大？"  # 嘉, 沐: single characters jieba could not group
+    assert any(text == "和嘉沐" for _, _, text in coined_spans(q, query_terms(q)))
+    assert "嘉沐冷链" in resegment(q, query_terms(q), {"恒屿", "冷链", "嘉沐冷链"})
+    # an absent dictionary word stays: that no document holds it is what tells the question unanswerable
+    q = "主机托管合同对逾期付款约定了多少利息或滞纳金？"
+    assert "滞纳金" in resegment(q, query_terms(q), {"合同", "逾期", "付款"})
+
+
+def test_a_companys_legal_form_does_not_outweigh_its_name() -> None:
+    from dropqa.answering.parts import named_documents
+
+    rows = [{"document_id": "1", "filename": "公司年报_1.txt", "heading": "", "subjects": ["恒屿冷链物流股份有限公司"]},
+            {"document_id": "2", "filename": "公司年报_2.txt", "heading": "", "subjects": ["嘉沐冷链物流股份有限公司"]}]
+    rows += [{"document_id": str(i), "filename": f"{i}.md", "heading": f"文档{i}", "subjects": []} for i in range(3, 12)]
+    named = named_documents("嘉沐冷链2024年的研发投入是多少？", rows, 0.5, ["嘉沐冷链", "2024", "研发", "投入"])
+    assert [r["document_id"] for r, _ in named] == ["2"]

@@ -175,10 +175,10 @@ def widen(svc: Services, query: str, intent: Intent, scope: Scope, result: Retri
     leading, taking turns, and the window around the best. Returns ``(pool, parts, hops)``."""
     titles = document_names(svc, scope)
     knobs = svc.settings.answer
-    named = named_documents(query, titles, knobs.part_name_share)
+    named = named_documents(query, titles, knobs.part_name_share, result.terms)
     intent.named = [str(row["document_id"]) for row, _ in named]
-    naming = {str(row["document_id"]): name_terms(query, row) for row, _ in named}
-    parts = decompose(query, titles, knobs.part_name_share, knobs.max_parts)
+    naming = {str(row["document_id"]): name_terms(query, row, result.terms) for row, _ in named}
+    parts = decompose(query, titles, knobs.part_name_share, knobs.max_parts, result.terms)
     heads: list[Hit] = []
     hops: list[Part] = []
     if parts:
