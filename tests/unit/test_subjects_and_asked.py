@@ -111,7 +111,8 @@ def test_asked_text_is_the_question_without_its_subject() -> None:
     q = "According to the judgment of Riverton, Hamilton, Court, how many crimes did H. Walker commit?"
     assert asked_text(q, {"riverton", "hamilton", "court", "walker"}) == \
         "According to the of, how many crimes did H. commit?"
-    assert "人民法院" not in asked_text("根据荔枝市钢城区人民法院的判决书，审判长是谁？", {"荔枝市", "钢城区", "人民法院"})
+    court = {"荔枝市", "钢城区", "人民法院"}
+    assert "人民法院" not in asked_text("根据荔枝市钢城区人民法院的判决书，审判长是谁？", court)
     assert asked_text("Riverton Court", {"riverton", "court"}) == "Riverton Court"  # nothing left: as asked
 
 
@@ -164,6 +165,7 @@ def test_a_companys_legal_form_does_not_outweigh_its_name() -> None:
 
     rows = [{"document_id": "1", "filename": "公司年报_1.txt", "heading": "", "subjects": ["恒屿冷链物流股份有限公司"]},
             {"document_id": "2", "filename": "公司年报_2.txt", "heading": "", "subjects": ["嘉沐冷链物流股份有限公司"]}]
-    rows += [{"document_id": str(i), "filename": f"{i}.md", "heading": f"文档{i}", "subjects": []} for i in range(3, 12)]
+    rows += [{"document_id": str(i), "filename": f"{i}.md", "heading": f"文档{i}", "subjects": []}
+             for i in range(3, 12)]
     named = named_documents("嘉沐冷链2024年的研发投入是多少？", rows, 0.5, ["嘉沐冷链", "2024", "研发", "投入"])
     assert [r["document_id"] for r, _ in named] == ["2"]
