@@ -2,7 +2,8 @@
 
 A question names a **subject** (a court, a patient, a product: the words that name its document) and
 asks an **attribute** of it ("RPO", "企业版 … 价格", "显示器", "appointed … CEO") of an expected **kind**:
-who → a person or role holder, when → a date or time, how many / how much → a number, anything else
+who → a person or role holder, when → a date or time, how much does it cost → an amount of money, how
+many / how much → a number, anything else
 → a named thing. "High confidence" is a promise that the quoted sentence holds the asked attribute
 (in the question's words or their translation) and an answer of the asked kind; this module checks it.
 """
@@ -16,7 +17,7 @@ from typing import Literal
 from dropqa.text.segment import holds
 from dropqa.text.subjects import is_document_kind
 
-AnswerKind = Literal["person", "date", "number", "thing"]
+AnswerKind = Literal["person", "date", "money", "number", "thing"]
 
 _WHO = re.compile(r"(?i)\bwho(?:m|se)?\b|谁|哪位|哪个人|何人|什么人|姓名|名字|负责人是")
 _WHEN = re.compile(r"(?i)\bwhen\b|what (?:date|time|year|day|month)|which (?:date|year|day|month)|"
@@ -25,6 +26,11 @@ _HOW_MANY = re.compile(r"(?i)how (?:many|much|long|old|often|far|large|big|high)
                        r"amount|price|cost|rate|fee)|多少|几[个位次项天年月台名家条份种岁]?|多久|多长|多大|多高|多远|比例|"
                        r"百分之|占比|金额|价格|费用|数量")
 
+_MONEY_Q = re.compile(r"(?i)how much (?:does|do|is|are|will|did|would)\b.*\b(?:cost|pay|charge|price|fee)|"
+                      r"what (?:is|are) the (?:\w+ )?(?:price|cost|fee|charge)s?\b|\b(?:price|cost|fee)s? of\b|"
+                      r"多少钱|价格|价钱|收费|费用|售价|报价")
+_MONEY = re.compile(r"(?i)\d[\d,.]*\s*(?:万|亿)?\s*(?:元|块|美元|欧元|英镑|yuan|rmb|cny|usd|eur|gbp|dollars?|euros?)|"
+                    r"(?:[¥￥$€£]|rmb|cny|usd|eur|gbp)\s*\d|免费|\bfree\b")
 _DIGIT = re.compile(r"\d|[一二三四五六七八九十百千万亿两]+")
 _DATE = re.compile(
     r"(?i)\b(?:19|20)\d{2}\b|\d{1,4}\s*[年月日号时点]|\d{1,2}:\d{2}|"
@@ -46,6 +52,8 @@ def expected_kind(question: str) -> AnswerKind:
     """The kind of answer ``question`` asks for."""
     if _WHEN.search(question):
         return "date"
+    if _MONEY_Q.search(question):
+        return "money"
     if _HOW_MANY.search(question):
         return "number"
     if _WHO.search(question):
@@ -59,6 +67,8 @@ def holds_kind(sentence: str, kind: AnswerKind, question: str = "") -> bool:
     if kind == "thing":
         return True
     asked = question.lower()
+    if kind == "money":  # a price is an amount of money, not any number ("三个版本" is not a price)
+        return any(m.group(0).lower() not in asked for m in _MONEY.finditer(sentence))
     if kind == "number":
         return any(m.group(0) not in asked for m in _DIGIT.finditer(sentence))
     if kind == "date":

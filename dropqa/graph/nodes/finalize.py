@@ -44,8 +44,8 @@ def quoted(answer: str) -> str:
 
 def confidence_of(state: State) -> Confidence:
     """How sure the answer is. An answer is ``high`` only when the answerability model is sure of it *and*
-    what it quotes holds what the question asks — every asked term (or its translation) and an answer of
-    the asked kind (a person for "who", a date for "when", a number for "how many"); a quote that holds
+    one line it quotes holds what the question asks — every asked term (or its translation) and an answer
+    of the asked kind (a person for "who", a date for "when", a number for "how many"); a quote that holds
     less than half of it is ``low``. A refusal is ``high`` only when nothing anywhere holds what is asked
     and no passage in the other language came near; else ``medium`` (never a sure "no" beside a passage
     that might answer)."""
@@ -64,12 +64,20 @@ def confidence_of(state: State) -> Confidence:
         base = "medium"  # the sources disagree: the answer reports both, with less certainty
     ask = quality.asked.weights(quality.weights)
     quote = quoted(state.answer)
-    held = held_share(quote, ask, quality.asked.translations)
-    if held < 0.5:
+    if held_share(quote, ask, quality.asked.translations) < 0.5:
         return "low"
-    if base == "high" and (held < 0.999 or not holds_kind(quote, expected_kind(state.question), state.question)):
+    if base == "high" and not any(_states_what_is_asked(line, ask, state.question, quality.asked.translations)
+                                  for line in quote.splitlines()):
         return "medium"
     return base
+
+
+def _states_what_is_asked(line: str, ask: dict[str, float], question: str,
+                          translations: dict[str, list[str]]) -> bool:
+    """One quoted line holds every asked term (or its translation) and an answer of the asked kind: what
+    ``high`` promises ("the quoted sentence holds what was asked"), not several lines that hold it between
+    them."""
+    return held_share(line, ask, translations) >= 0.999 and holds_kind(line, expected_kind(question), question)
 
 
 async def finalize(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
