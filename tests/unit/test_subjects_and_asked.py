@@ -82,7 +82,8 @@ def test_hospital_and_patient_name_one_record_not_every_record_of_the_hospital()
 @pytest.mark.parametrize(("question", "kind"), [
     ("Who was the defendant?", "person"), ("被告人是谁？", "person"), ("When was he arrested?", "date"),
     ("什么时候立案的？", "date"), ("How many failed password attempts lock an account?", "number"),
-    ("企业版每席位每月多少钱？", "money"), ("What is the monthly fee?", "money"), ("What is the budget code of Project Falcon-03?", "thing"),
+    ("企业版每席位每月多少钱？", "money"), ("What is the monthly fee?", "money"),
+    ("What is the budget code of Project Falcon-03?", "thing"),
 ])
 def test_expected_kind(question: str, kind: str) -> None:
     assert expected_kind(question) == kind
