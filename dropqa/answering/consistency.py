@@ -11,7 +11,7 @@ says 750, v1 said 600"; "A says 500, B says 450") instead of silently picking on
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from pydantic import BaseModel
@@ -176,3 +176,14 @@ def find_conflicts(claims: Iterable[Claim]) -> list[Conflict]:
         if len({c.value for c in distinct}) > 1 and len(distinct) > 1:
             conflicts.append(Conflict(attr, unit, distinct))
     return conflicts
+
+
+def subject_conflicts(claims: Iterable[tuple[str, Claim]], named: Collection[str]) -> list[Conflict]:
+    """Conflicts among ``(document_id, claim)`` pairs that speak of one subject: when the question names its
+    subjects (``named``: their documents), each named document's claims among themselves (its versions may
+    disagree) and nothing from other documents — two companies' growth rates differ, they do not conflict;
+    else every claim, as :func:`find_conflicts`."""
+    pairs = list(claims)
+    if not named:
+        return find_conflicts(c for _, c in pairs)
+    return [x for doc in named for x in find_conflicts(c for d, c in pairs if d == doc)]

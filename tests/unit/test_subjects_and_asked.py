@@ -170,3 +170,19 @@ def test_a_companys_legal_form_does_not_outweigh_its_name() -> None:
              for i in range(3, 12)]
     named = named_documents("嘉沐冷链2024年的研发投入是多少？", rows, 0.5, ["嘉沐冷链", "2024", "研发", "投入"])
     assert [r["document_id"] for r, _ in named] == ["2"]
+
+
+def test_two_named_subjects_figures_differ_without_conflicting() -> None:
+    from dropqa.answering.consistency import claims_in, subject_conflicts
+    from dropqa.retrieval.hits import Hit
+
+    def hit(doc: str, text: str, version: int = 1) -> Hit:
+        return Hit(node_id=f"{doc}{version}", document_id=doc, document_name=f"{doc}.txt", version=version,
+                   node_type="paragraph", section="", breadcrumb=f"{doc}.txt", content=text, position=1)
+
+    pool = [hit("a", "冷库总库容86万立方米。"), hit("b", "冷库总库容61万立方米。"),
+            hit("a", "冷库总库容80万立方米。", 2)]
+    claims = [(h.document_id, c) for h in pool for c in claims_in(h, ["库容"])]
+    assert subject_conflicts(claims, []), "unnamed: every source is compared"
+    found = subject_conflicts(claims, ["a", "b"])
+    assert len(found) == 1 and {c.version for c in found[0].claims} == {1, 2}, "a's versions only"
