@@ -11,7 +11,8 @@ Two steps, so the slow one runs once per suite:
     .venv/bin/python -m dropqa.evals.fit fit suites/calibration/*.jsonl --out dropqa/models/answerability.json
 
 ``collect --data-dir D`` reuses (or fills) a store in D, e.g. the data dir ``score_golden.py
---data-dir`` left behind. Label: a question is answerable unless it is a no-answer item.
+--data-dir`` left behind. ``fit`` also reads ``dropqa eval`` reports (``<out>/<suite>/report.json``: each
+item carries the graph's decision), so one eval run of the suites is both the measurement and the data. Label: a question is answerable unless it is a no-answer item.
 
 Threshold: it minimises the held-out cost — the false-abstention rate averaged over the suites with
 answerable questions, counted ``--abstain-cost`` times (default 1), plus the answered-no-answer rate
@@ -209,12 +210,23 @@ def forward_select(rows: list[dict[str, Any]], y: np.ndarray, suites: list[str],
     return tuple(chosen) or candidates
 
 
+def read_rows(path: Path) -> list[dict[str, Any]]:
+    """Collected rows: a ``collect`` JSONL file, or a ``dropqa eval`` report (``report.json``: each item
+    carries the decision the graph made; its suite is the report's folder name, e.g. ``xl-samples``)."""
+    text = path.read_text(encoding="utf-8")
+    if path.suffix != ".json":
+        return [json.loads(line) for line in text.splitlines() if line.strip()]
+    return [{"suite": path.parent.name, "id": item["id"], "type": item["type"], "language": item.get("language"),
+             "answerable_label": not item["no_answer"], "decision": item.get("decision") or {},
+             "answerable": item["answerable"], "mode": item.get("mode")}
+            for item in json.loads(text)["items"]]
+
+
 def fit(args: argparse.Namespace) -> int:
     from dropqa.retrieval.answerability import QUESTION_FEATURES
 
-    rows = [json.loads(line) for path in args.files for line in path.read_text(encoding="utf-8").splitlines()
-            if line.strip()]
-    rows = [r for r in rows if r["decision"].get("features")]
+    rows = [r for path in args.files for r in read_rows(path)]
+    rows = [r for r in rows if (r.get("decision") or {}).get("features")]
     # Cross-validation holds out a corpus at a time: a cross-language suite (suites/golden_xl/<corpus>)
     # goes with its corpus' own suite.
     suites = [r["suite"].removeprefix("xl-") for r in rows]

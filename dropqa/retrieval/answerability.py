@@ -29,6 +29,7 @@ from dropqa.text.segment import has_han, holds
 QUESTION_FEATURES = (
     "top_relevance", "top_similarity", "top_coverage", "content_coverage", "ask_coverage", "union_coverage",
     "agreement", "margin", "cross_language", "n_terms", "is_fact", "unseen", "named", "ask_in_subject", "ask_best",
+    "ask_gap",
 )
 
 
@@ -41,6 +42,8 @@ class Asked(BaseModel, frozen=True):
     documents: frozenset[str] = frozenset()
     named: bool = False
     in_subject: float = 0.0
+    gap: float = 0.0  # the share of the asked attribute's mass of its heaviest term the documents lack
+    missing: tuple[str, ...] = ()  # the asked terms the subject's documents hold in no form, heaviest first
     translations: dict[str, list[str]] = {}
 
     def weights(self, weights: dict[str, float]) -> dict[str, float]:
@@ -77,7 +80,8 @@ def question_features(hits: Sequence[Hit], terms: Sequence[str], weights: dict[s
     subject_hits = [h for h in hits[:top + 3] if not asked.documents or h.document_id in asked.documents]
     ask_best = max((held_share(f"{h.breadcrumb}\n{h.content}", ask, asked.translations) for h in subject_hits),
                    default=0.0)
-    extra = {"named": float(asked.named), "ask_in_subject": asked.in_subject, "ask_best": ask_best}
+    extra = {"named": float(asked.named), "ask_in_subject": asked.in_subject, "ask_best": ask_best,
+             "ask_gap": asked.gap}
     if not best:
         return {name: 0.0 for name in QUESTION_FEATURES} | {"is_fact": float(kind == "fact"),
                                                              "n_terms": math.log1p(len(terms)), "unseen": missing,

@@ -75,16 +75,19 @@ def term_stats(svc: Services, terms: list[str], scope: Scope) -> tuple[dict[str,
     return idf_weights(df, max(total, 1)), {t for t, n in df.items() if n == 0}
 
 
-def held_in(svc: Services, weights: dict[str, float], translations: dict[str, list[str]], scope: Scope) -> float:
+def held_in(svc: Services, weights: dict[str, float], translations: dict[str, list[str]], scope: Scope,
+            ) -> tuple[float, list[str]]:
     """Share of ``weights``' mass whose term — or one of its translations — some passage in ``scope`` holds
-    (1.0 when there is nothing to hold): does a document say anything of what the question asks of it?"""
+    (1.0 when there is nothing to hold), and the terms none holds, heaviest first: does a document say
+    anything of what the question asks of it?"""
     total = sum(weights.values())
     if total <= 0:
-        return 1.0
+        return 1.0, []
     words = list(dict.fromkeys([*weights, *(x for t in weights for x in translations.get(t, ()))]))
-    df, _ = search.term_frequencies(svc.db, words, scope)
-    held = sum(w for t, w in weights.items() if df.get(t) or any(df.get(x) for x in translations.get(t, ())))
-    return held / total
+    present = search.present_terms(svc.db, words, scope)
+    missing = [t for t, _ in sorted(weights.items(), key=lambda x: -x[1])
+               if t not in present and not any(x in present for x in translations.get(t, ()))]
+    return 1.0 - sum(weights[t] for t in missing) / total, missing
 
 
 def translations_of(terms: list[str]) -> dict[str, list[str]]:

@@ -163,10 +163,12 @@ def asked_of(svc: Services, result: RetrievalResult, pool: list[Hit], named: dic
     else:
         return Asked()
     ask = ask_weights(result.weights, subject)
-    held = held_in(svc, ask, result.translations,
-                   replace(scope, document_ids=tuple(uuid.UUID(d) for d in sorted(documents))))
+    held, missing = held_in(svc, ask, result.translations,
+                            replace(scope, document_ids=tuple(uuid.UUID(d) for d in sorted(documents))))
+    total = sum(ask.values()) or 1.0
     return Asked(subject=frozenset(subject), documents=frozenset(documents), named=bool(named),
-                 in_subject=round(held, 4), translations=result.translations)
+                 in_subject=round(held, 4), gap=round(ask[missing[0]] / total, 4) if missing else 0.0,
+                 missing=tuple(missing), translations=result.translations)
 
 
 def widen(svc: Services, query: str, intent: Intent, scope: Scope, result: RetrievalResult, k: int,
