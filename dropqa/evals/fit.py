@@ -12,7 +12,8 @@ Two steps, so the slow one runs once per suite:
 
 ``collect --data-dir D`` reuses (or fills) a store in D, e.g. the data dir ``score_golden.py
 --data-dir`` left behind. ``fit`` also reads ``dropqa eval`` reports (``<out>/<suite>/report.json``: each
-item carries the graph's decision), so one eval run of the suites is both the measurement and the data. Label: a question is answerable unless it is a no-answer item.
+item carries the graph's decision), so one eval run of the suites is both the measurement and the data.
+Label: a question is answerable unless it is a no-answer item.
 
 Threshold: it minimises the held-out cost — the false-abstention rate averaged over the suites with
 answerable questions, counted ``--abstain-cost`` times (default 1), plus the answered-no-answer rate
