@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pydantic import BaseModel
 
 from dropqa.retrieval.hits import Hit
+from dropqa.text.segment import holds
 from dropqa.text.sentences import split_sentences
 
 # A number, optionally with thousands separators/decimals, then an optional unit.
@@ -178,11 +179,23 @@ def find_conflicts(claims: Iterable[Claim]) -> list[Conflict]:
     return conflicts
 
 
+def subject_of(hit: Hit, named: Collection[str], subject: Collection[str]) -> str:
+    """Whose claims a passage makes, for :func:`subject_conflicts`: its document's — or, when the question
+    names one subject and the passage of another document names it too (every one of ``subject``'s
+    words: a report's table row on 星图计划 beside the project's own charter), that subject's document."""
+    if named and hit.document_id not in named and len(named) == 1 and subject:
+        text = f"{hit.breadcrumb}\n{hit.content}".lower()
+        if all(holds(text, t) for t in subject):
+            return next(iter(named))
+    return hit.document_id
+
+
 def subject_conflicts(claims: Iterable[tuple[str, Claim]], named: Collection[str]) -> list[Conflict]:
-    """Conflicts among ``(document_id, claim)`` pairs that speak of one subject: when the question names its
-    subjects (``named``: their documents), each named document's claims among themselves (its versions may
-    disagree) and nothing from other documents — two companies' growth rates differ, they do not conflict;
-    else every claim, as :func:`find_conflicts`."""
+    """Conflicts among ``(subject, claim)`` pairs (:func:`subject_of`) that speak of one subject: when the
+    question names its subjects (``named``: their documents), each one's claims among themselves (its
+    versions, the passages elsewhere that name it) — never one company's figure against another's: two
+    companies' growth rates differ, they do not conflict. Unnamed, every claim is compared
+    (:func:`find_conflicts`)."""
     pairs = list(claims)
     if not named:
         return find_conflicts(c for _, c in pairs)

@@ -30,6 +30,7 @@ from typing import Any
 
 from dropqa.text.entities import YEAR, YEAR_DIGITS, years_in
 from dropqa.text.segment import query_terms
+from dropqa.text.subjects import is_generic_name
 
 _JOIN = r"\s*(?:,|，|、|and|or|vs\.?|versus|和|与|及|跟|同|还是|或)\s*"
 _YEARS = re.compile(rf"(?<!\d)({YEAR_DIGITS})(?:\s*年)?(?:{_JOIN}(?:{YEAR_DIGITS})(?:\s*年)?)+", re.I)
@@ -52,9 +53,15 @@ class Part:
 
 
 def _names(row: dict[str, Any]) -> tuple[frozenset[str], ...]:
-    """Each name of a document (file name, title, first heading, subjects) as its set of terms."""
+    """Each name of a document (file name, title, first heading, subjects) as its set of terms. A document
+    whose first heading names it ("Riverton, Hamilton, Court", "Xinghe Technology Information Security
+    Policy") is named by that; the names found in its text count only for a document without one (a plain
+    .txt report: "嘉沐冷链物流股份有限公司（以下简称“公司”）…") — a policy that mentions the company that
+    wrote it is not the document for every question about that company."""
     stem = _LEADING_NUMBER.sub("", PurePath(str(row.get("filename") or "")).stem.replace("_", " "))
-    texts = (stem, str(row.get("title") or ""), str(row.get("heading") or ""), *(row.get("subjects") or ()))
+    heading = str(row.get("heading") or "")
+    found = () if heading and not is_generic_name(heading) else tuple(row.get("subjects") or ())
+    texts = (stem, str(row.get("title") or ""), heading, *found)
     return tuple(name for name in dict.fromkeys(_terms_of(t) for t in texts) if name)
 
 
@@ -66,8 +73,9 @@ def _found_names(row: dict[str, Any]) -> frozenset[frozenset[str]]:
 
 # A company's legal form is not how anyone names it: "嘉沐冷链" names 嘉沐冷链物流股份有限公司, "Xinghe" names
 # Xinghe Technology Co., Ltd.; left in, these words would outweigh the name itself in a small collection.
-_LEGAL_FORM = frozenset({"公司", "有限", "有限公司", "股份", "股份有限公司", "责任", "有限责任", "集团",
-                         "co", "ltd", "inc", "corp", "corporation", "llc", "gmbh", "plc", "limited", "company"})
+# (Chinese only: "Co., Ltd." is a small part of an English name, and "Xinghe Technology" alone should not
+# name the one English document that mentions the company that wrote them all.)
+_LEGAL_FORM = frozenset({"公司", "有限", "有限公司", "股份", "股份有限公司", "责任", "有限责任", "集团"})
 
 
 @lru_cache(maxsize=65536)
@@ -123,6 +131,7 @@ def named_documents(question: str, titles: Sequence[dict[str, Any]], min_share: 
         best_share = 0.0
         distinctive = False
         found = _found_names(row) if proper is not None else frozenset()
+        matched: set[str] = set()
         for name in doc:
             # a name found in the text ("Counterfeiting Currency") is meant only when written as a name is
             hit = [t for t in name if t in asked and (name not in found or not t.isascii() or t in proper)]
@@ -133,9 +142,9 @@ def named_documents(question: str, titles: Sequence[dict[str, Any]], min_share: 
             # the words the question uses of this name, together, name few documents ("Trenton, Vandalia")
             if share >= min_share and len(set.intersection(*(holders[t] for t in hit))) <= few:
                 best_share, distinctive = max(best_share, share), True
-        if distinctive:
-            words = frozenset(t for t in frozenset().union(*doc) if t in asked)
-            scored.append((row, best_share, words))
+                matched.update(hit)
+        if distinctive:  # the words of the names that name it (not every name's words the question uses)
+            scored.append((row, best_share, frozenset(matched)))
     scored.sort(key=lambda x: (-x[1], -sum(idf[t] for t in x[2])))
     if scored:  # names as well matched as the best one (not a near-namesake that shares a word)
         best = scored[0][1]

@@ -97,6 +97,11 @@ def _clean(name: str) -> str:
     return re.sub(r"\s+", " ", name)
 
 
+def is_generic_name(name: str) -> bool:
+    """A heading that names a kind of document, not what the document is about (:func:`_generic`)."""
+    return _generic(name)
+
+
 def _generic(name: str) -> bool:
     """A heading or value that names a kind of document ("Criminal Judgment", "住院病历"), a date or a
     number, or a title cut short ("Hospitalization Re…"), not a subject."""
@@ -175,8 +180,8 @@ def document_subjects(headings: Iterable[str], opening: str, text: str = "") -> 
 
     def add(name: str, weight: float) -> None:
         name = _clean(name)
-        if not (2 <= len(name) <= _NAME_CHARS) or _generic(name):
-            return
+        if not (2 <= len(name) <= _NAME_CHARS) or _generic(name) or "|" in name:
+            return  # "王磊 | 预算": a table's cells, not a name
         key = name.lower()
         scores[key] += weight
         first_seen.setdefault(key, len(first_seen))

@@ -173,7 +173,7 @@ def test_a_companys_legal_form_does_not_outweigh_its_name() -> None:
 
 
 def test_two_named_subjects_figures_differ_without_conflicting() -> None:
-    from dropqa.answering.consistency import claims_in, subject_conflicts
+    from dropqa.answering.consistency import claims_in, subject_conflicts, subject_of
     from dropqa.retrieval.hits import Hit
 
     def hit(doc: str, text: str, version: int = 1) -> Hit:
@@ -186,3 +186,11 @@ def test_two_named_subjects_figures_differ_without_conflicting() -> None:
     assert subject_conflicts(claims, []), "unnamed: every source is compared"
     found = subject_conflicts(claims, ["a", "b"])
     assert len(found) == 1 and {c.version for c in found[0].claims} == {1, 2}, "a's versions only"
+    # one subject named: another document's passage that names it too is compared with it
+    report = hit("r", "星图计划（大模型应用平台）预算500万元。")
+    charter = hit("c", "星图计划项目总预算为450万元。")
+    other = hit("o", "天枢项目预算300万元。")
+    pairs = [(subject_of(h, ["c"], {"星图", "计划"}), x) for h in (report, charter, other)
+             for x in claims_in(h, ["预算"])]
+    found = subject_conflicts(pairs, ["c"])
+    assert len(found) == 1 and {x.document for x in found[0].claims} == {"r.txt", "c.txt"}

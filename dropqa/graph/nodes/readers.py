@@ -39,7 +39,7 @@ def _offline_statements(reader: ReaderState, hits: list[Hit], cfg: AnswerSetting
         picked = [p for p in picked if any(b in p.text or b in hits[p.hit_index].breadcrumb
                                            for b in reader["bridge"])]
     return [Statement(text=clean_markup(p.text), node_id=hits[p.hit_index].node_id,
-                      where=hits[p.hit_index].section.split(" > ")[-1] or hits[p.hit_index].document_name)
+                      where=hits[p.hit_index].where().split(" > ")[-1])
             for p in picked[:cfg.reader_statements]]
 
 
@@ -119,6 +119,8 @@ def readers_for(state: State, cfg: AnswerSettings) -> list[ReaderState]:
     else:
         floor = cfg.reader_relevance_share * (hits[0].relevance if hits else 0.0)
         candidates = [h for h in hits[:cfg.reader_pool] if h.relevance >= floor]
+        if intent.named:  # the question names its subject: other documents' look-alikes are not read
+            candidates = [h for h in candidates if h.document_id in intent.named]
     by_doc: dict[str, list[Hit]] = {}
     for h in candidates:
         by_doc.setdefault(h.document_name, []).append(h)
