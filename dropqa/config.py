@@ -212,7 +212,7 @@ class RetrievalSettings(Section):
     answer_sentences: int = Field(3, ge=1, description="offline answers: most sentences quoted")
     snippet_chars: int = Field(240, ge=1, description="characters of a source's snippet")
     calibration_file: Path | None = Field(
-        default=None, description="a refitted answerability/source model (python -m dropqa.evals.fit fit … --out); "
+        default=None, description="a refitted answerability model (python -m dropqa.evals.fit fit … --out); "
         "unset = the fit shipped in dropqa/models/answerability.json")
     fuzzy_min_score: float = Field(80.0, ge=0.0, le=100.0, description="fuzzy keyword search: the least "
                                    "similarity (rapidfuzz, 0-100) of a match")

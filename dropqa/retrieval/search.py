@@ -26,6 +26,7 @@ from dropqa.store import pending as pending_store
 from dropqa.store import recall, search
 from dropqa.store.scope import Scope
 from dropqa.text.bilingual import translate_terms
+from dropqa.text.forms import word_forms
 from dropqa.text.segment import (
     coined_spans,
     covering_candidates,
@@ -101,6 +102,20 @@ def translations_of(terms: list[str]) -> dict[str, list[str]]:
              **translate_terms([t for t in terms if has_han(t)], "en", per_term=3)}
     return {t: kept for t, words in found.items()
             if (kept := [w for w in words if len(w) >= (2 if has_han(w) else 3)])}
+
+
+def with_forms(svc: Services, terms: list[str], translations: dict[str, list[str]], scope: Scope,
+               ) -> dict[str, list[str]]:
+    """``translations`` with each English term's other inflections that the collection holds added to its
+    alternative words ("occupations" finds "Occupation:", "sentencing" finds "sentenced")."""
+    forms = {t: [f for f in word_forms(t) if f not in terms] for t in terms}
+    present = search.present_terms(svc.db, sorted({f for fs in forms.values() for f in fs}), scope)
+    out = {t: list(words) for t, words in translations.items()}
+    for t, fs in forms.items():
+        held = [f for f in fs if f in present]
+        if held:
+            out[t] = list(dict.fromkeys([*out.get(t, []), *held]))
+    return out
 
 
 def _translated_coverage(text: str, weights: dict[str, float], translations: dict[str, list[str]]) -> float:
@@ -213,7 +228,7 @@ def hybrid_search(svc: Services, query: str, scope: Scope, k: int | None = None,
     cfg = svc.settings.retrieval
     k = k or cfg.top_k
     terms = question_terms(svc, query, scope)
-    translations = translations_of(terms)
+    translations = with_forms(svc, terms, translations_of(terms), scope)
     foreign = list(dict.fromkeys(w for words in translations.values() for w in words if w not in terms))
     known, absent = term_stats(svc, terms + foreign, scope)
     weights = {**known, **(weights or {})}

@@ -15,6 +15,8 @@ from importlib import resources
 
 import jieba
 
+from dropqa.text.forms import word_forms
+
 _init_lock = threading.Lock()
 _initialized = False
 _WORD = re.compile(r"\w", re.UNICODE)
@@ -164,18 +166,21 @@ def query_terms(text: str) -> list[str]:
 
 @lru_cache(maxsize=16384)
 def _word_pattern(term: str) -> re.Pattern[str]:
-    return re.compile(rf"(?<![a-z0-9]){re.escape(term)}(?:s|es|ed|d|ing)?(?![a-z0-9])")
+    stems = sorted({term, *(f for f in word_forms(term) if len(f) < len(term))}, key=len, reverse=True)
+    words = "|".join(re.escape(x) for x in stems)
+    return re.compile(rf"(?<![a-z0-9])(?:{words})(?:s|es|ed|d|ing)?(?![a-z0-9])")
 
 
 def holds(text: str, term: str) -> bool:
     """Does lower-cased ``text`` hold the (lower-cased) search term? Chinese terms as written; a Latin
-    term as a word, with its plural or past endings ("age" is in "Age: 52" and "ages", not in "dosage";
-    "examination" is in "examinations")."""
+    term as a word, with its plural or past endings or its stem ("age" is in "Age: 52" and "ages", not in
+    "dosage"; "examination" is in "examinations"; "occupations" in "Occupation:", "sentencing" in
+    "sentenced")."""
     if not term:
         return False
     if _HAN.search(term) or not term.isascii():
         return term in text
-    return term in text and _word_pattern(term).search(text) is not None
+    return _word_pattern(term).search(text) is not None
 
 
 def has_han(text: str) -> bool:
