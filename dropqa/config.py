@@ -254,6 +254,12 @@ class AnswerSettings(Section):
                                    "passage's document")
     sentence_keep_share: float = _share(0.6, "offline answers: a sentence scoring below this share of the best is "
                                         "not quoted")
+    sentence_similarity_weight: float = Field(0.5, ge=0, le=2, description="offline answers: weight of a "
+                                              "sentence's embedding similarity to the question (calibrated like a "
+                                              "passage's: retrieval.similarity_floor…ceiling) in its score; 0 = "
+                                              "words only (fitted: python -m dropqa.evals.sweep)")
+    sentence_rerank: int = Field(12, ge=0, le=100, description="offline answers: the best sentences by their words "
+                                 "that are scored by embedding similarity too (0 = none)")
     support_share: float = _share(0.35, "verify: share of a cited sentence's words (Chinese bigrams, English "
                                   "words) the cited passage must hold")
     support_share_numbers: float = _share(0.2, "verify: the same share when the sentence's numbers are all in the "

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
-from dropqa.answering.extractive import pick_sentences, sentence_units, table_cell
+from dropqa.answering.extractive import Similarity, pick_sentences, sentence_units, table_cell
 from dropqa.answering.intent import Intent
 from dropqa.answering.outline import Outline
 from dropqa.config import AnswerSettings
@@ -162,11 +162,11 @@ def multi_hop(lang: str, intent: Intent, question: str, bridge: list[str], pool:
 
 def locate(lang: str, question: str, terms: list[str], weights: dict[str, float],
            pool: list[Hit], translations: dict[str, list[str]] | None = None, *, cfg: AnswerSettings,
-           documents: Collection[str] | None = None) -> Composed | None:
+           documents: Collection[str] | None = None, similarity: Similarity | None = None) -> Composed | None:
     """"Which section says …?": the section path of the best passage, cited, with the sentence that
     says it (in the documents the question names, when it names any)."""
     picked = pick_sentences(question, terms, weights, pool, 1, cfg.subject_passages if documents else 5,
-                            translations=translations, cfg=cfg, documents=documents)
+                            translations=translations, cfg=cfg, documents=documents, similarity=similarity)
     if not picked:
         return None
     i = picked[0].hit_index
@@ -191,12 +191,13 @@ def _continuation(pool: list[Hit], i: int) -> tuple[int, str] | None:
 
 def extractive(lang: str, question: str, terms: list[str], weights: dict[str, float], pool: list[Hit],
                max_sentences: int, translations: dict[str, list[str]] | None = None, *, cfg: AnswerSettings,
-               documents: Collection[str] | None = None) -> Composed | None:
+               documents: Collection[str] | None = None, similarity: Similarity | None = None) -> Composed | None:
     """The best sentence, and after it only sentences that hold more of what the question asks — from the
     documents the question names when it names any (``documents``), so a look-alike fact of another
     subject is never appended."""
     picked = pick_sentences(question, terms, weights, pool, max_sentences, cfg.subject_passages if documents else 5,
-                            translations=translations, cfg=cfg, documents=documents, complement=True)
+                            translations=translations, cfg=cfg, documents=documents, complement=True,
+                            similarity=similarity)
     if not picked:
         return None
     lines = [render(lang, "answer_lead")]

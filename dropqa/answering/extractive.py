@@ -8,7 +8,7 @@ and how relevant its passage is.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 from dropqa.config import AnswerSettings
@@ -89,7 +89,8 @@ def asked_terms(hit: Hit, weights: dict[str, float], subject_weight: float) -> d
 def pick_sentences(question: str, terms: list[str], weights: dict[str, float], hits: list[Hit],
                    max_sentences: int, max_passages: int = 5,
                    translations: dict[str, list[str]] | None = None, *, cfg: AnswerSettings,
-                   documents: Collection[str] | None = None, complement: bool = False) -> list[Extract]:
+                   documents: Collection[str] | None = None, complement: bool = False,
+                   similarity: Similarity | None = None) -> list[Extract]:
     """The best sentences of the best passages. ``translations`` (term → its words in the other
     language) let a sentence in the other language than the question match its terms; ``cfg`` holds
     the score's weights (``Settings.answer``). ``documents``: only passages of these documents (the
@@ -127,6 +128,8 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
     if not candidates:
         return []
     candidates.sort(key=lambda e: (-e.score, e.hit_index))
+    if similarity is not None and cfg.sentence_rerank and cfg.sentence_similarity_weight:
+        candidates = _reranked(candidates, similarity, cfg)
     best = candidates[0].score
     chosen: list[Extract] = []
     seen: set[str] = set()
@@ -147,6 +150,23 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
         if len(chosen) >= max_sentences:
             break
     return chosen
+
+
+# Scores how close each of some sentences is in meaning to the question (calibrated 0–1): the services'
+# embedder, bound to the question by the graph (``graph.nodes.answer.sentence_similarity``).
+Similarity = Callable[[list[str]], list[float]]
+
+
+def _reranked(candidates: list[Extract], similarity: Similarity, cfg: AnswerSettings) -> list[Extract]:
+    """The best ``cfg.sentence_rerank`` sentences by their words, rescored with their similarity in meaning
+    to the question ("whose sentencing time is longer" ↔ "sentenced to 12 years"): words find the place,
+    meaning picks the sentence in it. One sentence's text is embedded once, however often it recurs."""
+    head = candidates[: cfg.sentence_rerank]
+    texts = list(dict.fromkeys(c.text for c in head))
+    sims = dict(zip(texts, similarity(texts), strict=True))
+    rescored = [Extract(c.text, c.hit_index, round(c.score + cfg.sentence_similarity_weight * sims[c.text], 4),
+                        c.asked) for c in head]
+    return sorted(rescored, key=lambda e: (-e.score, e.hit_index)) + candidates[cfg.sentence_rerank:]
 
 
 def _flat(text: str) -> str:

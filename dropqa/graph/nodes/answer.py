@@ -12,10 +12,12 @@ import re
 from dataclasses import replace
 from typing import Any
 
+import numpy as np
 from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 
 from dropqa.answering import compose
+from dropqa.answering.extractive import Similarity
 from dropqa.blocking import in_thread
 from dropqa.config import AnswerSettings
 from dropqa.graph.nodes.common import decide_answerable, has_model, last_ai, step
@@ -23,6 +25,7 @@ from dropqa.graph.prompts import fill
 from dropqa.graph.state import State
 from dropqa.models.chat import ChatUnavailable, Usage, ainvoke_chat, text_of
 from dropqa.retrieval.answerability import Decision
+from dropqa.retrieval.fusion import calibrate_similarity
 from dropqa.retrieval.hits import Hit
 from dropqa.services import Context, Services
 from dropqa.text.asked import missing_terms
@@ -124,6 +127,23 @@ async def answer(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     return await in_thread(compose_offline, state, svc)
 
 
+def sentence_similarity(svc: Services, question: str) -> Similarity:
+    """How close sentences are in meaning to ``question``: the embedder's cosine, calibrated like a passage's
+    (``retrieval.similarity_floor`` … ``similarity_ceiling``)."""
+    cfg = svc.settings.retrieval
+
+    def score(texts: list[str]) -> list[float]:  # called in a worker thread, when the sentences are known
+        query = svc.embedder.embed_query(question)
+        query = query / (np.linalg.norm(query) or 1.0)
+        vectors = svc.embedder.embed_passages(texts)
+        norms = np.linalg.norm(vectors, axis=1)
+        norms[norms == 0] = 1.0
+        return [calibrate_similarity(float(s), cfg.similarity_floor, cfg.similarity_ceiling)
+                for s in (vectors @ query) / norms]
+
+    return score
+
+
 def compose_offline(state: State, svc: Services) -> dict[str, Any]:
     """The answer without a model: composed from the passages for the question's kind, or an abstention."""
     cfg = svc.settings.retrieval
@@ -149,12 +169,13 @@ def compose_offline(state: State, svc: Services) -> dict[str, Any]:
             return abstain(state, decision)
         translations = state.quality.translations
         named = set(intent.named) or None  # a question that names its subject is answered from it alone
+        similarity = sentence_similarity(svc, question)
         if intent.kind == "locate":
             composed = compose.locate(lang, question, terms, weights, pool, translations, cfg=svc.settings.answer,
-                                      documents=named)
+                                      documents=named, similarity=similarity)
         else:
             composed = compose.extractive(lang, question, terms, weights, pool, cfg.answer_sentences, translations,
-                                          cfg=svc.settings.answer, documents=named)
+                                          cfg=svc.settings.answer, documents=named, similarity=similarity)
     if composed is None:
         return abstain(state)
     update: dict[str, Any] = {
