@@ -5,6 +5,8 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from psycopg.types.json import Jsonb
+
 from dropqa.store.db import Database
 from dropqa.store.scope import Scope
 from dropqa.store.search import NODE_COLUMNS
@@ -58,15 +60,38 @@ def next_table(db: Database, scope: Scope, document_id: uuid.UUID, version: int,
 
 
 def document_titles(db: Database, scope: Scope) -> list[dict[str, Any]]:
-    """Every visible document's id, file name, title (its root node) and first heading: the names
-    a question may call it by."""
+    """Every visible document's id, version, file name, title (its root node), first heading and the
+    subjects found in its text at indexing (``subjects``: None for a version indexed before they were):
+    the names a question may call it by."""
     where, params = Scope(kbs=scope.kbs, version=scope.version, topics=scope.topics, content_only=False).sql()
     with db.connection() as conn:
         return conn.execute(
-            "SELECT d.id AS document_id, d.filename, coalesce(n.title, '') AS title, "
+            "SELECT d.id AS document_id, n.version, d.filename, coalesce(n.title, '') AS title, "
             "coalesce((SELECT h.title FROM nodes h WHERE h.document_id = n.document_id AND h.version = n.version "
-            "          AND h.depth = 1 AND h.node_type = 'section' ORDER BY h.position LIMIT 1), '') AS heading "
+            "          AND h.depth = 1 AND h.node_type = 'section' ORDER BY h.position LIMIT 1), '') AS heading, "
+            "v.metadata->'subjects' AS subjects "
             "FROM nodes n JOIN documents d ON d.id = n.document_id "
+            "JOIN document_versions v ON v.document_id = n.document_id AND v.version = n.version "
             f"WHERE n.depth = 0 AND {where}",
             params,
         ).fetchall()
+
+
+def opening_nodes(db: Database, document_id: uuid.UUID, version: int, limit: int = 60) -> list[dict[str, Any]]:
+    """A version's first nodes in document order (type, title, content): what its opening says."""
+    with db.connection() as conn:
+        return conn.execute(
+            "SELECT node_type, depth, title, content FROM nodes WHERE document_id = %s AND version = %s "
+            "ORDER BY position LIMIT %s",
+            (document_id, version, limit),
+        ).fetchall()
+
+
+def set_subjects(db: Database, document_id: uuid.UUID, version: int, subjects: list[str]) -> None:
+    """Record the subjects found for a version indexed before subjects were kept."""
+    with db.connection() as conn:
+        conn.execute(
+            "UPDATE document_versions SET metadata = jsonb_set(metadata, '{subjects}', %s) "
+            "WHERE document_id = %s AND version = %s",
+            (Jsonb(subjects), document_id, version),
+        )
