@@ -17,8 +17,8 @@ from dropqa.store.scope import Scope
 from dropqa.text.subjects import OPENING_CHARS, document_subjects, file_stem_name
 
 
-def _subjects_from_store(svc: Services, row: dict[str, Any]) -> list[str]:
-    nodes = recall.opening_nodes(svc.db, uuid.UUID(str(row["document_id"])), int(row["version"]))
+def _subjects_from_store(svc: Services, scope: Scope, row: dict[str, Any]) -> list[str]:
+    nodes = recall.opening_nodes(svc.db, scope, uuid.UUID(str(row["document_id"])))
     headings = [file_stem_name(str(row["filename"])),
                 *(n["title"] for n in nodes if n["node_type"] == "section" and n["title"])][:2]
     opening = "\n".join((n["title"] if n["node_type"] == "section" else n["content"]) or "" for n in nodes)
@@ -31,8 +31,9 @@ def document_names(svc: Services, scope: Scope) -> list[dict[str, Any]]:
     rows = recall.document_titles(svc.db, scope)
     for row in rows:
         if row.get("subjects") is None:
-            row["subjects"] = _subjects_from_store(svc, row)
-            recall.set_subjects(svc.db, uuid.UUID(str(row["document_id"])), int(row["version"]), row["subjects"])
+            row["subjects"] = _subjects_from_store(svc, scope, row)
+            recall.set_subjects(svc.db, scope, uuid.UUID(str(row["document_id"])), int(row["version"]),
+                                row["subjects"])
     return rows
 
 

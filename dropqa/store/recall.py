@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from dataclasses import replace
 from typing import Any
 
 from psycopg.types.json import Jsonb
@@ -77,21 +78,25 @@ def document_titles(db: Database, scope: Scope) -> list[dict[str, Any]]:
         ).fetchall()
 
 
-def opening_nodes(db: Database, document_id: uuid.UUID, version: int, limit: int = 60) -> list[dict[str, Any]]:
-    """A version's first nodes in document order (type, title, content): what its opening says."""
+def opening_nodes(db: Database, scope: Scope, document_id: uuid.UUID, limit: int = 60) -> list[dict[str, Any]]:
+    """The first nodes (type, title, content) of the version of ``document_id`` that ``scope`` sees, in
+    document order: what its opening says."""
+    where, params = replace(scope, document_ids=(document_id,), content_only=False).sql()
     with db.connection() as conn:
         return conn.execute(
-            "SELECT node_type, depth, title, content FROM nodes WHERE document_id = %s AND version = %s "
-            "ORDER BY position LIMIT %s",
-            (document_id, version, limit),
+            "SELECT n.node_type, n.depth, n.title, n.content FROM nodes n JOIN documents d ON d.id = n.document_id "
+            f"WHERE {where} ORDER BY n.position LIMIT %(limit)s",
+            {**params, "limit": limit},  # type: ignore[arg-type]
         ).fetchall()
 
 
-def set_subjects(db: Database, document_id: uuid.UUID, version: int, subjects: list[str]) -> None:
-    """Record the subjects found for a version indexed before subjects were kept."""
+def set_subjects(db: Database, scope: Scope, document_id: uuid.UUID, version: int, subjects: list[str]) -> None:
+    """Record the subjects found for a version indexed before subjects were kept (a version ``scope`` sees)."""
+    where, params = replace(scope, document_ids=(document_id,), content_only=False).sql()
     with db.connection() as conn:
         conn.execute(
-            "UPDATE document_versions SET metadata = jsonb_set(metadata, '{subjects}', %s) "
-            "WHERE document_id = %s AND version = %s",
-            (Jsonb(subjects), document_id, version),
+            "UPDATE document_versions v SET metadata = jsonb_set(v.metadata, '{subjects}', %(subjects)s) "
+            "WHERE v.document_id = %(doc)s AND v.version = %(ver)s AND EXISTS (SELECT 1 FROM nodes n "
+            f"JOIN documents d ON d.id = n.document_id WHERE n.document_id = v.document_id AND {where})",
+            {**params, "subjects": Jsonb(subjects), "doc": document_id, "ver": version},  # type: ignore[arg-type]
         )
