@@ -258,7 +258,7 @@ class AnswerSettings(Section):
                                               "sentence's embedding similarity to the question (calibrated like a "
                                               "passage's: retrieval.similarity_floor…ceiling) in its score; 0 = "
                                               "words only (fitted: python -m dropqa.evals.sweep)")
-    sentence_rerank: int = Field(12, ge=0, le=100, description="offline answers: the best sentences by their words "
+    sentence_rerank: int = Field(8, ge=0, le=100, description="offline answers: the best sentences by their words "
                                  "that are scored by embedding similarity too (0 = none)")
     support_share: float = _share(0.35, "verify: share of a cited sentence's words (Chinese bigrams, English "
                                   "words) the cited passage must hold")

@@ -195,3 +195,4 @@ class OutputState(TypedDict, total=False):
     degraded: bool
     usage: Usage
     conflicts: list[ConflictNote]
+    quality: Quality  # the answerability decision and what was asked: the evals record it (evals.fit reads it)
