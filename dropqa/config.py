@@ -215,7 +215,7 @@ class RetrievalSettings(Section):
     answer_sentences: int = Field(3, ge=1, description="offline answers: most sentences quoted")
     snippet_chars: int = Field(240, ge=1, description="characters of a source's snippet")
     calibration_file: Path | None = Field(
-        default=None, description="a refitted answerability/source model (python -m dropqa.evals.fit fit … --out); "
+        default=None, description="a refitted answerability model (python -m dropqa.evals.fit fit … --out); "
         "unset = the fit shipped in dropqa/models/answerability.json")
     fuzzy_min_score: float = Field(80.0, ge=0.0, le=100.0, description="fuzzy keyword search: the least "
                                    "similarity (rapidfuzz, 0-100) of a match")
@@ -243,12 +243,26 @@ class AnswerSettings(Section):
     max_parts: int = Field(4, ge=2, le=10, description="most documents / alternatives a question is split into")
     sentence_coverage_weight: float = _share(0.65, "offline answers: weight of the sentence's question-term coverage")
     sentence_relevance_weight: float = _share(0.35, "offline answers: weight of the sentence's passage relevance")
-    number_bonus: float = _share(0.05, "offline answers: added to a sentence with a digit when the question asks "
-                                 "how many / when")
+    part_heads: int = Field(3, ge=1, le=20, description="a question naming several documents: each document's "
+                            "best passages that lead the evidence pool, taking turns")
+    subject_heads: int = Field(5, ge=1, le=20, description="a question naming one document: its best passages (for "
+                               "what the question asks of it) that lead the evidence pool")
+    subject_passages: int = Field(10, ge=1, le=50, description="offline answers to a question that names its "
+                                  "document: that document's best passages read for the answer")
+    label_bonus: float = _share(0.2, "offline answers: added to a sentence's coverage when it is a labelled value "
+                                "whose label holds what the question asks ('Defendant: G. Torres', '主诉：…')")
+    kind_bonus: float = _share(0.05, "offline answers: added to a sentence that holds an answer of the kind the "
+                               "question asks (a number for how many, a date for when, a person for who)")
     subject_weight: float = _share(0.25, "offline answers: weight of a question term that only names the "
                                    "passage's document")
     sentence_keep_share: float = _share(0.6, "offline answers: a sentence scoring below this share of the best is "
                                         "not quoted")
+    sentence_similarity_weight: float = Field(0.5, ge=0, le=2, description="offline answers: weight of a "
+                                              "sentence's embedding similarity to the question (calibrated like a "
+                                              "passage's: retrieval.similarity_floor…ceiling) in its score; 0 = "
+                                              "words only (fitted: python -m dropqa.evals.sweep)")
+    sentence_rerank: int = Field(8, ge=0, le=100, description="offline answers: the best sentences by their words "
+                                 "that are scored by embedding similarity too (0 = none)")
     support_share: float = _share(0.35, "verify: share of a cited sentence's words (Chinese bigrams, English "
                                   "words) the cited passage must hold")
     support_share_numbers: float = _share(0.2, "verify: the same share when the sentence's numbers are all in the "

@@ -6,9 +6,10 @@ evidence pool — or ``None`` when the evidence does not answer the question.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
-from dropqa.answering.extractive import pick_sentences, sentence_units, table_cell
+from dropqa.answering.extractive import Similarity, pick_sentences, sentence_units, table_cell
 from dropqa.answering.intent import Intent
 from dropqa.answering.outline import Outline
 from dropqa.config import AnswerSettings
@@ -161,15 +162,16 @@ def multi_hop(lang: str, intent: Intent, question: str, bridge: list[str], pool:
 
 def locate(lang: str, question: str, terms: list[str], weights: dict[str, float],
            pool: list[Hit], translations: dict[str, list[str]] | None = None, *, cfg: AnswerSettings,
-           ) -> Composed | None:
+           documents: Collection[str] | None = None, similarity: Similarity | None = None) -> Composed | None:
     """"Which section says …?": the section path of the best passage, cited, with the sentence that
-    says it."""
-    picked = pick_sentences(question, terms, weights, pool, 1, translations=translations, cfg=cfg)
+    says it (in the documents the question names, when it names any)."""
+    picked = pick_sentences(question, terms, weights, pool, 1, cfg.subject_passages if documents else 5,
+                            translations=translations, cfg=cfg, documents=documents, similarity=similarity)
     if not picked:
         return None
     i = picked[0].hit_index
     hit = pool[i]
-    path = " > ".join(p for p in (hit.document_name, hit.section) if p)
+    path = f"{hit.document_name} > {hit.where()}"
     return Composed([render(lang, "locate_answer", path=path, n=i + 1),
                      render(lang, "answer_item", text=clean_markup(picked[0].text), n=i + 1)], [i])
 
@@ -189,8 +191,13 @@ def _continuation(pool: list[Hit], i: int) -> tuple[int, str] | None:
 
 def extractive(lang: str, question: str, terms: list[str], weights: dict[str, float], pool: list[Hit],
                max_sentences: int, translations: dict[str, list[str]] | None = None, *, cfg: AnswerSettings,
-               ) -> Composed | None:
-    picked = pick_sentences(question, terms, weights, pool, max_sentences, translations=translations, cfg=cfg)
+               documents: Collection[str] | None = None, similarity: Similarity | None = None) -> Composed | None:
+    """The best sentence, and after it only sentences that hold more of what the question asks — from the
+    documents the question names when it names any (``documents``), so a look-alike fact of another
+    subject is never appended."""
+    picked = pick_sentences(question, terms, weights, pool, max_sentences, cfg.subject_passages if documents else 5,
+                            translations=translations, cfg=cfg, documents=documents, complement=True,
+                            similarity=similarity)
     if not picked:
         return None
     lines = [render(lang, "answer_lead")]

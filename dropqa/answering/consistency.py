@@ -11,12 +11,13 @@ says 750, v1 said 600"; "A says 500, B says 450") instead of silently picking on
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from pydantic import BaseModel
 
 from dropqa.retrieval.hits import Hit
+from dropqa.text.segment import holds
 from dropqa.text.sentences import split_sentences
 
 # A number, optionally with thousands separators/decimals, then an optional unit.
@@ -176,3 +177,26 @@ def find_conflicts(claims: Iterable[Claim]) -> list[Conflict]:
         if len({c.value for c in distinct}) > 1 and len(distinct) > 1:
             conflicts.append(Conflict(attr, unit, distinct))
     return conflicts
+
+
+def subject_of(hit: Hit, named: Collection[str], subject: Collection[str]) -> str:
+    """Whose claims a passage makes, for :func:`subject_conflicts`: its document's — or, when the question
+    names one subject and the passage of another document names it too (every one of ``subject``'s
+    words: a report's table row on 星图计划 beside the project's own charter), that subject's document."""
+    if named and hit.document_id not in named and len(named) == 1 and subject:
+        text = f"{hit.breadcrumb}\n{hit.content}".lower()
+        if all(holds(text, t) for t in subject):
+            return next(iter(named))
+    return hit.document_id
+
+
+def subject_conflicts(claims: Iterable[tuple[str, Claim]], named: Collection[str]) -> list[Conflict]:
+    """Conflicts among ``(subject, claim)`` pairs (:func:`subject_of`) that speak of one subject: when the
+    question names its subjects (``named``: their documents), each one's claims among themselves (its
+    versions, the passages elsewhere that name it) — never one company's figure against another's: two
+    companies' growth rates differ, they do not conflict. Unnamed, every claim is compared
+    (:func:`find_conflicts`)."""
+    pairs = list(claims)
+    if not named:
+        return find_conflicts(c for _, c in pairs)
+    return [x for doc in named for x in find_conflicts(c for d, c in pairs if d == doc)]

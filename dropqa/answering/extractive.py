@@ -8,17 +8,21 @@ and how relevant its passage is.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 from dropqa.config import AnswerSettings
 from dropqa.retrieval.fusion import coverage
 from dropqa.retrieval.hits import Hit
+from dropqa.text.asked import expected_kind, holds_kind
+from dropqa.text.segment import holds
 from dropqa.text.sentences import split_sentences
 
 _QUANTITY = re.compile(
     r"多少|几|how (many|much|long)|what (percentage|share)|number of|\bwhen\b|哪天|何时|什么时候|多久"
 )
 _DIGIT = re.compile(r"\d")
+_LABEL = re.compile(r"^[\W_]*([^:：\n]{1,40}?)\s*\**\s*[:：][\s*_]*[^\s*_]")  # a labelled value: "Pulse: 90 bpm"
 
 
 @dataclass
@@ -26,6 +30,7 @@ class Extract:
     text: str
     hit_index: int
     score: float
+    asked: frozenset[str] = frozenset()  # the question's terms it holds that do not merely name its document
 
 
 _NUMERIC = re.compile(r"^[\d.,%％\s]+[\u4e00-\u9fffA-Za-z%]{0,6}$")
@@ -66,7 +71,7 @@ def _with_continuation(units: list[str], i: int, terms: list[str] | None = None,
     """A unit ending in a colon introduces what follows ("值班安排如下：…"): keep it with the item
     that best matches the question (else the next one)."""
     text = units[i]
-    if not text.rstrip().endswith(("：", ":")) or i + 1 >= len(units):
+    if not re.sub(r"[*_`\s]+$", "", text).endswith(("：", ":")) or i + 1 >= len(units):  # "**Label:**" too
         return text
     following = units[i + 1: i + 9]
     best = max(range(len(following)), key=lambda k: (sum(1 for t in terms or [] if t in following[k].lower()), -k))
@@ -83,36 +88,55 @@ def asked_terms(hit: Hit, weights: dict[str, float], subject_weight: float) -> d
 
 def pick_sentences(question: str, terms: list[str], weights: dict[str, float], hits: list[Hit],
                    max_sentences: int, max_passages: int = 5,
-                   translations: dict[str, list[str]] | None = None, *, cfg: AnswerSettings) -> list[Extract]:
+                   translations: dict[str, list[str]] | None = None, *, cfg: AnswerSettings,
+                   documents: Collection[str] | None = None, complement: bool = False,
+                   similarity: Similarity | None = None) -> list[Extract]:
     """The best sentences of the best passages. ``translations`` (term → its words in the other
     language) let a sentence in the other language than the question match its terms; ``cfg`` holds
-    the score's weights (``Settings.answer``)."""
+    the score's weights (``Settings.answer``). ``documents``: only passages of these documents (the
+    question's subjects). ``complement``: a sentence after the first is quoted only when it holds
+    something the question asks that the sentences before it do not — never a look-alike of the first
+    (another project's code, another document's hours)."""
     translations = translations or {}
-    wants_number = bool(_QUANTITY.search(question.lower()))
+    kind = expected_kind(question)
     candidates: list[Extract] = []
-    for idx, hit in enumerate(hits[:max_passages]):
+    allowed = [i for i, h in enumerate(hits) if documents is None or h.document_id in documents][:max_passages]
+    for idx in allowed:
+        hit = hits[idx]
         units = sentence_units(hit)
         # Terms that name the passage's document ("Parker City Hospital", "星图计划") hold for every
         # sentence in it: what picks the sentence is the rest of the question.
         ask = asked_terms(hit, weights, cfg.subject_weight)
+        crumb = _flat(hit.breadcrumb)
         for i in range(len(units)):
             sent = _with_continuation(units, i, terms)
+            if _flat(sent) in crumb:
+                continue  # a line that only repeats its heading ("附表1 主要技术指标") states nothing
             low = sent.lower()
-            matched = [t for t in terms if t in low or any(x in low for x in translations.get(t, ()))]
+            matched = [t for t in terms if holds(low, t) or any(holds(low, x) for x in translations.get(t, ()))]
             cov = coverage(matched, ask) if terms else 0.0
+            asked = frozenset(t for t in matched if ask.get(t, 0.0) >= weights.get(t, 0.0) > 0)
+            label = _LABEL.match(sent)
+            if label and any(holds(label.group(1).lower(), t) for t in asked):
+                cov += cfg.label_bonus  # "Defendant: G. Torres", "主诉：…": the line that states what is asked
             score = cfg.sentence_coverage_weight * cov + cfg.sentence_relevance_weight * hit.relevance
-            if wants_number and _DIGIT.search(sent):
-                score += cfg.number_bonus
+            if kind != "thing" and holds_kind(sent, kind, question):
+                score += cfg.kind_bonus
             if len(sent) < 4:
                 score *= 0.5
-            candidates.append(Extract(sent, idx, round(score, 4)))
+            candidates.append(Extract(sent, idx, round(score, 4), asked))
     if not candidates:
         return []
     candidates.sort(key=lambda e: (-e.score, e.hit_index))
+    if similarity is not None and cfg.sentence_rerank and cfg.sentence_similarity_weight:
+        candidates = _reranked(candidates, similarity, cfg)
     best = candidates[0].score
     chosen: list[Extract] = []
     seen: set[str] = set()
+    covered: set[str] = set()
     for c in candidates:
+        if complement and chosen and not (c.asked - covered):
+            continue  # adds nothing the question asks beyond what is quoted already
         flat = re.sub(r"\s+", "", c.text)
         key = hits[c.hit_index].breadcrumb + "|" + flat
         if key in seen or c.score < best * cfg.sentence_keep_share:
@@ -122,9 +146,32 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
             continue  # a sentence of this passage already quoted, alone or with the line that introduces it
         chosen.append(c)
         seen.add(key)
+        covered |= c.asked
         if len(chosen) >= max_sentences:
             break
     return chosen
+
+
+# Scores how close each of some sentences is in meaning to the question (calibrated 0–1): the services'
+# embedder, bound to the question by the graph (``graph.nodes.answer.sentence_similarity``).
+Similarity = Callable[[list[str]], list[float]]
+
+
+def _reranked(candidates: list[Extract], similarity: Similarity, cfg: AnswerSettings) -> list[Extract]:
+    """The best ``cfg.sentence_rerank`` sentences by their words, rescored with their similarity in meaning
+    to the question ("whose sentencing time is longer" ↔ "sentenced to 12 years"): words find the place,
+    meaning picks the sentence in it. One sentence's text is embedded once, however often it recurs."""
+    head = candidates[: cfg.sentence_rerank]
+    texts = list(dict.fromkeys(c.text for c in head))
+    sims = dict(zip(texts, similarity(texts), strict=True))
+    rescored = [Extract(c.text, c.hit_index, round(c.score + cfg.sentence_similarity_weight * sims[c.text], 4),
+                        c.asked) for c in head]
+    return sorted(rescored, key=lambda e: (-e.score, e.hit_index)) + candidates[cfg.sentence_rerank:]
+
+
+def _flat(text: str) -> str:
+    """Text without markup, spaces and case, to compare a line with a heading path."""
+    return re.sub(r"[\s*_`#]+", "", text).lower()
 
 
 _CELL = re.compile(r"^\s*([^:|]{1,60}):\s*(.+?)\s*$")

@@ -19,7 +19,7 @@ from dropqa.answering.parts import Part, named_documents
 from dropqa.retrieval.fusion import coverage
 from dropqa.retrieval.hits import Hit
 from dropqa.text.entities import chinese_names
-from dropqa.text.segment import has_han, query_terms
+from dropqa.text.segment import has_han, holds, query_terms
 from dropqa.text.sentences import split_sentences
 
 _CAPITALISED = re.compile(r"\b[A-Z][\w'’\-.]*(?:\s+(?:of|the|de|la|von|van|and|for|[A-Z][\w'’\-.]*))*\b")
@@ -40,7 +40,7 @@ def needs_second_hop(hit: Hit, weights: dict[str, float], covered_enough: float)
     less than ``covered_enough`` of it (``Settings.answer.second_hop_coverage``)."""
     ask = _subject_free(weights, hit)
     low = hit.content.lower()
-    return coverage([t for t in ask if t in low], ask) < covered_enough
+    return coverage([t for t in ask if holds(low, t)], ask) < covered_enough
 
 
 def _english_entities(text: str) -> list[str]:

@@ -57,6 +57,7 @@ class Intent:
     rest: str = ""  # multi-hop: what is asked about the bridge entity
     aggregate: bool = False  # the answer gathers several documents' statements
     parts: list[dict[str, Any]] = field(default_factory=list)  # answering.parts.Part dicts: searched one by one
+    named: list[str] = field(default_factory=list)  # ids of the documents the question names (its subjects)
 
     @property
     def needs_loop(self) -> bool:

@@ -7,10 +7,11 @@ answer cites a passage for each.
 
 Two kinds of part are recognised without a chat model:
 
-- **documents the question names** — a document is named when the question holds most of
-  the idf mass of its name (file name, title, first heading), idf taken over all document
-  names, so "Court" or "Hospital", shared by every name, counts for little and
-  "Riverside" or "Glenwood" for much; two or more named documents are two or more parts,
+- **documents the question names** — a document has several names: its file name, title, first
+  heading and the subjects found in its text (the court, hospital, patient or company it is about:
+  ``retrieval.names``); it is named when the question holds most of the idf mass of one of them,
+  idf taken over all documents' names, so "Court" or "Hospital", shared by every name, counts for
+  little and "Riverside" or "Glenwood" for much; two or more named documents are two or more parts,
   each searched inside its document;
 - **alternatives joined by and / or / vs / 和 / 与 / 还是**: years ("in 2019 and 2021") or
   short names ("Acme vs Beta"); each part is the question with the other alternatives
@@ -21,7 +22,6 @@ from __future__ import annotations
 
 import math
 import re
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from functools import lru_cache
@@ -30,6 +30,7 @@ from typing import Any
 
 from dropqa.text.entities import YEAR, YEAR_DIGITS, years_in
 from dropqa.text.segment import query_terms
+from dropqa.text.subjects import is_generic_name
 
 _JOIN = r"\s*(?:,|，|、|and|or|vs\.?|versus|和|与|及|跟|同|还是|或)\s*"
 _YEARS = re.compile(rf"(?<!\d)({YEAR_DIGITS})(?:\s*年)?(?:{_JOIN}(?:{YEAR_DIGITS})(?:\s*年)?)+", re.I)
@@ -51,42 +52,104 @@ class Part:
         return asdict(self)
 
 
-def _name_terms(row: dict[str, Any]) -> frozenset[str]:
-    return _terms_of_name(str(row.get("filename") or ""), str(row.get("title") or ""), str(row.get("heading") or ""))
+def _names(row: dict[str, Any]) -> tuple[frozenset[str], ...]:
+    """Each name of a document (file name, title, first heading, subjects) as its set of terms. A document
+    whose first heading names it ("Riverton, Hamilton, Court", "Xinghe Technology Information Security
+    Policy") is named by that; the names found in its text count only for a document without one (a plain
+    .txt report: "嘉沐冷链物流股份有限公司（以下简称“公司”）…") — a policy that mentions the company that
+    wrote it is not the document for every question about that company."""
+    stem = _LEADING_NUMBER.sub("", PurePath(str(row.get("filename") or "")).stem.replace("_", " "))
+    heading = str(row.get("heading") or "")
+    found = () if heading and not is_generic_name(heading) else tuple(row.get("subjects") or ())
+    texts = (stem, str(row.get("title") or ""), heading, *found)
+    return tuple(name for name in dict.fromkeys(_terms_of(t) for t in texts) if name)
+
+
+def _found_names(row: dict[str, Any]) -> frozenset[frozenset[str]]:
+    """The names found in the document's text (its subjects) that are not its file name, title or heading."""
+    own = set(_names({k: v for k, v in row.items() if k != "subjects"}))
+    return frozenset(n for n in (_terms_of(t) for t in row.get("subjects") or ()) if n and n not in own)
+
+
+# A company's legal form is not how anyone names it: "嘉沐冷链" names 嘉沐冷链物流股份有限公司, "Xinghe" names
+# Xinghe Technology Co., Ltd.; left in, these words would outweigh the name itself in a small collection.
+# (Chinese only: "Co., Ltd." is a small part of an English name, and "Xinghe Technology" alone should not
+# name the one English document that mentions the company that wrote them all.)
+_LEGAL_FORM = frozenset({"公司", "有限", "有限公司", "股份", "股份有限公司", "责任", "有限责任", "集团"})
 
 
 @lru_cache(maxsize=65536)
-def _terms_of_name(filename: str, title: str, heading: str) -> frozenset[str]:
-    stem = _LEADING_NUMBER.sub("", PurePath(filename).stem.replace("_", " "))
-    return frozenset(t for t in query_terms(" ".join([stem, title, heading])) if not t.isdigit())
+def _terms_of(name: str) -> frozenset[str]:
+    terms = [t for t in query_terms(name) if not t.isdigit()]
+    return frozenset(t for t in terms if t not in _LEGAL_FORM) or frozenset(terms)
+
+
+def name_terms(question: str, row: dict[str, Any], terms: Sequence[str] | None = None) -> set[str]:
+    """The question's terms (``terms``, else its segmented words) that name the document of ``row`` (any of
+    its names): its subject words."""
+    asked = set(terms if terms is not None else query_terms(question))
+    return {t for name in _names(row) for t in name if t in asked}
+
+
+def _proper_words(question: str) -> set[str] | None:
+    """The question's Latin words written as a name is (capitalised or in capitals), lower-cased — a name
+    found in a document's text is matched by these only ("the judgment of Riverton, Hamilton, Court …
+    counterfeiting currency" names the Riverton judgement, not one whose text names Counterfeiting
+    Currency; a title such as "Euro" is matched by "the euro" still) — or
+    None when the question capitalises nothing past its first word (typed in lower case: no such clue)."""
+    words = re.findall(r"[A-Za-z][A-Za-z0-9-]*", question)
+    caps = [w for w in words[1:] if w[0].isupper()]
+    if not caps:
+        return None
+    if words[0][0].isupper():
+        caps.append(words[0])
+    return {p.lower() for w in caps for p in (w, *w.split("-"))}
 
 
 def named_documents(question: str, titles: Sequence[dict[str, Any]], min_share: float,
-                    ) -> list[tuple[dict[str, Any], float]]:
-    """Documents the question names (it holds at least ``min_share`` of their name's idf mass,
-    ``Settings.answer.part_name_share``), best first, with that share."""
-    asked = set(query_terms(question))
+                    terms: Sequence[str] | None = None) -> list[tuple[dict[str, Any], float]]:
+    """Documents the question names — it holds at least ``min_share`` (``Settings.answer.part_name_share``)
+    of the idf mass of one of their names, with a word few documents' names share — best first, with that
+    share. A document whose named words are all among another named document's is left out (a question
+    naming a hospital *and* its patient names that record, not every record of the hospital). ``terms``: the
+    question's terms in the collection's words (``retrieval.search.question_terms``), else its segmented words."""
+    asked = set(terms if terms is not None else query_terms(question))
     if not asked or not titles:
         return []
-    names = [_name_terms(r) for r in titles]
-    df = Counter(t for name in names for t in name)
+    proper = _proper_words(question)
+    names = [_names(r) for r in titles]
+    vocab = [frozenset().union(*doc) for doc in names]
+    holders: dict[str, set[int]] = {}
+    for i, words in enumerate(vocab):
+        for t in words:
+            holders.setdefault(t, set()).add(i)
     n = len(titles)
-    idf = {t: math.log(1 + n / c) for t, c in df.items()}
+    idf = {t: math.log(1 + n / len(docs)) for t, docs in holders.items()}
+    few = max(1, n // 20)
     scored = []
-    for row, name in zip(titles, names, strict=True):
-        total = sum(idf[t] for t in name)
-        hit = [t for t in name if t in asked]
-        if not total or not hit:
-            continue
-        share = sum(idf[t] for t in hit) / total
-        distinctive = any(df[t] <= max(1, n // 20) for t in hit)
-        if share >= min_share and distinctive:
-            scored.append((row, share))
-    scored.sort(key=lambda x: -x[1])
+    for row, doc in zip(titles, names, strict=True):
+        best_share = 0.0
+        distinctive = False
+        found = _found_names(row) if proper is not None else frozenset()
+        matched: set[str] = set()
+        for name in doc:
+            # a name found in the text ("Counterfeiting Currency") is meant only when written as a name is
+            hit = [t for t in name if t in asked and (name not in found or not t.isascii() or t in proper)]
+            total = sum(idf[t] for t in name)
+            if not total or not hit:
+                continue
+            share = sum(idf[t] for t in hit) / total
+            # the words the question uses of this name, together, name few documents ("Trenton, Vandalia")
+            if share >= min_share and len(set.intersection(*(holders[t] for t in hit))) <= few:
+                best_share, distinctive = max(best_share, share), True
+                matched.update(hit)
+        if distinctive:  # the words of the names that name it (not every name's words the question uses)
+            scored.append((row, best_share, frozenset(matched)))
+    scored.sort(key=lambda x: (-x[1], -sum(idf[t] for t in x[2])))
     if scored:  # names as well matched as the best one (not a near-namesake that shares a word)
         best = scored[0][1]
         scored = [s for s in scored if s[1] >= 0.75 * best]
-    return scored
+    return [(row, share) for row, share, words in scored if not any(words < other for _, _, other in scored)]
 
 
 def _without(question: str, keep: str, alternatives: Sequence[str]) -> str:
@@ -113,9 +176,10 @@ def alternatives(question: str) -> list[str]:
     return []
 
 
-def decompose(question: str, titles: Sequence[dict[str, Any]], min_share: float, max_parts: int) -> list[Part]:
+def decompose(question: str, titles: Sequence[dict[str, Any]], min_share: float, max_parts: int,
+              terms: Sequence[str] | None = None) -> list[Part]:
     """The parts of ``question`` (at most ``max_parts``), or [] when it is one question."""
-    named = named_documents(question, titles, min_share)
+    named = named_documents(question, titles, min_share, terms)
     if 2 <= len(named) <= max_parts:
         return [Part(label=PurePath(str(row["filename"])).stem, query=question, document_id=str(row["document_id"]))
                 for row, _ in named]

@@ -1,28 +1,29 @@
-"""Fit DropQA's answerability and source models on golden suites (``dropqa/models/answerability.json``).
+"""Fit DropQA's answerability model on golden suites (``dropqa/models/answerability.json``).
 
 Two steps, so the slow one runs once per suite:
 
     # 1. ask every question of a suite through the compiled graph and record the features the graph
-    #    saw (question level, at quality_check) and each pooled passage's features with its label
+    #    saw (question level, at quality_check)
     .venv/bin/python -m dropqa.evals.fit collect --name samples \\
         --golden ../shared/samples/golden.yaml --corpus ../shared/samples/corpus --out suites/calibration/samples.jsonl
-    # 2. fit both logistic models on every collected suite; leave-one-suite-out cross-validation
-    #    picks the L2 strength and the thresholds, then the final fit uses all suites
+    # 2. fit the logistic model on every collected suite; leave-one-corpus-out cross-validation
+    #    picks the L2 strength and the threshold, then the final fit uses all suites
     .venv/bin/python -m dropqa.evals.fit fit suites/calibration/*.jsonl --out dropqa/models/answerability.json
 
 ``collect --data-dir D`` reuses (or fills) a store in D, e.g. the data dir ``score_golden.py
---data-dir`` left behind. Labels: a question is answerable unless it is a no-answer item; a
-passage is evidence when its node text contains one of the item's evidence strings (the rule
-of ``dropqa eval`` and ``score_golden.py``).
+--data-dir`` left behind. ``fit`` also reads ``dropqa eval`` reports (``<out>/<suite>/report.json``: each
+item carries the graph's decision), so one eval run of the suites is both the measurement and the data.
+Label: a question is answerable unless it is a no-answer item.
 
-Thresholds: the question threshold minimises the held-out error — the false-abstention rate
-averaged over the suites with answerable questions, counted ``--abstain-cost`` times (default
-3: a refused answer that was there costs the user more than a wrong guess flagged with low
-confidence), plus the answered-no-answer rate averaged over the suites with no-answer
-questions; the source threshold maximises the held-out F-beta (``--beta``, default 2: recall of
-evidence passages counts more than precision) of "this passage holds evidence". Question
-features are chosen by greedy forward selection on the same held-out score (``--no-select``
-keeps them all): a few dozen no-answer questions cannot pin down a dozen coefficients.
+Threshold: it minimises the held-out cost — the false-abstention rate averaged over the suites with
+answerable questions, counted ``--abstain-cost`` times (default 1), plus the answered-no-answer rate
+averaged over the suites with no-answer questions. A wrong answer costs at least as much as a wrong
+refusal: "the documents do not say" is a right answer, and an answer to a question the documents do
+not answer is a wrong one (issue 21). ``confident`` (the probability from which an answer may be
+``high``) is the held-out probability above which answered questions are right at least
+``--confident-precision`` of the time. Question features are chosen by greedy forward selection on the
+held-out score (``--no-select`` keeps them all): a few dozen no-answer questions cannot pin down a dozen
+coefficients.
 """
 
 from __future__ import annotations
@@ -57,13 +58,11 @@ async def _final_state(graph: Any, context: Any, question: str) -> dict[str, Any
 
 def collect(args: argparse.Namespace) -> int:
     from dropqa.config import Settings
-    from dropqa.evals.metrics import RetrievedSource, evidence_found, versioned_documents
-    from dropqa.evals.runner import corpus_files, node_text, stage_and_index
+    from dropqa.evals.runner import stage_and_index
     from dropqa.evals.suite import load_suite
     from dropqa.graph.graph import graph
     from dropqa.graph.state import Quality
     from dropqa.ingestion.pipeline import Indexer
-    from dropqa.retrieval.answerability import source_features
     from dropqa.runtime.loop import run_sync
     from dropqa.services import Context, Services
 
@@ -84,30 +83,15 @@ def collect(args: argparse.Namespace) -> int:
                 seconds, _ = stage_and_index(Indexer(svc.db, settings, svc.embedder), args.corpus,
                                              Path(tmp) / "corpus")
             print(f"indexed {args.corpus} in {seconds:.0f} s", file=sys.stderr)
-        _, versions = corpus_files(args.corpus)
-        versioned = versioned_documents(p.name for p in versions)
         args.out.parent.mkdir(parents=True, exist_ok=True)
         with args.out.open("w", encoding="utf-8") as out:
             for n, item in enumerate(items):
                 state = run_sync(_final_state(graph, Context(services=svc), item.question))
                 quality = state.get("quality") or Quality()
-                hits = list(state.get("hits") or [])[:30]
-                terms = list(state.get("terms") or [])
-                weights = quality.weights
-                language = state.get("language", "en")
-                passages = []
-                for i, h in enumerate(hits):
-                    text, _ = node_text(svc.db, scope, h.node_id, h.snippet())
-                    src = RetrievedSource(document_name=h.document_name, section=h.section, version=h.version,
-                                          node_id=h.node_id, text=text)
-                    passages.append({"features": source_features(hits, i, terms, weights, language),
-                                     "evidence": [j for j, ev in enumerate(item.evidence)
-                                                  if evidence_found(ev, src, versioned)]})
                 row = {"suite": args.name, "id": item.id, "type": item.type, "language": item.language,
                        "answerable_label": not item.no_answer, "n_evidence": len(item.evidence),
                        "decision": quality.decision.as_dict() if quality.decision else {},
-                       "answerable": bool(state.get("answerable")),
-                       "mode": state.get("mode"), "passages": passages}
+                       "answerable": bool(state.get("answerable")), "mode": state.get("mode")}
                 out.write(json.dumps(row, ensure_ascii=False) + "\n")
                 print(f"{n + 1}/{len(items)} {item.id}", file=sys.stderr)
     finally:
@@ -186,15 +170,6 @@ def question_cost(p: np.ndarray, y: np.ndarray, suites: list[str], tau: float, a
     return abstain_cost * float(np.mean(fa) if fa else 0.0) + float(np.mean(na) if na else 0.0)
 
 
-def fbeta(p: np.ndarray, y: np.ndarray, tau: float, beta: float) -> float:
-    kept = p >= tau
-    tp = float((kept & (y == 1)).sum())
-    if tp == 0:
-        return 0.0
-    precision, recall = tp / kept.sum(), tp / (y == 1).sum()
-    return (1 + beta**2) * precision * recall / (beta**2 * precision + recall)
-
-
 def fit_model(x: np.ndarray, y: np.ndarray, suites: list[str], features: tuple[str, ...],
               choose: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     weights = suite_balanced_weights(suites, y)
@@ -239,12 +214,23 @@ def forward_select(rows: list[dict[str, Any]], y: np.ndarray, suites: list[str],
     return tuple(chosen) or candidates
 
 
-def fit(args: argparse.Namespace) -> int:
-    from dropqa.retrieval.answerability import QUESTION_FEATURES, SOURCE_FEATURES
+def read_rows(path: Path) -> list[dict[str, Any]]:
+    """Collected rows: a ``collect`` JSONL file, or a ``dropqa eval`` report (``report.json``: each item
+    carries the decision the graph made; its suite is the report's folder name, e.g. ``xl-samples``)."""
+    text = path.read_text(encoding="utf-8")
+    if path.suffix != ".json":
+        return [json.loads(line) for line in text.splitlines() if line.strip()]
+    return [{"suite": path.parent.name, "id": item["id"], "type": item["type"], "language": item.get("language"),
+             "answerable_label": not item["no_answer"], "decision": item.get("decision") or {},
+             "answerable": item["answerable"], "mode": item.get("mode")}
+            for item in json.loads(text)["items"]]
 
-    rows = [json.loads(line) for path in args.files for line in path.read_text(encoding="utf-8").splitlines()
-            if line.strip()]
-    rows = [r for r in rows if r["decision"].get("features")]
+
+def fit(args: argparse.Namespace) -> int:
+    from dropqa.retrieval.answerability import QUESTION_FEATURES
+
+    rows = [r for path in args.files for r in read_rows(path)]
+    rows = [r for r in rows if (r.get("decision") or {}).get("features")]
     # Cross-validation holds out a corpus at a time: a cross-language suite (suites/golden_xl/<corpus>)
     # goes with its corpus' own suite.
     suites = [r["suite"].removeprefix("xl-") for r in rows]
@@ -252,7 +238,6 @@ def fit(args: argparse.Namespace) -> int:
     unknown = set(qfeatures) - set(QUESTION_FEATURES)
     if unknown:
         raise SystemExit(f"unknown question features: {sorted(unknown)}")
-    xq = np.array([[r["decision"]["features"].get(f, 0.0) for f in qfeatures] for r in rows])
     yq = np.array([1.0 if r["answerable_label"] else 0.0 for r in rows])
     grid = np.linspace(0.02, 0.98, 97)
 
@@ -263,49 +248,38 @@ def fit(args: argparse.Namespace) -> int:
 
     if args.select:
         qfeatures = forward_select(rows, yq, suites, qfeatures, choose_question)
-        xq = np.array([[r["decision"]["features"].get(f, 0.0) for f in qfeatures] for r in rows])
+    xq = np.array([[r["decision"]["features"].get(f, 0.0) for f in qfeatures] for r in rows])
     qmodel, qinfo = fit_model(xq, yq, suites, qfeatures, choose_question)
     p = qinfo.pop("held_out")
     tau = qmodel["threshold"]
-    answered = p[yq == 1]
-    qmodel["confident"] = round(float(np.quantile(answered[answered >= tau], 0.5)) if (answered >= tau).any()
-                                else max(tau, 0.9), 4)
+    qmodel["confident"] = confident_from(p, yq, tau)
 
-    prow = [(s, ps) for s, r in zip(suites, rows, strict=True) if r["answerable_label"] for ps in r["passages"]]
-    xs = np.array([[ps["features"].get(f, 0.0) for f in SOURCE_FEATURES] for _, ps in prow])
-    ys = np.array([1.0 if ps["evidence"] else 0.0 for _, ps in prow])
-    ssuites = [s for s, _ in prow]
-
-    def choose_source(p: np.ndarray) -> tuple[float, float]:
-        scores = [fbeta(p, ys, t, args.beta) for t in grid]
-        i = int(np.argmax(scores))
-        return float(grid[i]), scores[i]
-
-    smodel, sinfo = fit_model(xs, ys, ssuites, SOURCE_FEATURES, choose_source)
-    sp = sinfo.pop("held_out")
-
-    report: dict[str, Any] = {"question": qinfo, "source": sinfo, "suites": {}}
+    report: dict[str, Any] = {"question": qinfo, "suites": {}}
     for name in sorted(set(suites)):
         m = np.array([s == name for s in suites])
         pos, neg = m & (yq == 1), m & (yq == 0)
-        sm = np.array([s == name for s in ssuites])
-        kept = sm & (sp >= smodel["threshold"])
         report["suites"][name] = {
             "questions": int(m.sum()),
             "false_abstention": round(float((p[pos] < tau).mean()), 3) if pos.any() else None,
             "no_answer_accuracy": round(float((p[neg] < tau).mean()), 3) if neg.any() else None,
-            "source_precision": round(float(ys[kept].mean()), 3) if kept.any() else None,
-            "source_recall": round(float(kept[sm & (ys == 1)].mean()), 3) if (sm & (ys == 1)).any() else None,
         }
-    meta = {"fitted_on": sorted(set(suites)), "questions": len(rows), "passages": len(prow),
-            "question_features_selected": bool(args.select),
-            "abstain_cost": args.abstain_cost, "beta": args.beta,
+    meta = {"fitted_on": sorted(set(suites)), "questions": len(rows),
+            "question_features_selected": bool(args.select), "abstain_cost": args.abstain_cost,
             "held_out": report, "script": "python -m dropqa.evals.fit"}
-    args.out.write_text(json.dumps({"meta": meta, "question": qmodel, "source": smodel}, indent=1) + "\n",
-                        encoding="utf-8")
+    args.out.write_text(json.dumps({"meta": meta, "question": qmodel}, indent=1) + "\n", encoding="utf-8")
     print(json.dumps(report, indent=1))
     print(f"wrote {args.out}")
     return 0
+
+
+def confident_from(p: np.ndarray, y: np.ndarray, tau: float, precision: float = 0.95) -> float:
+    """The lowest held-out probability from which the answered questions are answerable at least
+    ``precision`` of the time (the no-answer ones among them are the "high" answers that would be wrong)."""
+    for cut in np.linspace(tau, 0.99, 98):
+        kept = p >= cut
+        if kept.sum() >= 5 and float(y[kept].mean()) >= precision:
+            return round(float(cut), 4)
+    return round(max(tau, 0.99), 4)
 
 
 def main() -> int:
@@ -321,8 +295,7 @@ def main() -> int:
     f = sub.add_parser("fit", help="fit both models on collected suites")
     f.add_argument("files", nargs="+", type=Path)
     f.add_argument("--out", type=Path, default=Path("dropqa/models/answerability.json"))
-    f.add_argument("--abstain-cost", type=float, default=3.0)
-    f.add_argument("--beta", type=float, default=2.0)
+    f.add_argument("--abstain-cost", type=float, default=1.0)
     f.add_argument("--question-features", help="comma-separated subset of QUESTION_FEATURES (default: all)")
     f.add_argument("--no-select", dest="select", action="store_false",
                    help="keep every question feature (default: greedy forward selection by held-out score)")

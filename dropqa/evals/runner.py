@@ -107,8 +107,9 @@ def ask_item(services: Any, item: EvalItem, kb: uuid.UUID = DEFAULT_KB) -> tuple
     from dropqa.runtime.run import ask
 
     started = time.perf_counter()
+    state: dict[str, Any] = {}
     try:
-        answer = ask(services, item.question, show_reasoning=False, kbs=(kb,))
+        answer = ask(services, item.question, show_reasoning=False, kbs=(kb,), final_state=state)
     except Exception as exc:  # record the failure and go on with the suite
         log.exception("question %s failed", item.id)
         return (ItemResult(answer="", answerable=True, latency_ms=(time.perf_counter() - started) * 1000,
@@ -122,7 +123,9 @@ def ask_item(services: Any, item: EvalItem, kb: uuid.UUID = DEFAULT_KB) -> tuple
                                        cited=s.cited, page=s.page))
     result = ItemResult(answer=answer.answer, answerable=answer.answerable, sources=sources, latency_ms=latency,
                         mode=answer.mode, iterations=answer.iterations)
-    return result, {"confidence": answer.confidence}
+    quality = state.get("quality")
+    decision = quality.decision.as_dict() if quality is not None and quality.decision is not None else None
+    return result, {"confidence": answer.confidence, "decision": decision}
 
 
 def item_failed(item: EvalItem, metrics: dict[str, Any], error: str | None) -> bool:
@@ -146,6 +149,7 @@ def record(item: EvalItem, result: ItemResult, extra: dict[str, Any], versioned:
         "version": item.version, "no_answer": item.no_answer,
         "expected_answers": list(item.answers), "expected_evidence": item.to_dict()["evidence"],
         "answer": result.answer, "answerable": result.answerable, "confidence": extra.get("confidence"),
+        "decision": extra.get("decision"),  # the answerability model's features and verdict (evals.fit reads them)
         "mode": result.mode, "iterations": result.iterations, "latency_ms": round(result.latency_ms, 1),
         "error": result.error,
         "sources": [{

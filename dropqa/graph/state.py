@@ -33,7 +33,7 @@ from dropqa.answering.intent import Intent
 from dropqa.answering.outline import Outline
 from dropqa.answering.policy import Strategy
 from dropqa.models.chat import Usage, add_usage
-from dropqa.retrieval.answerability import Decision
+from dropqa.retrieval.answerability import Asked, Decision
 from dropqa.retrieval.hits import Hit, Source
 
 RESET = {"type": "__reset__"}
@@ -73,6 +73,7 @@ class Quality(BaseModel):
     sufficient: bool = False
     top_relevance: float = 0.0
     decision: Decision | None = Field(default=None, description="the answerability decision on the first evidence")
+    asked: Asked = Field(default_factory=Asked, description="what the question asks of which documents")
 
 
 class Evaluation(BaseModel):
@@ -194,3 +195,4 @@ class OutputState(TypedDict, total=False):
     degraded: bool
     usage: Usage
     conflicts: list[ConflictNote]
+    quality: Quality  # the answerability decision and what was asked: the evals record it (evals.fit reads it)

@@ -1,7 +1,9 @@
 """Contextual enrichment (seed 002 §3.2 B): what each chunk is about, said before it is embedded.
 
 An isolated chunk ("it reached 98.5% on the test set") embeds poorly. Each chunk
-is embedded as ``breadcrumb + context + content``, where the context is
+is embedded as ``breadcrumb + about + context + content``. ``about`` names what the whole document is
+about when its path does not (:func:`about_line`: ``112_judgement.md`` is Trenton, Vandalia, Court's
+judgment of G. Torres); the context is
 
 - with a chat model: one generated sentence that situates the chunk in its
   document ("this part of the 2024 report's R&D chapter describes …"), asked in
@@ -24,6 +26,7 @@ from dropqa.ingestion.llm import EnrichmentModel
 from dropqa.ingestion.prompts import fill
 from dropqa.ingestion.rows import NodeRow
 from dropqa.text.sentences import truncate
+from dropqa.text.subjects import OPENING_CHARS, document_subjects, file_stem_name
 
 CHUNK_PREVIEW_CHARS = 700  # of each chunk in the prompt: enough to know what it says
 
@@ -106,3 +109,33 @@ def _describe(answer: object, expected: int) -> str:
     if isinstance(answer, list) and len(answer) != expected:
         return f"expected {expected} contexts, got {len(answer)}"
     return "empty or non-text context in the reply"
+
+
+ABOUT_SUBJECTS = 3  # names a chunk's contextual text carries
+
+
+def rows_subjects(rows: list[NodeRow], filename: str, full_text: str) -> list[str]:
+    """The names the document is about (:func:`dropqa.text.subjects.document_subjects`), read from its file
+    name, first headings and opening text."""
+    # the file name and the first heading: later headings are the document's structure, not its subject
+    headings = [file_stem_name(filename), *(r.title for r in rows[1:] if r.is_section and r.title)][:2]
+    opening: list[str] = []
+    size = 0
+    for r in rows[1:]:
+        piece = r.title if r.is_section else r.content
+        if piece:
+            opening.append(piece)
+            size += len(piece)
+        if size >= OPENING_CHARS:
+            break
+    return document_subjects(headings, "\n".join(opening), full_text[:200_000])
+
+
+def about_line(subjects: list[str], filename: str, rows: list[NodeRow]) -> str:
+    """The document's main subjects that its file name and top heading do not already say — the words every
+    chunk's contextual text (embedding and title terms) carries, so a passage that never names its court,
+    patient or company is still found by a question that does."""
+    first = next((r.title for r in rows[1:] if r.is_section and r.title), "")
+    said = f"{filename} {first}".lower()
+    kept = [s for s in subjects if s.lower() not in said][:ABOUT_SUBJECTS]
+    return " · ".join(kept)

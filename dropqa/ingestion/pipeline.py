@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from dropqa.config import Settings
-from dropqa.ingestion.contextual import ContextStats, model_contexts, offline_contexts
+from dropqa.ingestion.contextual import ContextStats, about_line, model_contexts, offline_contexts, rows_subjects
 from dropqa.ingestion.document import ParsedDocument
 from dropqa.ingestion.enrich import summarize_sections
 from dropqa.ingestion.isolation import parse_isolated
@@ -264,6 +264,7 @@ class Indexer:
         summarize_sections(rows, sentences=ing.summary_sentences, max_chars=ing.summary_max_chars)
         full_text = "\n".join(r.content for r in rows if r.content)
         language = detect_language(full_text[:20_000])
+        subjects = rows_subjects(rows, filename, full_text)
         warnings = list(parsed.warnings)
         content_rows = embedded_rows(rows, ing.embed_table_ranges)
         contexts, generated, stats = self._contexts(rows, content_rows, filename, language)
@@ -272,8 +273,9 @@ class Indexer:
                             "they use the section summary as context")
         doc_phrases = self._phrases(rows, full_text, filename)
         part_terms: dict[str, str] = {}  # titles repeat on every descendant's path: segment each once
-        records = [self._node_record(r, filename, generated.get(r.id), part_terms) for r in rows]
-        embeddings, pending = self._embedding_plan(content_rows, filename, contexts)
+        about = about_line(subjects, filename, rows)
+        records = [self._node_record(r, filename, generated.get(r.id), part_terms, about) for r in rows]
+        embeddings, pending = self._embedding_plan(content_rows, filename, contexts, about)
         titles = self._titles(rows, filename, parsed)
         images = [
             ImageRecord(r.id, r.image.mime, r.image.data, r.image.width, r.image.height, r.content or None)
@@ -284,7 +286,7 @@ class Indexer:
             kb_id=kb, source_key=source_key, filename=filename, file_type=file_type, file_hash=file_hash,
             file_size=size, storage_path=str(path.resolve()), model_name=self.embedder.name, nodes=records,
             embeddings=embeddings, pending=pending, images=images, titles=titles, topics=[],
-            metadata={"warnings": warnings, "enrichment": enrichment, "phrases": doc_phrases,
+            metadata={"warnings": warnings, "enrichment": enrichment, "phrases": doc_phrases, "subjects": subjects,
                       **{k: v for k, v in parsed.metadata.items() if k != "sheets"}},
         )
 
@@ -327,9 +329,10 @@ class Indexer:
 
     @staticmethod
     def _node_record(r: NodeRow, filename: str, context: str | None = None,
-                     part_terms: dict[str, str] | None = None) -> NodeRecord:
-        """``context`` (a generated one) is stored in metadata and searched with the summary's weight."""
-        parts = [*r.path, r.title or ""] if not r.is_section else [filename, *r.path]
+                     part_terms: dict[str, str] | None = None, about: str = "") -> NodeRecord:
+        """``context`` (a generated one) is stored in metadata and searched with the summary's weight;
+        ``about`` (the document's subjects its path does not name) is searched with the title's."""
+        parts = [*r.path, r.title or "", about] if not r.is_section else [filename, *r.path, about]
         memo = part_terms if part_terms is not None else {}
         for part in parts:
             if part not in memo:
@@ -345,14 +348,14 @@ class Indexer:
             summary_terms=index_text(r.summary or context or ""),
         )
 
-    def _embedding_plan(self, rows: list[NodeRow], filename: str, contexts: dict[Any, str]
+    def _embedding_plan(self, rows: list[NodeRow], filename: str, contexts: dict[Any, str], about: str = ""
                         ) -> tuple[list[EmbeddingRecord], list[PendingRecord]]:
         """The text each content row embeds: copied now when the same text — or one that differs only
         in numbers and spacing (:func:`~dropqa.ingestion.rows.embed_key`) — was embedded before (by
         any document or version), otherwise left pending, to be filled after the version is visible
         (:meth:`fill`; the rows sharing a key are embedded once)."""
         limit = self.settings.ingestion.embed_max_chars
-        texts = [r.embed_text(filename, contexts.get(r.id), limit) for r in rows]
+        texts = [r.embed_text(filename, contexts.get(r.id), limit, about) for r in rows]
         hashes = [embed_key(t) for t in texts]
         cached = doc_store.cached_embeddings(self.db, self.embedder.name, sorted(set(hashes)))
         done, pending = [], []

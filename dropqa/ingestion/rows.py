@@ -47,11 +47,13 @@ class NodeRow(NodeFields):
     def breadcrumb(self, filename: str) -> str:
         return " > ".join([filename, *self.path])
 
-    def embed_text(self, filename: str, context: str | None = None, max_chars: int | None = None) -> str:
-        """Contextual indexing: where the chunk is (breadcrumb), what it is about (context: a generated
-        sentence, or its section's summary offline) and what it says, cut at ``max_chars`` (a long
-        table range costs embedding time in proportion to its length and adds little meaning)."""
-        text = "\n".join(p for p in (self.breadcrumb(filename), context, self.content) if p)
+    def embed_text(self, filename: str, context: str | None = None, max_chars: int | None = None,
+                   about: str = "") -> str:
+        """Contextual indexing: where the chunk is (breadcrumb), whose document it is (``about``: the names
+        the document is about, when its path does not say them), what it is about (context: a generated
+        sentence, or its section's summary offline) and what it says, cut at ``max_chars`` (a long table
+        range costs embedding time in proportion to its length and adds little meaning)."""
+        text = "\n".join(p for p in (self.breadcrumb(filename), about, context, self.content) if p)
         if self.node_type == "table" and "row_range" in self.metadata:  # a range of a sheet
             max_chars = min(max_chars or TABLE_RANGE_EMBED_CHARS, TABLE_RANGE_EMBED_CHARS)
         return text[:max_chars] if max_chars else text

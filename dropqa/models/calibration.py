@@ -1,6 +1,6 @@
-"""The two fitted answerability models (question: "do the documents hold the answer?"; source: "does this
-passage hold evidence?"), standardised logistic regressions shipped as data (``answerability.json`` beside
-this module) or refitted into a file of the user's (``Settings.retrieval.calibration_file``).
+"""The fitted answerability model ("do the documents hold the answer?"), a standardised logistic regression
+shipped as data (``answerability.json`` beside this module) or refitted into a file of the user's
+(``Settings.retrieval.calibration_file``).
 
 The features they read are computed in ``dropqa.retrieval.answerability``; ``python -m dropqa.evals.fit``
 fits them on the golden suites. The services load them once (:func:`load_calibration`).
@@ -43,7 +43,6 @@ class Logistic:
 @dataclass(frozen=True)
 class Calibration:
     question: Logistic
-    source: Logistic
     meta: dict[str, Any]
 
 
@@ -54,5 +53,5 @@ def load_calibration(path: Path | str | None = None) -> Calibration:
     else:
         text = resources.files("dropqa.models").joinpath("answerability.json").read_text(encoding="utf-8")
     data = json.loads(text)
-    return Calibration(question=Logistic.from_dict(data["question"]), source=Logistic.from_dict(data["source"]),
+    return Calibration(question=Logistic.from_dict(data["question"]),
                        meta=data.get("meta", {}))

@@ -1,14 +1,11 @@
 """Do the retrieved passages answer the question? A fitted decision, not a hand-picked threshold.
 
-Two small logistic models, fitted on the golden suites by ``python -m dropqa.evals.fit`` and
-shipped as data (``dropqa/models/answerability.json``, loaded once into the services by
-``dropqa.models.calibration``), read features of the evidence pool:
-
-- **question**: P(the documents hold the answer | the best passages). ``answerable: false`` is
-  said only below ``question.threshold``; between that and ``confident`` the answer is given
-  with a lower ``confidence``.
-- **source**: P(this passage holds evidence for the question | its place in the pool). The
-  sources list keeps passages above ``source.threshold`` (cited passages are always kept).
+A small logistic model, fitted on the golden suites by ``python -m dropqa.evals.fit`` and shipped as
+data (``dropqa/models/answerability.json``, loaded once into the services by ``dropqa.models.calibration``),
+reads features of the evidence pool — how well the best passages match, and what the question asks of
+the documents it names (:class:`Asked`) — and gives P(the documents hold the answer). ``answerable:
+false`` is said below its threshold; above ``confident`` an answer may be ``high`` (if what it quotes
+holds what is asked: ``graph.nodes.finalize``).
 
 Features are computed here, once, for the runtime and for the fitting script alike, so the
 coefficients always describe what the graph sees. Refit with
@@ -26,21 +23,37 @@ from pydantic import BaseModel
 from dropqa.models.calibration import Logistic
 from dropqa.retrieval.fusion import coverage
 from dropqa.retrieval.hits import Hit
-from dropqa.text.segment import has_han
+from dropqa.text.asked import ask_weights, held_share
+from dropqa.text.segment import has_han, holds
 
 QUESTION_FEATURES = (
     "top_relevance", "top_similarity", "top_coverage", "content_coverage", "ask_coverage", "union_coverage",
-    "agreement", "margin", "cross_language", "n_terms", "is_fact", "unseen",
+    "agreement", "margin", "cross_language", "n_terms", "is_fact", "unseen", "named", "ask_in_subject", "ask_best",
+    "ask_gap",
 )
-SOURCE_FEATURES = (
-    "relevance", "relative", "log_rank", "similarity", "coverage", "content_coverage", "same_document",
-    "both_channels", "cross_language", "lead",
-)
+
+
+class Asked(BaseModel, frozen=True):
+    """What the question asks of what: the terms that name its subject, the subject's documents (those the
+    question names, else the best passage's), and how much of the rest — the asked attribute — those
+    documents hold anywhere, in either language (``retrieval.search.held_in``)."""
+
+    subject: frozenset[str] = frozenset()
+    documents: frozenset[str] = frozenset()
+    named: bool = False
+    in_subject: float = 0.0
+    gap: float = 0.0  # the share of the asked attribute's mass of its heaviest term the documents lack
+    missing: tuple[str, ...] = ()  # the asked terms the subject's documents hold in no form, heaviest first
+    translations: dict[str, list[str]] = {}
+
+    def weights(self, weights: dict[str, float]) -> dict[str, float]:
+        """The asked attribute's terms and weights (``weights`` without the subject's terms)."""
+        return ask_weights(weights, self.subject)
 
 
 def _content_terms(hit: Hit, terms: Sequence[str]) -> list[str]:
     low = hit.content.lower()
-    return [t for t in terms if t in low]
+    return [t for t in terms if holds(low, t)]
 
 
 def _similarity(hit: Hit) -> float:
@@ -54,15 +67,25 @@ def _title_terms(hit: Hit, terms: Sequence[str]) -> set[str]:
 
 
 def question_features(hits: Sequence[Hit], terms: Sequence[str], weights: dict[str, float], language: str,
-                      kind: str = "fact", top: int = 5, unseen: Sequence[str] = ()) -> dict[str, float]:
+                      kind: str = "fact", top: int = 5, unseen: Sequence[str] = (), asked: Asked | None = None,
+                      ) -> dict[str, float]:
     """Features of the evidence pool (best first) for the question-level decision. ``unseen``: the
-    question's terms that no passage of the whole collection holds (in either language)."""
+    question's terms that no passage of the whole collection holds (in either language); ``asked``: what
+    the question asks of which documents."""
     best = list(hits[:top])
     total = sum(weights.values())
     missing = sum(weights.get(t, 0.0) for t in unseen) / total if total else 0.0
+    asked = asked or Asked()
+    ask = asked.weights(weights)
+    subject_hits = [h for h in hits[:top + 3] if not asked.documents or h.document_id in asked.documents]
+    ask_best = max((held_share(f"{h.breadcrumb}\n{h.content}", ask, asked.translations) for h in subject_hits),
+                   default=0.0)
+    extra = {"named": float(asked.named), "ask_in_subject": asked.in_subject, "ask_best": ask_best,
+             "ask_gap": asked.gap}
     if not best:
         return {name: 0.0 for name in QUESTION_FEATURES} | {"is_fact": float(kind == "fact"),
-                                                             "n_terms": math.log1p(len(terms)), "unseen": missing}
+                                                             "n_terms": math.log1p(len(terms)), "unseen": missing,
+                                                             **extra}
     first = best[0]
     cov = [coverage(h.matched_terms, weights) for h in best] if terms else [0.0]
     content_cov = [coverage(_content_terms(h, terms), weights) for h in best] if terms else [0.0]
@@ -88,24 +111,7 @@ def question_features(hits: Sequence[Hit], terms: Sequence[str], weights: dict[s
         "n_terms": math.log1p(len(terms)),
         "is_fact": float(kind == "fact"),
         "unseen": missing,
-    }
-
-
-def source_features(hits: Sequence[Hit], i: int, terms: Sequence[str], weights: dict[str, float],
-                    language: str) -> dict[str, float]:
-    """Features of pool[i] for the source-level decision."""
-    hit, first = hits[i], hits[0]
-    return {
-        "relevance": hit.relevance,
-        "relative": hit.relevance / first.relevance if first.relevance > 0 else 0.0,
-        "log_rank": math.log1p(i),
-        "similarity": _similarity(hit),
-        "coverage": coverage(hit.matched_terms, weights) if terms else 0.0,
-        "content_coverage": coverage(_content_terms(hit, terms), weights) if terms else 0.0,
-        "same_document": float(hit.document_id == first.document_id),
-        "both_channels": float({"fulltext", "semantic"} <= set(hit.channels)),
-        "cross_language": float((language == "zh") != has_han(hit.content)),
-        "lead": float(bool(hit.metadata.get("part") or hit.metadata.get("hop"))),  # best of a part's or hop's search
+        **extra,
     }
 
 
@@ -126,10 +132,10 @@ class Decision(BaseModel, frozen=True):
 
 
 def decide(model: Logistic, hits: Sequence[Hit], terms: Sequence[str], weights: dict[str, float], language: str,
-           kind: str = "fact", unseen: Sequence[str] = ()) -> Decision:
+           kind: str = "fact", unseen: Sequence[str] = (), asked: Asked | None = None) -> Decision:
     """Is the question answerable from ``hits`` (best first), and how sure is that? ``model``: the fitted
     question model (``services.calibration.question``)."""
-    x = question_features(hits, terms, weights, language, kind, unseen=unseen)
+    x = question_features(hits, terms, weights, language, kind, unseen=unseen, asked=asked)
     p = model.probability(x) if hits else 0.0
     answerable = p >= model.threshold
     if not answerable:
@@ -140,10 +146,3 @@ def decide(model: Logistic, hits: Sequence[Hit], terms: Sequence[str], weights: 
     return Decision(probability=p, answerable=answerable, confidence=confidence, features=x,
                     threshold=model.threshold)
 
-
-def listed_sources(model: Logistic, hits: Sequence[Hit], terms: Sequence[str], weights: dict[str, float],
-                   language: str) -> list[int]:
-    """Indexes of the passages likely to hold evidence (``model``: the fitted source model, above its
-    threshold), best first."""
-    return [i for i in range(len(hits))
-            if model.probability(source_features(hits, i, terms, weights, language)) >= model.threshold]

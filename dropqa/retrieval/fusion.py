@@ -22,7 +22,7 @@ def rrf(result_lists: Sequence[Sequence[Hit]], k: int = 60) -> list[Hit]:
                 kept.metadata.setdefault("semantic", hit.metadata.get("semantic"))
             else:
                 merged[hit.node_id] = hit.model_copy(deep=True)
-    out = sorted(merged.values(), key=lambda h: (-scores[h.node_id], h.position))
+    out = sorted(merged.values(), key=lambda h: (-scores[h.node_id], h.position, h.node_id))  # ties: always one order
     for h in out:
         h.score = scores[h.node_id]
     return out

@@ -6,6 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from dropqa.text.lang import detect_language
 from dropqa.text.sentences import truncate
 
 
@@ -41,11 +42,13 @@ class Hit(BaseModel):
     channels: list[str] = Field(default_factory=list)
     matched_terms: list[str] = Field(default_factory=list)
     metadata: dict[str, Any] = Field(default_factory=dict)
+    subjects: list[str] = Field(default_factory=list, description="what the passage's document is about, by name "
+                                "(its court, hospital, patient, company: retrieval.names)")
 
     def names(self) -> str:
-        """What names the passage's document — its file name and root title, lower-cased: a question
-        term found here says which document is meant, not what is asked of it."""
-        return f"{self.document_name} {self.breadcrumb.split(' > ')[0]}".lower()
+        """What names the passage's document — its file name, root title and subjects, lower-cased: a
+        question term found here says which document is meant, not what is asked of it."""
+        return " ".join([self.document_name, self.breadcrumb.split(" > ")[0], *self.subjects]).lower()
 
     def snippet(self, limit: int = 240) -> str:
         return truncate(self.content, limit)
@@ -71,11 +74,23 @@ class Hit(BaseModel):
             channels=[channel],
             matched_terms=list(row.get("matched") or []),
             metadata=meta,
+            subjects=list(row.get("subjects") or []),
         )
+
+    def where(self) -> str:
+        """Where the passage is below its file name, never empty: its section path, or — in a document without
+        headings (a plain .txt, a PDF without an outline) — its page or its place among the paragraphs
+        ("第 3 页" / "page 3", "第 2 段" / "paragraph 2"), in the document's language."""
+        if self.section:
+            return self.section
+        zh = detect_language(self.content[:200]) == "zh"
+        if self.page:
+            return f"第 {self.page} 页" if zh else f"page {self.page}"
+        return f"第 {max(self.position, 1)} 段" if zh else f"paragraph {max(self.position, 1)}"
 
     def source(self, snippet_chars: int, cited: bool) -> Source:
         """This passage as an answer's source."""
-        return Source(document_id=self.document_id, document_name=self.document_name, section=self.section,
+        return Source(document_id=self.document_id, document_name=self.document_name, section=self.where(),
                       node_id=self.node_id, snippet=self.snippet(snippet_chars),
                       relevance=round(min(1.0, max(0.0, self.relevance)), 3), page=self.page,
                       page_estimated=self.page_estimated, version=self.version, cited=cited)

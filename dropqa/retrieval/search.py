@@ -26,7 +26,15 @@ from dropqa.store import pending as pending_store
 from dropqa.store import recall, search
 from dropqa.store.scope import Scope
 from dropqa.text.bilingual import translate_terms
-from dropqa.text.segment import has_han, query_terms
+from dropqa.text.forms import word_forms
+from dropqa.text.segment import (
+    coined_spans,
+    covering_candidates,
+    has_han,
+    holds,
+    query_terms,
+    resegment,
+)
 
 
 @dataclass
@@ -45,6 +53,20 @@ class RetrievalResult:
         return self.hits[0].relevance if self.hits else 0.0
 
 
+def question_terms(svc: Services, question: str, scope: Scope) -> list[str]:
+    """The question's search terms, in the collection's words: a Han word jieba coined from the question's
+    context that no passage holds is replaced by the indexed words over the same characters
+    (:func:`dropqa.text.segment.resegment`)."""
+    terms = query_terms(question)
+    spans = coined_spans(question, terms)
+    if not spans:
+        return terms
+    low = question.lower()
+    han = [t for t in terms if has_han(t)]
+    present = search.present_terms(svc.db, han + covering_candidates(low, spans), scope)
+    return resegment(low, terms, present)
+
+
 def term_weights(svc: Services, terms: list[str], scope: Scope) -> dict[str, float]:
     return term_stats(svc, terms, scope)[0]
 
@@ -53,6 +75,21 @@ def term_stats(svc: Services, terms: list[str], scope: Scope) -> tuple[dict[str,
     """(idf weight of each term, the terms no visible passage holds)."""
     df, total = search.term_frequencies(svc.db, terms, scope)
     return idf_weights(df, max(total, 1)), {t for t, n in df.items() if n == 0}
+
+
+def held_in(svc: Services, weights: dict[str, float], translations: dict[str, list[str]], scope: Scope,
+            ) -> tuple[float, list[str]]:
+    """Share of ``weights``' mass whose term — or one of its translations — some passage in ``scope`` holds
+    (1.0 when there is nothing to hold), and the terms none holds, heaviest first: does a document say
+    anything of what the question asks of it?"""
+    total = sum(weights.values())
+    if total <= 0:
+        return 1.0, []
+    words = list(dict.fromkeys([*weights, *(x for t in weights for x in translations.get(t, ()))]))
+    present = search.present_terms(svc.db, words, scope)
+    missing = [t for t, _ in sorted(weights.items(), key=lambda x: -x[1])
+               if t not in present and not any(x in present for x in translations.get(t, ()))]
+    return 1.0 - sum(weights[t] for t in missing) / total, missing
 
 
 def translations_of(terms: list[str]) -> dict[str, list[str]]:
@@ -68,13 +105,27 @@ def translations_of(terms: list[str]) -> dict[str, list[str]]:
             if (kept := [w for w in words if len(w) >= (2 if has_han(w) else 3)])}
 
 
+def with_forms(svc: Services, terms: list[str], translations: dict[str, list[str]], scope: Scope,
+               ) -> dict[str, list[str]]:
+    """``translations`` with each English term's other inflections that the collection holds added to its
+    alternative words ("occupations" finds "Occupation:", "sentencing" finds "sentenced")."""
+    forms = {t: [f for f in word_forms(t) if f not in terms] for t in terms}
+    present = search.present_terms(svc.db, sorted({f for fs in forms.values() for f in fs}), scope)
+    out = {t: list(words) for t, words in translations.items()}
+    for t, fs in forms.items():
+        held = [f for f in fs if f in present]
+        if held:
+            out[t] = list(dict.fromkeys([*out.get(t, []), *held]))
+    return out
+
+
 def _translated_coverage(text: str, weights: dict[str, float], translations: dict[str, list[str]]) -> float:
     """Share of the question's idf mass the (other-language) passage holds, as written (a name)
     or translated; 0 when no term could be translated."""
     total = sum(weights.values())
     if not total or not translations:
         return 0.0
-    held = sum(w for t, w in weights.items() if t in text or any(x in text for x in translations.get(t, ())))
+    held = sum(w for t, w in weights.items() if holds(text, t) or any(holds(text, x) for x in translations.get(t, ())))
     return held / total
 
 
@@ -99,13 +150,13 @@ def score_hits(svc: Services, scope: Scope, hits: list[Hit], terms: list[str], w
     query_han = any(has_han(t) for t in terms)
     for h in hits:
         text = f"{h.breadcrumb}\n{h.content}".lower()
-        h.matched_terms = [t for t in terms if t in text]
+        h.matched_terms = [t for t in terms if holds(text, t)]
         if terms and query_han != has_han(h.content):
             # The passage is in the other language: its words are matched through the terms'
             # translations; without any, the multilingual embedding's similarity is the evidence.
             h.metadata["cross_language"] = True
-            translated = [t for t in terms if any(x in text for x in (translations or {}).get(t, ()))]
-            h.matched_terms = sorted({*translated, *(t for t in terms if t in text)})
+            translated = [t for t in terms if any(holds(text, x) for x in (translations or {}).get(t, ()))]
+            h.matched_terms = sorted({*translated, *(t for t in terms if holds(text, t))})
             cov = _translated_coverage(text, weights, translations or {})
             h.metadata["translated_coverage"] = round(cov, 4)
             sim = _similarity(h, cov, cfg)
@@ -178,8 +229,8 @@ def hybrid_search(svc: Services, query: str, scope: Scope, k: int | None = None,
     passages on the same scale as a search over all of them)."""
     cfg = svc.settings.retrieval
     k = k or cfg.top_k
-    terms = query_terms(query)
-    translations = translations_of(terms)
+    terms = question_terms(svc, query, scope)
+    translations = with_forms(svc, terms, translations_of(terms), scope)
     foreign = list(dict.fromkeys(w for words in translations.values() for w in words if w not in terms))
     known, absent = term_stats(svc, terms + foreign, scope)
     weights = {**known, **(weights or {})}
@@ -202,6 +253,6 @@ def hybrid_search(svc: Services, query: str, scope: Scope, k: int | None = None,
         h.metadata["rank_score"] = round(
             (1 - cfg.weight_fusion) * h.relevance + cfg.weight_fusion * h.score / top_fused + boost_of(svc, h), 4
         )
-    fused.sort(key=lambda h: -h.metadata["rank_score"])
+    fused.sort(key=lambda h: (-h.metadata["rank_score"], h.node_id))  # ties in one order, whatever the database's
     return RetrievalResult(query=query, terms=terms, weights=question_weights, scope=scope, hits=fused[:k],
                            translations=translations, unseen=unseen, vector=qvec)

@@ -100,8 +100,10 @@ def _clean(question: str) -> str:
 
 
 async def aask(services: Services, question: str, *, version: int | None = None, show_reasoning: bool = True,
-               topic_filter: list[str] | None = None, thread_id: str | None = None, kbs: Bases = None) -> Answer:
-    """Answer ``question`` from the bases ``kbs`` (the graph's ``ainvoke``); cancelling the call cancels the run."""
+               topic_filter: list[str] | None = None, thread_id: str | None = None, kbs: Bases = None,
+               final_state: dict[str, Any] | None = None) -> Answer:
+    """Answer ``question`` from the bases ``kbs`` (the graph's ``ainvoke``); cancelling the call cancels the run.
+    ``final_state``, when given, receives the run's last state (the evals read the answerability decision)."""
     question = _clean(question)
     kbs = bases(kbs)
     await in_thread(check_version, services, version, kbs)
@@ -109,14 +111,17 @@ async def aask(services: Services, question: str, *, version: int | None = None,
     runnable, config = await _runnable(services, kbs, thread_id)
     result = await runnable.ainvoke(_inputs(question, version, topic_filter), config,
                                     context=Context(services=services, kbs=kbs))
+    if final_state is not None:
+        final_state.update(result)
     return _answer(result, question, version, show_reasoning, started, topic_filter, thread_id)
 
 
 def ask(services: Services, question: str, *, version: int | None = None, show_reasoning: bool = True,
-        topic_filter: list[str] | None = None, thread_id: str | None = None, kbs: Bases = None) -> Answer:
+        topic_filter: list[str] | None = None, thread_id: str | None = None, kbs: Bases = None,
+        final_state: dict[str, Any] | None = None) -> Answer:
     """:func:`aask` for synchronous callers (CLI, evals, benchmarks), on the process's background loop."""
     return run_sync(aask(services, question, version=version, show_reasoning=show_reasoning,
-                         topic_filter=topic_filter, thread_id=thread_id, kbs=kbs))
+                         topic_filter=topic_filter, thread_id=thread_id, kbs=kbs, final_state=final_state))
 
 
 def record_answer(services: Services, data: dict[str, Any], kbs: Bases = None) -> str:

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import uuid
+from dataclasses import replace
 from typing import Any
+
+from psycopg.types.json import Jsonb
 
 from dropqa.store.db import Database
 from dropqa.store.scope import Scope
@@ -58,15 +61,42 @@ def next_table(db: Database, scope: Scope, document_id: uuid.UUID, version: int,
 
 
 def document_titles(db: Database, scope: Scope) -> list[dict[str, Any]]:
-    """Every visible document's id, file name, title (its root node) and first heading: the names
-    a question may call it by."""
+    """Every visible document's id, version, file name, title (its root node), first heading and the
+    subjects found in its text at indexing (``subjects``: None for a version indexed before they were):
+    the names a question may call it by."""
     where, params = Scope(kbs=scope.kbs, version=scope.version, topics=scope.topics, content_only=False).sql()
     with db.connection() as conn:
         return conn.execute(
-            "SELECT d.id AS document_id, d.filename, coalesce(n.title, '') AS title, "
+            "SELECT d.id AS document_id, n.version, d.filename, coalesce(n.title, '') AS title, "
             "coalesce((SELECT h.title FROM nodes h WHERE h.document_id = n.document_id AND h.version = n.version "
-            "          AND h.depth = 1 AND h.node_type = 'section' ORDER BY h.position LIMIT 1), '') AS heading "
+            "          AND h.depth = 1 AND h.node_type = 'section' ORDER BY h.position LIMIT 1), '') AS heading, "
+            "v.metadata->'subjects' AS subjects "
             "FROM nodes n JOIN documents d ON d.id = n.document_id "
+            "JOIN document_versions v ON v.document_id = n.document_id AND v.version = n.version "
             f"WHERE n.depth = 0 AND {where}",
             params,
         ).fetchall()
+
+
+def opening_nodes(db: Database, scope: Scope, document_id: uuid.UUID, limit: int = 60) -> list[dict[str, Any]]:
+    """The first nodes (type, title, content) of the version of ``document_id`` that ``scope`` sees, in
+    document order: what its opening says."""
+    where, params = replace(scope, document_ids=(document_id,), content_only=False).sql()
+    with db.connection() as conn:
+        return conn.execute(
+            "SELECT n.node_type, n.depth, n.title, n.content FROM nodes n JOIN documents d ON d.id = n.document_id "
+            f"WHERE {where} ORDER BY n.position LIMIT %(limit)s",
+            {**params, "limit": limit},  # type: ignore[arg-type]
+        ).fetchall()
+
+
+def set_subjects(db: Database, scope: Scope, document_id: uuid.UUID, version: int, subjects: list[str]) -> None:
+    """Record the subjects found for a version indexed before subjects were kept (a version ``scope`` sees)."""
+    where, params = replace(scope, document_ids=(document_id,), content_only=False).sql()
+    with db.connection() as conn:
+        conn.execute(
+            "UPDATE document_versions v SET metadata = jsonb_set(v.metadata, '{subjects}', %(subjects)s) "
+            "WHERE v.document_id = %(doc)s AND v.version = %(ver)s AND EXISTS (SELECT 1 FROM nodes n "
+            f"JOIN documents d ON d.id = n.document_id WHERE n.document_id = v.document_id AND {where})",
+            {**params, "subjects": Jsonb(subjects), "doc": document_id, "ver": version},  # type: ignore[arg-type]
+        )

@@ -17,7 +17,9 @@ from dropqa.store.vectors import pg_vector, vector_expr
 
 NODE_COLUMNS = (
     "n.id AS node_id, n.document_id, n.version, n.node_type, n.title, n.content, n.summary, n.breadcrumb, "
-    "n.position, n.depth, n.parent_id, n.metadata, d.filename AS document_name, d.current_version"
+    "n.position, n.depth, n.parent_id, n.metadata, d.filename AS document_name, d.current_version, "
+    "(SELECT v.metadata->'subjects' FROM document_versions v WHERE v.document_id = n.document_id "
+    " AND v.version = n.version) AS subjects"
 )
 
 _OR_QUERY = (
@@ -49,10 +51,23 @@ def fulltext(db: Database, terms: list[str], scope: Scope, limit: int,
         "  WHERE n.search_vector @@ plainto_tsquery('simple', x.t)) AS idf_mass "
         "FROM nodes n JOIN documents d ON d.id = n.document_id, q "
         f"WHERE n.search_vector @@ q.query AND {where}) hits "
-        "ORDER BY idf_mass DESC, score DESC, position LIMIT %(limit)s"
+        "ORDER BY idf_mass DESC, score DESC, position, node_id LIMIT %(limit)s"
     )
     with db.connection() as conn:
         return conn.execute(sql, {**params, "terms": terms, "idf": idf, "limit": limit}).fetchall()  # type: ignore[arg-type]
+
+
+def present_terms(db: Database, terms: list[str], scope: Scope) -> set[str]:
+    """The terms some visible passage holds (an existence test per term, cheap on the GIN index)."""
+    if not terms:
+        return set()
+    where, params = scope.sql()
+    sql = ("SELECT t AS term FROM unnest(%(terms)s::text[]) t WHERE EXISTS (SELECT 1 FROM nodes n "
+           "JOIN documents d ON d.id = n.document_id "
+           f"WHERE n.search_vector @@ plainto_tsquery('simple', t) AND {where})")
+    with db.connection() as conn:
+        rows = conn.execute(sql, {**params, "terms": terms}).fetchall()  # type: ignore[arg-type]
+    return {r["term"] for r in rows}
 
 
 def term_frequencies(db: Database, terms: list[str], scope: Scope) -> tuple[dict[str, int], int]:
@@ -114,7 +129,7 @@ def keyword(db: Database, pattern: str, mode: str, case_sensitive: bool, scope: 
         pattern = "%" + pattern.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
     sql = (
         f"SELECT {NODE_COLUMNS}, 1.0 AS score FROM nodes n JOIN documents d ON d.id = n.document_id "
-        f"WHERE {cond} AND {where} ORDER BY d.filename, n.position LIMIT %(limit)s"
+        f"WHERE {cond} AND {where} ORDER BY d.filename, n.position, n.id LIMIT %(limit)s"
     )
     with db.connection() as conn:
         try:

@@ -26,6 +26,25 @@ edition 2023-11-07, 122,143 entries). Nothing is downloaded at run time.
   headwords whose 2–3-word glosses contain it qualify. Multi-word English terms are
   looked up whole ("supreme court" → 最高法院), else word by word, head word first.
 
+Domain vocabulary comes first: ``glossary.tsv`` (package data, ``zh<TAB>en``) holds the
+field labels and section headings of court judgements and hospitalization records —
+主诉 "chief complaint", 辅助检查 "auxiliary examination", 书记员 "court clerk" — that
+CC-CEDICT lacks or ranks badly, learned from parallel corpora by
+``python -m dropqa.evals.glossary`` (which says how). It is read once, with the dictionary.
+
+- A term that is an entry (either language; English folded: case, plurals, hyphens,
+  possessives): the glossary's translations, then, for a Chinese word or a single English
+  word, the dictionary's (辩护律师 → "defense lawyer", …; "chief complaint" → 主诉 only).
+  When the dictionary's best is part of the glossary's (被告 in 被告人) it stays first.
+- A term holding entries (辩护律师事务所, "patient chief complaint"; not a dictionary
+  word itself): longest glossary match, the rest through the dictionary, head part first.
+- A term inside entries (入院 in 入院时间 and 入院记录; "examination" in four headings):
+  what their translations have in common ("admission"; 检查), or the one entry it is
+  the head of when that says more than the dictionary ("complaint" → 主诉), after the
+  dictionary's own words (the last place when there are ``per_term`` of them).
+- Any other term: CC-CEDICT alone, as described above. ``glossary=False`` skips the
+  glossary altogether (the learning script itself uses that).
+
 Loading is lazy: the first call (either direction) parses the dictionary once
 (``functools.lru_cache``, behind a lock) and both directions share it. Measured on
 the 2-core dev machine (Python 3.11, load average ≈ 4 from other work):
@@ -48,13 +67,15 @@ import math
 import re
 import threading
 import unicodedata
+from collections.abc import Callable
 from functools import lru_cache
+from importlib import resources
 from pathlib import Path
 from typing import Literal
 
 import jieba
 
-__all__ = ["translate_terms"]
+__all__ = ["dictionary_glosses", "dictionary_knows_only_as_a_name", "translate_terms"]
 
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _HAN_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
@@ -262,6 +283,10 @@ def _zh_word(word: str) -> tuple[str, ...]:
     proper-noun ones, nouns before verbs, single words before phrases, then dictionary order."""
     if word in _ZH_STOP or _is_number(word):
         return ()
+    return _entry_glosses(word)
+
+
+def _entry_glosses(word: str) -> tuple[str, ...]:
     d = _dictionary()
     ids = _ids(d.by_head.get(word)) or _ids(d.by_head.get(word.upper()))
     ranked = []
@@ -438,11 +463,207 @@ def _to_zh(term: str, per_term: int) -> list[str]:
     return _interleave([tuple(_en_word(w, per_term)) for w in content], per_term)
 
 
+# --------------------------------------------------------------------------- glossary
+
+
+def _fold_words(text: str) -> tuple[str, ...]:
+    """English words of a glossary phrase or a query term, for matching: lower case, no possessive,
+    hyphens split, plurals folded ("Post-admission Course Records" → post admission course record)."""
+    out = []
+    for w in _LATIN_WORD.findall(text.lower().replace("-", " ")):
+        w = w.removesuffix("'s").strip("'")
+        if len(w) > 4 and w.endswith("ies"):
+            w = w[:-3] + "y"
+        elif len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
+            w = w[:-1]
+        if w:
+            out.append(w)
+    return tuple(out)
+
+
+class _Glossary:
+    """``glossary.tsv`` (``zh<TAB>en`` lines, ``#`` comments): field labels and section headings
+    learned from parallel corpora by ``python -m dropqa.evals.glossary``. Translations keep the
+    file's order; English keys are folded (:func:`_fold_words`)."""
+
+    __slots__ = ("to_en", "to_zh")
+
+    def __init__(self, text: str) -> None:
+        to_en: dict[str, list[str]] = {}
+        to_zh: dict[tuple[str, ...], list[str]] = {}
+        for line in text.splitlines():
+            if not line.strip() or line.startswith("#"):
+                continue
+            zh, _, en = line.partition("\t")
+            zh, en = zh.strip(), " ".join(en.split()).lower()
+            key = _fold_words(en)
+            if not zh or not key or not _HAN.search(zh):
+                continue
+            if en not in to_en.setdefault(zh, []):
+                to_en[zh].append(en)
+            if zh not in to_zh.setdefault(key, []):
+                to_zh[key].append(zh)
+        self.to_en = {k: tuple(v) for k, v in to_en.items()}
+        self.to_zh = {k: tuple(v) for k, v in to_zh.items()}
+
+
+@lru_cache(maxsize=1)
+def _glossary() -> _Glossary:
+    try:
+        text = resources.files("dropqa.text").joinpath("glossary.tsv").read_text(encoding="utf-8")
+    except (FileNotFoundError, ModuleNotFoundError):
+        logging.getLogger(__name__).warning("dropqa/text/glossary.tsv is missing: CC-CEDICT alone")
+        text = ""
+    return _Glossary(text)
+
+
+def _merge(first: list[str] | tuple[str, ...], then: list[str] | tuple[str, ...], limit: int) -> list[str]:
+    return list(dict.fromkeys([*first, *then]))[:limit]
+
+
+def _glossary_first(glossary: tuple[str, ...], dictionary: list[str] | tuple[str, ...], limit: int) -> list[str]:
+    """The glossary's translations, then the dictionary's — unless the dictionary's best is part of
+    the glossary's (defendant: 被告 in 被告人), a shorter form of the same word that also finds the
+    longer one (jieba's search tokens hold both): then it stays first."""
+    if dictionary and any(dictionary[0] != g and dictionary[0] in g for g in glossary):
+        return _merge([dictionary[0], *glossary], dictionary, limit)
+    return _merge(glossary, dictionary, limit)
+
+
+_Key = str | tuple[str, ...]  # a Chinese glossary entry, or an English one's folded words
+
+
+def _common_run(seqs: list[_Key], least: int) -> _Key | None:
+    """The longest run (of characters, or of words) that every sequence holds, at least ``least`` long."""
+    shortest = min(seqs, key=len)
+    for size in range(len(shortest), least - 1, -1):
+        for i in range(len(shortest) - size + 1):
+            run = shortest[i : i + size]
+            if all(_holds(s, run) for s in seqs):
+                return run
+    return None
+
+
+def _holds(seq: _Key, run: _Key) -> bool:
+    if isinstance(seq, str):
+        return run in seq
+    return any(seq[i : i + len(run)] == run for i in range(len(seq) - len(run) + 1))
+
+
+def _part_of(
+    keys: list[_Key], head: list[_Key], runs: Callable[[_Key], _Key], text: Callable[[_Key], str],
+    dictionary: list[str], least: int,
+) -> list[str]:
+    """Translations for a term that is part of glossary entries (``keys``; ``head``: those it ends):
+    what the entries' translations have in common (``runs``: their characters, or their folded
+    words; 入院 in 入院时间, 入院记录: "admission"), else, for the one entry it is the head of, that
+    entry's translation (``text``) when it says more than the dictionary's words for the term
+    ("complaint" → 主诉 from "chief complaint"; "result" → not 判决结果: the dictionary's 结果 is in it)."""
+    for group in (keys, head):
+        if len(group) >= 2:
+            common = _common_run([runs(k) for k in group], least)
+            if common:
+                return [common if isinstance(common, str) else " ".join(common)]
+    if len(head) == 1 and len(keys) <= 2:
+        whole = text(head[0])
+        if not any(d in whole for d in dictionary):
+            return [whole]
+    return []
+
+
+def _glossary_to_en(term: str, per_term: int) -> list[str] | None:
+    """zh → en through the glossary; None when it knows nothing of ``term`` (CC-CEDICT then, as before)."""
+    g = _glossary().to_en
+    if term in g:  # the glossary first, then the term's own dictionary entry
+        return _glossary_first(g[term], _zh_word(term), per_term)
+    if len(term) < 2 or term in _ZH_STOP:
+        return None
+    if not _zh_word(term):  # a compound no dictionary entry spells (辩护律师事务所): longest glossary match
+        parts, i, rest = [], 0, ""
+        while i < len(term):
+            for j in range(len(term), i + 1, -1):
+                if term[i:j] in g:
+                    if rest:
+                        parts.append(tuple(_to_en(rest, per_term)))
+                        rest = ""
+                    parts.append(g[term[i:j]])
+                    i = j
+                    break
+            else:
+                rest += term[i]
+                i += 1
+        if rest:
+            parts.append(tuple(_to_en(rest, per_term)))
+        if any(p for p in parts) and len(parts) > 1:
+            return _interleave(list(reversed(parts)), per_term)  # head (last) part first
+    keys = sorted(k for k in g if term in k and k != term)
+    if not keys:
+        return None
+    dictionary = _to_en(term, per_term)
+    head = [k for k in keys if k.endswith(term)]  # a Chinese compound's head is its end
+    extra = _part_of(keys, head, lambda k: _fold_words(g[k][0]), lambda k: g[k][0], dictionary, 1)
+    if not extra:
+        return None
+    if not dictionary:
+        return extra[:per_term]
+    return _merge(dictionary[: max(1, per_term - 1)], extra, per_term)
+
+
+def _glossary_to_zh(term: str, per_term: int) -> list[str] | None:
+    """en → zh through the glossary; None when it knows nothing of ``term`` (CC-CEDICT then, as before)."""
+    g = _glossary().to_zh
+    words = _fold_words(term)
+    if not words:
+        return None
+    a_gloss = len(words) > 1 and " ".join(_LATIN_WORD.findall(term.lower())) in _dictionary().by_gloss
+    if words in g:
+        # a single word or a whole CC-CEDICT gloss also gets the dictionary's words; a label phrase
+        # ("chief complaint") only the glossary's: word-by-word translations would dilute it
+        whole = len(words) == 1 or a_gloss
+        return _glossary_first(g[words], _to_zh(term, per_term) if whole else (), per_term)
+    if len(words) > 1:
+        if a_gloss:
+            return None  # a whole CC-CEDICT gloss ("supreme court"): the dictionary as before
+        parts: list[tuple[str, ...]] = []
+        i, rest = 0, []
+        while i < len(words):
+            for j in range(len(words), i + 1, -1):  # phrases of two words or more, longest first
+                if words[i:j] in g:
+                    if rest:
+                        parts.append(tuple(_to_zh(" ".join(rest), per_term)))
+                        rest = []
+                    parts.append(g[words[i:j]])
+                    i = j
+                    break
+            else:
+                rest.append(words[i])
+                i += 1
+        if rest and len(parts) > 0:
+            parts.append(tuple(_to_zh(" ".join(rest), per_term)))
+        if not parts:
+            return None
+        return _interleave(list(reversed(parts)), per_term)  # the English head (last) first
+    word = words[0]
+    if word in _EN_STOP or len(word) < 3:
+        return None
+    keys = sorted(k for k in g if word in k and k != words)
+    if not keys:
+        return None
+    dictionary = _to_zh(term, per_term)
+    head = [k for k in keys if k[-1] == word]  # an English phrase's head is its last word
+    extra = _part_of(keys, head, lambda k: g[k][0], lambda k: g[k][0], dictionary, 2)
+    if not extra:
+        return None
+    if not dictionary:
+        return extra[:per_term]
+    return _merge(dictionary[: max(1, per_term - 1)], extra, per_term)
+
+
 # --------------------------------------------------------------------------- API
 
 
 @lru_cache(maxsize=8192)
-def _translate_one(term: str, target: str, per_term: int) -> tuple[str, ...]:
+def _translate_one(term: str, target: str, per_term: int, glossary: bool = True) -> tuple[str, ...]:
     term = term.strip()
     if not term or per_term <= 0 or _is_number(term):
         return ()
@@ -450,13 +671,35 @@ def _translate_one(term: str, target: str, per_term: int) -> tuple[str, ...]:
     if target == "en":
         if not has_han:
             return ()  # already English (or neither language)
-        return tuple(_to_en(term, per_term))
+        found = _glossary_to_en(term, per_term) if glossary else None
+        return tuple(_to_en(term, per_term) if found is None else found)
     if term.lower() in _EN_STOP or not _LATIN_WORD.search(term):
         return ()
-    return tuple(_to_zh(term, per_term))
+    found = _glossary_to_zh(term, per_term) if glossary else None
+    return tuple(_to_zh(term, per_term) if found is None else found)
 
 
-def translate_terms(terms: list[str], target: Literal["zh", "en"], per_term: int = 2) -> dict[str, list[str]]:
+def dictionary_glosses(word: str) -> tuple[str, ...]:
+    """CC-CEDICT's cleaned English glosses of one Chinese headword, best first (stopwords too: 外
+    "outside; external"); ``()`` when it is no entry. The dictionary alone: no glossary, no splitting."""
+    with _lock:
+        _dictionary()
+    return () if _is_number(word) else _entry_glosses(word)
+
+
+def dictionary_knows_only_as_a_name(word: str) -> bool:
+    """Every CC-CEDICT entry glossed ``word`` (case folded) is a proper noun — capitalised pinyin:
+    Lexington 列克星敦, Einstein 爱因斯坦 — and there is one; not "court", "chief", "sterling"."""
+    with _lock:
+        _dictionary()
+    d = _dictionary()
+    ids = _ids(d.by_gloss.get(word.lower()))
+    return bool(ids) and all(d.proper[eid] for eid in ids)
+
+
+def translate_terms(
+    terms: list[str], target: Literal["zh", "en"], per_term: int = 2, *, glossary: bool = True
+) -> dict[str, list[str]]:
     """Up to ``per_term`` translations into ``target`` for each source-language term.
 
     ``target="en"``: Chinese terms (simplified or traditional) → lower-case English
@@ -464,18 +707,22 @@ def translate_terms(terms: list[str], target: Literal["zh", "en"], per_term: int
     Terms already in the target language, stopwords, numbers and terms the dictionary
     does not know are left out of the result; so ``{}`` for nothing to translate.
     Deterministic: the same input always gives the same output, in the same order.
+    The glossary of labels and headings comes first (see the module's docstring);
+    ``glossary=False``: CC-CEDICT alone.
     """
     if target not in ("zh", "en"):
         raise ValueError(f"target must be 'zh' or 'en', not {target!r}")
     out: dict[str, list[str]] = {}
     if not terms:
         return out
-    with _lock:  # the first call builds the dictionary once, even with several threads
+    with _lock:  # the first call builds the dictionary (and reads the glossary) once, even with several threads
         _dictionary()
+        if glossary:
+            _glossary()
     for term in terms:
         if not isinstance(term, str) or term in out:
             continue
-        found = _translate_one(term, target, int(per_term))
+        found = _translate_one(term, target, int(per_term), bool(glossary))
         if found:
             out[term] = list(found)
     return out

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
+import jieba
 import jieba.posseg as pseg
 
 from dropqa.text.segment import initialize
@@ -27,6 +28,13 @@ def chinese_names(text: str, kinds: Collection[str] = PROPER) -> list[str]:
     """The proper nouns of ``text`` whose jieba tag is one of ``kinds``, in order (repeats kept)."""
     initialize()
     return [w for w, flag in pseg.cut(text) if flag in kinds and len(w) >= 2]
+
+
+def word_frequency(word: str) -> int:
+    """How often jieba's dictionary counts ``word`` (0 for a word it does not know): common words are
+    frequent, the names of courts, companies and people mostly unknown."""
+    initialize()
+    return int(jieba.dt.FREQ.get(word) or 0)
 
 
 def years_in(text: str) -> list[str]:

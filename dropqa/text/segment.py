@@ -15,6 +15,8 @@ from importlib import resources
 
 import jieba
 
+from dropqa.text.forms import word_forms
+
 _init_lock = threading.Lock()
 _initialized = False
 _WORD = re.compile(r"\w", re.UNICODE)
@@ -52,6 +54,93 @@ def tokens(text: str) -> list[str]:
     return out
 
 
+def segment_words(text: str) -> list[str]:
+    """``text`` cut into words (jieba's precise mode: no overlapping pieces), punctuation dropped."""
+    if not text:
+        return []
+    initialize()
+    return [w for w in jieba.cut(text) if _WORD.search(w)]
+
+
+def is_dictionary_word(term: str) -> bool:
+    """Whether jieba's dictionary holds ``term`` (a word it did not coin from context: "岗配" in "销售岗配的",
+    "链增长" in "嘉沐冷链增长" are coined)."""
+    initialize()
+    return bool(jieba.dt.FREQ.get(term))
+
+
+def coined_spans(question: str, terms: list[str]) -> list[tuple[int, int, str]]:
+    """Where the question's words are jieba's guesses: (start, end, text), in order — a Han word of
+    ``terms`` that is not a dictionary word (coined from context), and a run of single Han characters
+    jieba could not group ("嘉", "沐" in "和嘉沐冷链": a name it does not know)."""
+    initialize()
+    low = question.lower()
+    out: list[tuple[int, int, str]] = []
+    singles: list[tuple[int, int]] = []
+    wanted = set(terms)
+
+    def close_run() -> None:
+        if len(singles) >= 2:
+            out.append((singles[0][0], singles[-1][1], low[singles[0][0]: singles[-1][1]]))
+        singles.clear()
+
+    for word, start, end in jieba.tokenize(low):
+        if len(word) == 1 and _HAN.match(word):
+            singles.append((start, end))
+            continue
+        close_run()
+        if word in wanted and _HAN.match(word) and len(word) >= 2 and not is_dictionary_word(word):
+            out.append((start, end, word))
+    close_run()
+    return out
+
+
+def covering_candidates(question: str, spans: list[tuple[int, int, str]], longest: int = 8) -> list[str]:
+    """Han substrings (2..``longest`` characters) of the question that overlap a coined term's span: the
+    words the collection may have for that stretch ("嘉沐冷链" for "嘉沐冷" + "链增长")."""
+    out: dict[str, None] = {}
+    for m in re.finditer(r"[\u4e00-\u9fff]+", question):
+        a, b = m.span()
+        for start, end, _ in spans:
+            if end <= a or start >= b:
+                continue
+            for i in range(max(a, start - longest + 1), min(end, b)):
+                for j in range(max(i + 2, start + 1), min(b, i + longest) + 1):
+                    out.setdefault(question[i:j], None)
+    return list(out)
+
+
+def resegment(question: str, terms: list[str], known: set[str]) -> list[str]:
+    """``terms`` with the coined Han terms the collection does not hold replaced by the longest words it
+    does hold over the same stretch of the question. jieba
+    coins words from context, differently in a question and in a document ("嘉沐冷链增长" → 嘉沐冷 / 链增长,
+    "嘉沐冷链物流" → 嘉沐冷链 / 物流): the index's own words decide. A coined term no word covers is
+    dropped — it is not a word the question asks about — and so is an absent word across a stretch the
+    chosen words cover ("链增长" once "嘉沐冷链" stands for 嘉沐冷链). An absent dictionary word elsewhere
+    stays: that the documents lack it says something ("滞纳金").
+    ``known``: the terms and candidates the index holds."""
+    spans = coined_spans(question, [t for t in terms if t not in known])
+    if not spans:
+        return terms
+    low = question.lower()
+    chosen: list[tuple[int, int]] = []
+    added: list[str] = []
+    for word in sorted(known, key=lambda w: (-len(w), low.find(w))):
+        at = low.find(word)
+        if at < 0 or word in terms or any(not (at + len(word) <= a or at >= b) for a, b in chosen):
+            continue
+        if any(not (at + len(word) <= s or at >= e) for s, e, _ in spans):
+            chosen.append((at, at + len(word)))
+            added.append(word)
+    coined = {t for _, _, t in spans if t in terms}
+
+    def overlapped(t: str) -> bool:  # an absent word across a stretch the collection's words now cover
+        at = low.find(t)
+        return at >= 0 and any(not (at + len(t) <= a or at >= b) for a, b in chosen)
+
+    return [t for t in terms if t not in coined and (t in known or not _HAN.match(t) or not overlapped(t))] + added
+
+
 def index_text(text: str) -> str:
     """Space-joined tokens for ``to_tsvector('simple', …)``."""
     return " ".join(tokens(text))
@@ -73,6 +162,25 @@ def query_terms(text: str) -> list[str]:
     if sum(1 for t in terms if len(t) > 1) >= 3:
         terms = [t for t in terms if len(t) > 1 or t.isdigit()]
     return terms
+
+
+@lru_cache(maxsize=16384)
+def _word_pattern(term: str) -> re.Pattern[str]:
+    stems = sorted({term, *(f for f in word_forms(term) if len(f) < len(term))}, key=len, reverse=True)
+    words = "|".join(re.escape(x) for x in stems)
+    return re.compile(rf"(?<![a-z0-9])(?:{words})(?:s|es|ed|d|ing)?(?![a-z0-9])")
+
+
+def holds(text: str, term: str) -> bool:
+    """Does lower-cased ``text`` hold the (lower-cased) search term? Chinese terms as written; a Latin
+    term as a word, with its plural or past endings or its stem ("age" is in "Age: 52" and "ages", not in
+    "dosage"; "examination" is in "examinations"; "occupations" in "Occupation:", "sentencing" in
+    "sentenced")."""
+    if not term:
+        return False
+    if _HAN.search(term) or not term.isascii():
+        return term in text
+    return _word_pattern(term).search(text) is not None
 
 
 def has_han(text: str) -> bool:

@@ -13,11 +13,8 @@ import pytest
 from dropqa.models.calibration import Logistic, load_calibration
 from dropqa.retrieval.answerability import (
     QUESTION_FEATURES,
-    SOURCE_FEATURES,
     decide,
-    listed_sources,
     question_features,
-    source_features,
 )
 from dropqa.retrieval.hits import Hit
 
@@ -53,7 +50,6 @@ def _bad_pool() -> list[Hit]:
 def test_question_features_name_every_feature():
     assert set(question_features(_good_pool(), TERMS, WEIGHTS, "en")) == set(QUESTION_FEATURES)
     assert set(question_features([], TERMS, WEIGHTS, "en")) == set(QUESTION_FEATURES)
-    assert set(source_features(_good_pool(), 1, TERMS, WEIGHTS, "en")) == set(SOURCE_FEATURES)
 
 
 def test_question_features_of_a_good_and_a_bad_pool():
@@ -124,22 +120,6 @@ def test_empty_pool_features_are_zero_but_for_the_question_itself():
     assert x["is_fact"] == 1.0 and x["n_terms"] == pytest.approx(math.log1p(4))
 
 
-def test_source_features():
-    pool = [
-        _hit("a", "The daily meal allowance limit is 100 yuan.", 0.8, 0.9, list(TERMS), ["fulltext", "semantic"]),
-        _hit("b", "Hotel rooms.", 0.4, 0.7, [], ["semantic"], document_id="d2"),
-    ]
-    first = source_features(pool, 0, TERMS, WEIGHTS, "en")
-    second = source_features(pool, 1, TERMS, WEIGHTS, "en")
-    assert first["relative"] == pytest.approx(1.0) and second["relative"] == pytest.approx(0.5)
-    assert first["log_rank"] == 0.0 and second["log_rank"] == pytest.approx(math.log(2))
-    assert first["same_document"] == 1.0 and second["same_document"] == 0.0
-    assert first["both_channels"] == 1.0 and second["both_channels"] == 0.0
-    assert first["coverage"] == pytest.approx(1.0) and second["coverage"] == 0.0
-    assert first["content_coverage"] == pytest.approx(1.0) and second["content_coverage"] == 0.0
-    assert first["similarity"] == pytest.approx(0.9)
-
-
 # --- the logistic model ----------------------------------------------------------------------
 
 def _model(**over) -> Logistic:
@@ -193,7 +173,7 @@ def test_logistic_from_dict_defaults_confident_to_one():
 
 def test_shipped_calibration_is_consistent():
     cal = SHIPPED
-    for model, names in ((cal.question, QUESTION_FEATURES), (cal.source, SOURCE_FEATURES)):
+    for model, names in ((cal.question, QUESTION_FEATURES),):
         assert model.features, "a model with no features"
         assert set(model.features) <= set(names)
         assert len(model.mean) == len(model.scale) == len(model.coef) == len(model.features)
@@ -221,25 +201,15 @@ def test_decision_as_dict_rounds():
     assert d["confidence"] in ("high", "medium", "low")
 
 
-def test_shipped_listed_sources_are_pool_indexes_in_order():
-    pool = _good_pool() + _bad_pool()
-    listed = listed_sources(SHIPPED.source, pool, TERMS, WEIGHTS, "en")
-    assert listed == sorted(set(listed))
-    assert all(0 <= i < len(pool) for i in listed)
-    assert listed_sources(SHIPPED.source, [], TERMS, WEIGHTS, "en") == []
-
-
-# --- decide / listed_sources on a hand-made calibration file ----------------------------------
+# --- decide on a hand-made calibration file ----------------------------------
 
 @pytest.fixture()
 def calibration_file(tmp_path):
-    # question: p = σ(10·top_relevance − 5); source: p = σ(20·(relative − 0.5))
+    # question: p = σ(10·top_relevance − 5)
     data = {
         "meta": {"note": "test"},
         "question": {"features": ["top_relevance"], "mean": [0.5], "scale": [0.1], "coef": [1.0], "intercept": 0.0,
                      "threshold": 0.5, "confident": 0.9},
-        "source": {"features": ["relative"], "mean": [0.5], "scale": [0.05], "coef": [1.0], "intercept": 0.0,
-                   "threshold": 0.5},
     }
     path = tmp_path / "answerability.json"
     path.write_text(json.dumps(data), encoding="utf-8")
@@ -249,7 +219,7 @@ def calibration_file(tmp_path):
 def test_calibration_file_is_read(calibration_file):
     cal = load_calibration(calibration_file)
     assert cal.meta == {"note": "test"}
-    assert cal.question.confident == 0.9 and cal.source.confident == 1.0
+    assert cal.question.confident == 0.9
 
 
 @pytest.mark.parametrize(("relevance", "answerable", "confidence"), [
@@ -266,8 +236,3 @@ def test_decide_confidence_bands(calibration_file, relevance, answerable, confid
     assert d.confidence == confidence
     assert d.threshold == 0.5
 
-
-def test_listed_sources_keeps_pool_order_above_threshold(calibration_file):
-    pool = [_hit("a", "x", 0.8), _hit("b", "x", 0.2), _hit("c", "x", 0.9), _hit("d", "x", 0.6), _hit("e", "x", 0.3)]
-    # relative: 1.0, 0.25, 1.125, 0.75, 0.375 → above 0.5: a, c, d
-    assert listed_sources(load_calibration(calibration_file).source, pool, TERMS, WEIGHTS, "en") == [0, 2, 3]

@@ -116,12 +116,12 @@ def test_locate_in_chinese():
     assert composed.lines[1] == "出差期间伙食补助标准为每人每天100元。 [2]"
 
 
-def test_locate_at_document_top_level_names_just_the_document():
+def test_locate_at_document_top_level_names_the_paragraph():
     terms, weights = _weights(QUESTION)
     pool = [_hit("n", "Remote access must go through the company VPN.", 0.9, section="")]
     composed = locate("en", QUESTION, terms, weights, pool, cfg=CFG)
     assert composed is not None
-    assert composed.lines[0] == "It is in security-policy.md [1]."
+    assert composed.lines[0] == "It is in security-policy.md > paragraph 1 [1]."
 
 
 def test_locate_with_no_evidence_is_none():

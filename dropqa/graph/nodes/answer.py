@@ -12,10 +12,12 @@ import re
 from dataclasses import replace
 from typing import Any
 
+import numpy as np
 from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 
 from dropqa.answering import compose
+from dropqa.answering.extractive import Similarity
 from dropqa.blocking import in_thread
 from dropqa.config import AnswerSettings
 from dropqa.graph.nodes.common import decide_answerable, has_model, last_ai, step
@@ -23,8 +25,10 @@ from dropqa.graph.prompts import fill
 from dropqa.graph.state import State
 from dropqa.models.chat import ChatUnavailable, Usage, ainvoke_chat, text_of
 from dropqa.retrieval.answerability import Decision
+from dropqa.retrieval.fusion import calibrate_similarity
 from dropqa.retrieval.hits import Hit
 from dropqa.services import Context, Services
+from dropqa.text.asked import missing_terms
 from dropqa.text.messages import render
 
 _NODE_REF = re.compile(r"\[([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\]")
@@ -50,14 +54,27 @@ def cited_indexes(text: str, pool: list[Hit]) -> tuple[str, list[int]]:
     return text, cites
 
 
+def _place(hit: Hit, lang: str) -> str:
+    where = f"{hit.document_name} > {hit.where()}"
+    return f"「{where}」" if lang == "zh" else f"'{where}'"
+
+
 def abstain(state: State, decision: Decision | None = None) -> dict[str, Any]:
-    """The "not in the documents" answer, naming the closest passages; ``decision`` is the answerability
-    decision that withheld the answer (default: quality_check's)."""
+    """The "not in the documents" answer, naming the closest passages — and, when the question names its
+    subject and the subject's documents say nothing of what it asks, saying so ("the documents describe
+    Kestrel Payments Gateway but do not give RPO"); ``decision`` is the answerability decision that withheld
+    the answer (default: quality_check's)."""
     lang = state.language
-    hits = state.hits
-    if hits:
-        closest = "、".join(f"「{h.document_name} > {h.section}」" for h in hits[:2]) if lang == "zh" else \
-            ", ".join(f"'{h.document_name} > {h.section}'" for h in hits[:2])
+    asked = state.quality.asked
+    hits = [h for h in state.hits if not asked.named or h.document_id in asked.documents] or state.hits
+    closest = ("、" if lang == "zh" else ", ").join(_place(h, lang) for h in hits[:2])
+    missing = missing_terms(" ".join(f"{h.breadcrumb} {h.content}" for h in hits[:8]),
+                            asked.weights(state.quality.weights), asked.translations)[:3]
+    if hits and asked.named and missing:
+        quote = "「{}」" if lang == "zh" else "“{}”"
+        text = render(lang, "no_answer_attribute", subject=subject_label(hits[0], asked.subject, lang),
+                      missing=("、" if lang == "zh" else ", ").join(quote.format(t) for t in missing), closest=closest)
+    elif hits:
         text = render(lang, "no_answer", closest=closest)
     else:
         text = render(lang, "no_answer_empty")
@@ -110,6 +127,23 @@ async def answer(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     return await in_thread(compose_offline, state, svc)
 
 
+def sentence_similarity(svc: Services, question: str) -> Similarity:
+    """How close sentences are in meaning to ``question``: the embedder's cosine, calibrated like a passage's
+    (``retrieval.similarity_floor`` … ``similarity_ceiling``)."""
+    cfg = svc.settings.retrieval
+
+    def score(texts: list[str]) -> list[float]:  # called in a worker thread, when the sentences are known
+        query = svc.embedder.embed_query(question)
+        query = query / (np.linalg.norm(query) or 1.0)
+        vectors = svc.embedder.embed_passages(texts)
+        norms = np.linalg.norm(vectors, axis=1)
+        norms[norms == 0] = 1.0
+        return [calibrate_similarity(float(s), cfg.similarity_floor, cfg.similarity_ceiling)
+                for s in (vectors @ query) / norms]
+
+    return score
+
+
 def compose_offline(state: State, svc: Services) -> dict[str, Any]:
     """The answer without a model: composed from the passages for the question's kind, or an abstention."""
     cfg = svc.settings.retrieval
@@ -134,11 +168,14 @@ def compose_offline(state: State, svc: Services) -> dict[str, Any]:
         if not decision.answerable:
             return abstain(state, decision)
         translations = state.quality.translations
+        named = set(intent.named) or None  # a question that names its subject is answered from it alone
+        similarity = sentence_similarity(svc, question)
         if intent.kind == "locate":
-            composed = compose.locate(lang, question, terms, weights, pool, translations, cfg=svc.settings.answer)
+            composed = compose.locate(lang, question, terms, weights, pool, translations, cfg=svc.settings.answer,
+                                      documents=named, similarity=similarity)
         else:
             composed = compose.extractive(lang, question, terms, weights, pool, cfg.answer_sentences, translations,
-                                          cfg=svc.settings.answer)
+                                          cfg=svc.settings.answer, documents=named, similarity=similarity)
     if composed is None:
         return abstain(state)
     update: dict[str, Any] = {
@@ -151,3 +188,11 @@ def compose_offline(state: State, svc: Services) -> dict[str, Any]:
                 if i in composed.relevance else h for i, h in enumerate(pool)]
         update["hits"] = pool
     return update
+
+
+def subject_label(hit: Hit, naming: frozenset[str], lang: str) -> str:
+    """How an answer names the subject of ``hit``'s document: the subject name the question used, else the
+    file name."""
+    used = [s for s in hit.subjects if any(t in s.lower() for t in naming)]
+    name = max(used, key=lambda s: sum(t in s.lower() for t in naming)) if used else hit.document_name
+    return f"「{name}」" if lang == "zh" else name

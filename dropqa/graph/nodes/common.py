@@ -29,7 +29,7 @@ def merge_hits(pool: list[Hit], new: list[Hit]) -> tuple[list[Hit], int]:
         elif h.relevance > kept.relevance:
             h.channels = sorted(set(kept.channels) | set(h.channels))
             by_id[h.node_id] = h
-    merged = sorted(by_id.values(), key=lambda h: (-h.relevance, h.document_name, h.position))
+    merged = sorted(by_id.values(), key=lambda h: (-h.relevance, h.document_name, h.position, h.node_id))
     return merged, added
 
 
@@ -72,4 +72,4 @@ def decide_answerable(state: State, hits: list[Hit], svc: Services,
     ``weights`` replaces the question's term weights (evaluate rescores with the bridge's terms)."""
     return decide(svc.calibration.question, hits, list(state.terms),
                   state.quality.weights if weights is None else weights, state.language, state.intent.kind,
-                  unseen=state.quality.unseen)
+                  unseen=state.quality.unseen, asked=state.quality.asked)

@@ -16,7 +16,7 @@ from langchain_core.messages import ToolMessage
 from langgraph.runtime import Runtime
 
 from dropqa.answering.bridge import bridge_entities
-from dropqa.answering.consistency import ConflictNote, claims_in, find_conflicts
+from dropqa.answering.consistency import ConflictNote, claims_in, subject_conflicts, subject_of
 from dropqa.answering.outline import Outline
 from dropqa.blocking import in_thread
 from dropqa.graph.nodes.common import decide_answerable, merge_hits
@@ -101,8 +101,10 @@ def judge(state: State, svc: Services, scope: Scope) -> dict[str, Any]:
     decision = decide_answerable(state, pool, svc, weights=weights)
     threshold = decision.threshold
     dens = density(pool, scoring_terms, weights, cfg.density_passages)
-    claims = [c for h in pool[:cfg.contradiction_passages] for c in claims_in(h, [t for t in terms if not t.isdigit()])]
-    contradictions = find_conflicts(claims)
+    named, subject = state.intent.named, state.quality.asked.subject
+    claims = [(subject_of(h, named, subject), c) for h in pool[:cfg.contradiction_passages]
+              for c in claims_in(h, [t for t in terms if not t.isdigit()])]
+    contradictions = subject_conflicts(claims, named)
     if not new_hits and not update.get("outline"):
         verdict = "empty"
     elif contradictions and not state.conflicts and "conflicts" not in update:

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any, Literal
 
 from langgraph.runtime import Runtime
 
 from dropqa.blocking import in_thread
 from dropqa.graph.state import PastTurn, State
-from dropqa.retrieval.answerability import Decision, listed_sources
 from dropqa.services import Context, Services
 from dropqa.store.documents import topics_named
 from dropqa.store.scope import Scope
+from dropqa.text.asked import expected_kind, held_share, holds_kind
 
 
 def renumber_citations(answer: str, renumber: dict[int, int]) -> str:
@@ -33,12 +34,51 @@ def citation_order(answer: str, cited: set[int]) -> list[int]:
     return [*seen, *sorted(cited - set(seen))]
 
 
-def confidence_of(decision: Decision | None, answerable: bool) -> Literal["high", "medium", "low"]:
-    """The answerability model's confidence, when it agrees with the outcome; else medium
-    (the answer was given or withheld for another reason: a citation that did not hold, say)."""
-    if decision is not None and decision.answerable == answerable:
-        return decision.confidence
-    return "medium"
+Confidence = Literal["high", "medium", "low"]
+_MARK = re.compile(r"\s*\[\d+\]")
+
+
+def quoted(answer: str) -> str:
+    """What an answer quotes: its cited lines, without their markers."""
+    return "\n".join(_MARK.sub("", line) for line in answer.splitlines() if _MARK.search(line))
+
+
+def confidence_of(state: State) -> Confidence:
+    """How sure the answer is. An answer is ``high`` only when the answerability model is sure of it *and*
+    one line it quotes holds what the question asks — every asked term (or its translation) and an answer
+    of the asked kind (a person for "who", a date for "when", a number for "how many"); a quote that holds
+    less than half of it is ``low``. A refusal is ``high`` only when nothing anywhere holds what is asked
+    and no passage in the other language came near; else ``medium`` (never a sure "no" beside a passage
+    that might answer)."""
+    decision, quality = state.quality.decision, state.quality
+    if not state.answerable:
+        cross = any(h.metadata.get("cross_language") for h in state.hits[:3])
+        nowhere = bool(quality.weights) and set(quality.weights) <= set(quality.unseen)
+        return "high" if nowhere and not quality.asked.named and not cross else "medium"
+    if state.confidence is not None:
+        base: Confidence = state.confidence
+    elif decision is not None and decision.answerable:
+        base = decision.confidence
+    else:
+        base = "medium"  # answered although the model doubted it (or for another reason)
+    if state.conflicts and base == "high":
+        base = "medium"  # the sources disagree: the answer reports both, with less certainty
+    ask = quality.asked.weights(quality.weights)
+    quote = quoted(state.answer)
+    if held_share(quote, ask, quality.asked.translations) < 0.5:
+        return "low"
+    if base == "high" and not any(_states_what_is_asked(line, ask, state.question, quality.asked.translations)
+                                  for line in quote.splitlines()):
+        return "medium"
+    return base
+
+
+def _states_what_is_asked(line: str, ask: dict[str, float], question: str,
+                          translations: dict[str, list[str]]) -> bool:
+    """One quoted line holds every asked term (or its translation) and an answer of the asked kind: what
+    ``high`` promises ("the quoted sentence holds what was asked"), not several lines that hold it between
+    them."""
+    return held_share(line, ask, translations) >= 0.999 and holds_kind(line, expected_kind(question), question)
 
 
 async def finalize(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -51,26 +91,18 @@ def final_answer(state: State, svc: Services, scope: Scope) -> dict[str, Any]:
     cfg = svc.settings.retrieval
     hits = state.hits
     cited = set(state.citations)
-    answerable = state.answerable
     answer = state.answer
-    # Cited passages first, in the order the answer cites them; then, in rank order, the uncited
-    # ones the fitted source model expects to hold evidence, up to top_k in all (cited are never cut).
+    # Cited passages first, in the order the answer cites them; then the rest of the evidence pool in rank
+    # order, up to top_k in all (cited are never cut): what the answer rests on, then where else to look —
+    # also under a "not in the documents", so the reader can check for themselves.
     order = citation_order(answer, cited)
     room = max(0, cfg.top_k - len(order))
-    weights = state.quality.weights
-    if answerable:
-        likely = listed_sources(svc.calibration.source, hits, list(state.terms), weights, state.language)
-    else:  # a non-answer shows the closest passages it names, so the reader can check for themselves
-        likely = list(range(min(svc.settings.answer.closest_sources, len(hits))))
-    extra = [i for i in likely if i not in cited][:room]
-    keep = order + extra
+    keep = order + [i for i in range(len(hits)) if i not in cited][:room]
     sources = [hits[i].source(cfg.snippet_chars, i in cited) for i in keep]
     renumber = {old: new for new, old in enumerate(keep)}
     if cited:
         answer = renumber_citations(answer, renumber)
-    confidence = state.confidence or confidence_of(state.quality.decision, answerable)
-    if answerable and state.conflicts and confidence == "high":
-        confidence = "medium"  # the sources disagree: the answer reports both, with less certainty
+    confidence = confidence_of(replace(state, answer=answer))
     return {
         "answer": answer,
         "sources": sources,

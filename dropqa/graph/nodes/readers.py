@@ -11,9 +11,10 @@ from typing import Any
 from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 
-from dropqa.answering.extractive import pick_sentences
+from dropqa.answering.extractive import Similarity, pick_sentences
+from dropqa.blocking import in_thread
 from dropqa.config import AnswerSettings
-from dropqa.graph.nodes.answer import answer, passages_block
+from dropqa.graph.nodes.answer import answer, passages_block, sentence_similarity
 from dropqa.graph.nodes.common import step
 from dropqa.graph.prompts import fill
 from dropqa.graph.state import Finding, ReaderState, State, Statement
@@ -28,18 +29,19 @@ _NOTHING = re.compile(r"(?i)^\s*NOTHING\s*$")
 _MARK = re.compile(r"\s*\[\d+\]")
 
 
-def _offline_statements(reader: ReaderState, hits: list[Hit], cfg: AnswerSettings) -> list[Statement]:
+def _offline_statements(reader: ReaderState, hits: list[Hit], cfg: AnswerSettings,
+                        similarity: Similarity | None = None) -> list[Statement]:
     terms = list(reader["terms"]) + [b.lower() for b in reader["bridge"]]
     weights = idf_weights({t: 1 for t in terms}, 10)
     for b in reader["bridge"]:
         weights[b.lower()] = weights.get(b.lower(), 1.0) * 2  # the bridge entity is what the reader looks for
     picked = pick_sentences(reader["question"], terms, weights, hits, cfg.reader_candidate_sentences,
-                            max_passages=len(hits), cfg=cfg)
+                            max_passages=len(hits), cfg=cfg, complement=not reader["bridge"], similarity=similarity)
     if reader["bridge"]:  # a statement about this document's part in the chain names the entity
         picked = [p for p in picked if any(b in p.text or b in hits[p.hit_index].breadcrumb
                                            for b in reader["bridge"])]
     return [Statement(text=clean_markup(p.text), node_id=hits[p.hit_index].node_id,
-                      where=hits[p.hit_index].section.split(" > ")[-1] or hits[p.hit_index].document_name)
+                      where=hits[p.hit_index].where().split(" > ")[-1])
             for p in picked[:cfg.reader_statements]]
 
 
@@ -65,7 +67,8 @@ async def read_document(reader: ReaderState, runtime: Runtime[Context]) -> dict[
         except ChatUnavailable:
             degraded = True
     if not statements and (degraded or not svc.chat_providers):
-        statements = _offline_statements(reader, hits, svc.settings.answer)
+        statements = await in_thread(_offline_statements, reader, hits, svc.settings.answer,
+                                     sentence_similarity(svc, reader["question"]))
     # parallel readers write nothing to one-value keys: a reader that fell back offline says so in its finding
     finding = Finding(document=reader["document"], statements=statements, degraded=bool(degraded))
     update: dict[str, Any] = {"findings": [finding], "reasoning_trace": [{
@@ -119,6 +122,8 @@ def readers_for(state: State, cfg: AnswerSettings) -> list[ReaderState]:
     else:
         floor = cfg.reader_relevance_share * (hits[0].relevance if hits else 0.0)
         candidates = [h for h in hits[:cfg.reader_pool] if h.relevance >= floor]
+        if intent.named:  # the question names its subject: other documents' look-alikes are not read
+            candidates = [h for h in candidates if h.document_id in intent.named]
     by_doc: dict[str, list[Hit]] = {}
     for h in candidates:
         by_doc.setdefault(h.document_name, []).append(h)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 import uuid
 from dataclasses import replace
+from pathlib import PurePath
 from typing import Any
 
 from langchain_core.messages import HumanMessage
@@ -20,30 +21,33 @@ from pydantic import BaseModel, Field
 from dropqa.answering import followup
 from dropqa.answering.hops import linked_documents, needs_second_hop, second_hop_queries
 from dropqa.answering.intent import Intent, classify
-from dropqa.answering.parts import Part, decompose
+from dropqa.answering.parts import Part, decompose, name_terms, named_documents
 from dropqa.blocking import in_thread
 from dropqa.graph.nodes.common import has_model, merge_hits
 from dropqa.graph.prompts import fill
 from dropqa.graph.state import RESET, Quality, State, Turn
 from dropqa.models.chat import ChatUnavailable, Usage, ainvoke_structured
+from dropqa.retrieval.answerability import Asked
 from dropqa.retrieval.fusion import rrf
 from dropqa.retrieval.hits import Hit
-from dropqa.retrieval.search import RetrievalResult, hybrid_search, score_hits
+from dropqa.retrieval.names import document_names
+from dropqa.retrieval.search import RetrievalResult, held_in, hybrid_search, score_hits
 from dropqa.services import Context, Services
 from dropqa.store import nodes as node_store
-from dropqa.store import recall
 from dropqa.store.scope import Scope
+from dropqa.text.asked import ask_weights, asked_text
 from dropqa.text.lang import detect_language
 from dropqa.text.messages import render
 from dropqa.text.sentences import ends_mid_sentence
 
 
-def expand_window(svc: Services, result: RetrievalResult, top: int = 3) -> list[Hit]:
-    """Neighbours of the best passages when a passage stops mid-sentence or is a table/figure
-    (its caption or explanation sits next to it), scored like any other hit."""
+def expand_window(svc: Services, result: RetrievalResult, best: list[Hit]) -> list[Hit]:
+    """Neighbours of the ``best`` passages when a passage stops mid-sentence (or on a label whose value
+    follows: "Chief Complaint:") or is a table/figure (its caption or explanation sits next to it), scored
+    like any other hit."""
     extra: list[Hit] = []
-    seen = {h.node_id for h in result.hits}
-    for hit in result.hits[:top]:
+    seen = {h.node_id for h in [*result.hits, *best]}
+    for hit in best:
         cut = ends_mid_sentence(hit.content)
         chat = bool((hit.metadata or {}).get("speaker"))  # a chat message: the replies that follow it
         if not (cut or chat or hit.node_type in ("table", "figure", "image")):
@@ -61,19 +65,25 @@ def expand_window(svc: Services, result: RetrievalResult, top: int = 3) -> list[
     if extra:
         score_hits(svc, result.scope, extra, result.terms, result.weights, result.vector, result.translations)
         for n in extra:
-            parent = next(h for h in result.hits if h.node_id == n.metadata["window_of"])
+            parent = next(h for h in best if h.node_id == n.metadata["window_of"])
             n.relevance = round(max(n.relevance, parent.relevance * svc.settings.answer.window_parent_share), 4)
     return extra
 
 
 def part_heads(svc: Services, parts: list[Part], scope: Scope, result: RetrievalResult, k: int,
-               per_part: int = 3) -> list[Hit]:
-    """Search each part (inside its document when it names one), scored on the whole question's
-    idf; the parts' best passages, taking turns (A1, B1, A2, B2, …)."""
+               per_part: int, subject_terms: dict[str, set[str]] | None = None) -> list[Hit]:
+    """Search each part (inside its document when it names one) for what the question asks of it — the
+    question without the words that name the part's document (``subject_terms``: document id → terms),
+    which hold for every passage of it —, scored on the whole question's idf with those words counting
+    little; the parts' best passages, taking turns (A1, B1, A2, B2, …)."""
     found: list[list[Hit]] = []
+    share = svc.settings.answer.subject_weight
     for part in parts:
         part_scope = replace(scope, document_ids=(uuid.UUID(part.document_id),)) if part.document_id else scope
-        hits = hybrid_search(svc, part.query, part_scope, k=k, weights=result.weights).hits
+        naming = (subject_terms or {}).get(part.document_id or "", set())
+        weights = {t: w * share if t in naming else w for t, w in result.weights.items()}
+        query = asked_text(part.query, naming) if part.document_id else part.query
+        hits = hybrid_search(svc, query, part_scope, k=k, weights=weights).hits
         for h in hits:
             h.metadata["part"] = part.label
         found.append(hits[:per_part])
@@ -141,30 +151,59 @@ def fuse_rewrites(svc: Services, result: RetrievalResult, rewrites: list[str], s
     result.hits = fused[: k]
 
 
+def asked_of(svc: Services, result: RetrievalResult, pool: list[Hit], named: dict[str, set[str]],
+             scope: Scope) -> Asked:
+    """What the question asks of which documents: the ones it names (by the words that name them), else the
+    best passage's (by the words of its names the question uses); and how much of it they hold anywhere."""
+    if named:
+        documents = set(named)
+        subject = set().union(*named.values())
+    elif pool:
+        documents = {pool[0].document_id}
+        subject = {t for t in result.terms if t in pool[0].names()}
+    else:
+        return Asked()
+    ask = ask_weights(result.weights, subject)
+    held, missing = held_in(svc, ask, result.translations,
+                            replace(scope, document_ids=tuple(uuid.UUID(d) for d in sorted(documents))))
+    total = sum(ask.values()) or 1.0
+    return Asked(subject=frozenset(subject), documents=frozenset(documents), named=bool(named),
+                 in_subject=round(held, 4), gap=round(ask[missing[0]] / total, 4) if missing else 0.0,
+                 missing=tuple(missing), translations=result.translations)
+
+
 def widen(svc: Services, query: str, intent: Intent, scope: Scope, result: RetrievalResult, k: int,
-          ) -> tuple[list[Hit], list[Part], list[Part]]:
+          ) -> tuple[list[Hit], list[Part], list[Part], Asked]:
     """The evidence pool: the search's passages, each named part's (or each second hop's) best ones
     leading, taking turns, and the window around the best. Returns ``(pool, parts, hops)``."""
-    titles = recall.document_titles(svc.db, scope)
+    titles = document_names(svc, scope)
     knobs = svc.settings.answer
-    parts = decompose(query, titles, knobs.part_name_share, knobs.max_parts)
+    named = named_documents(query, titles, knobs.part_name_share, result.terms)
+    intent.named = [str(row["document_id"]) for row, _ in named]
+    naming = {str(row["document_id"]): name_terms(query, row, result.terms) for row, _ in named}
+    parts = decompose(query, titles, knobs.part_name_share, knobs.max_parts, result.terms)
     heads: list[Hit] = []
     hops: list[Part] = []
     if parts:
         intent.parts = [p.as_dict() for p in parts]
         intent.aggregate = True
-        heads = part_heads(svc, parts, scope, result, k)
+        heads = part_heads(svc, parts, scope, result, k, knobs.part_heads, subject_terms=naming)
+    elif len(named) == 1:  # one subject: what the question asks of it, searched inside its document
+        row = named[0][0]
+        subject = Part(label=PurePath(str(row["filename"])).stem, query=query, document_id=str(row["document_id"]))
+        heads = part_heads(svc, [subject], scope, result, k, knobs.subject_heads, subject_terms=naming)
     elif result.hits and needs_second_hop(result.hits[0], result.weights, knobs.second_hop_coverage):
         hops = [Part(label=q, query=q) for q in second_hop_queries(query, result.hits[0], result.weights,
                                                                    knobs.second_hop_coverage, knobs.hop_names)]
         hops += linked_documents(query, result.hits[0], titles, knobs.part_name_share, knobs.hop_documents)
         heads = result.hits[:2] + hop_heads(svc, hops, scope, result, k)
-    pool, _ = merge_hits(result.hits + heads, expand_window(svc, result))
+    best = list({h.node_id: h for h in [*heads[:3], *result.hits[:3]]}.values())
+    pool, _ = merge_hits(result.hits + heads, expand_window(svc, result, best))
     if heads:  # each part's (or hop's) best passages lead the pool, taking turns, so each is read and cited
         by_id = {h.node_id: h for h in pool}
         lead = list({h.node_id: by_id[h.node_id] for h in heads}.values())
         pool = lead + [h for h in pool if h not in lead]
-    return pool, parts, hops
+    return pool, parts, hops, asked_of(svc, result, pool, naming, scope)
 
 
 async def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -185,7 +224,7 @@ async def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         rewrites, usage = await rewritten_queries(svc, query, language)
         if rewrites:
             await in_thread(fuse_rewrites, svc, result, rewrites, scope, k)
-    pool, parts, hops = await in_thread(widen, svc, query, intent, scope, result, k)
+    pool, parts, hops, asked = await in_thread(widen, svc, query, intent, scope, result, k)
     key = "assessment_agent" if intent.needs_loop else "assessment_direct"
     summary = render(language, "retrieval_summary", n=len(result.hits), top=f"{result.top_relevance:.2f}",
                      terms=", ".join(result.terms) or "—")
@@ -203,7 +242,8 @@ async def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         "hits": pool,
         "started_at": time.time(),
         "usage": (usage or Usage()).model_copy(update={"replace": True}),
-        "quality": Quality(weights=result.weights, unseen=result.unseen, translations=result.translations),
+        "quality": Quality(weights=result.weights, unseen=result.unseen, translations=result.translations,
+                           asked=asked),
         "reasoning_trace": [
             RESET,
             {"step": 0, "type": "initial_assessment", "content": render(language, key, kind=intent.kind)},

@@ -14,7 +14,7 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from dropqa.answering.consistency import Conflict, claims_in, find_conflicts
+from dropqa.answering.consistency import Conflict, claims_in, subject_conflicts, subject_of
 from dropqa.config import AnswerSettings
 from dropqa.graph.nodes.answer import abstain
 from dropqa.graph.nodes.common import step
@@ -128,9 +128,10 @@ async def verify(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     # Compare what the cited passages and the best other passages say about what the question asks.
     considered = sorted(set(cited) | set(range(min(cfg.claim_passages, len(pool)))))
     floor = cfg.claim_relevance_share * (pool[0].relevance if pool else 0)
-    claims = [c for i in considered if pool[i].relevance >= floor
+    named, subject = state.intent.named, state.quality.asked.subject
+    claims = [(subject_of(pool[i], named, subject), c) for i in considered if pool[i].relevance >= floor
               for c in claims_in(pool[i], terms)]
-    conflicts = find_conflicts(claims)
+    conflicts = subject_conflicts(claims, named)
     version_asked = state.version is not None
     notes = []
     for conflict in conflicts[:cfg.max_conflict_notes]:

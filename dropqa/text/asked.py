@@ -1,0 +1,127 @@
+"""What a question asks, and whether a quoted sentence holds it.
+
+A question names a **subject** (a court, a patient, a product: the words that name its document) and
+asks an **attribute** of it ("RPO", "企业版 … 价格", "显示器", "appointed … CEO") of an expected **kind**:
+who → a person or role holder, when → a date or time, how much does it cost → an amount of money, how
+many / how much → a number, anything else
+→ a named thing. "High confidence" is a promise that the quoted sentence holds the asked attribute
+(in the question's words or their translation) and an answer of the asked kind; this module checks it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Literal
+
+from dropqa.text.segment import holds
+from dropqa.text.subjects import is_document_kind
+
+AnswerKind = Literal["person", "date", "money", "number", "thing"]
+
+_WHO = re.compile(r"(?i)\bwho(?:m|se)?\b|谁|哪位|哪个人|何人|什么人|姓名|名字|负责人是")
+_WHEN = re.compile(r"(?i)\bwhen\b|what (?:date|time|year|day|month)|which (?:date|year|day|month)|"
+                   r"何时|什么时候|哪天|哪一天|哪年|哪一年|几月|几号|日期|时间是|哪个月")
+_HOW_MANY = re.compile(r"(?i)how (?:many|much|long|old|often|far|large|big|high)|what (?:percentage|share|number|"
+                       r"amount|price|cost|rate|fee)|多少|几[个位次项天年月台名家条份种岁]?|多久|多长|多大|多高|多远|比例|"
+                       r"百分之|占比|金额|价格|费用|数量")
+
+_MONEY_Q = re.compile(r"(?i)how much (?:does|do|is|are|will|did|would)\b.*\b(?:cost|pay|charge|price|fee)|"
+                      r"what (?:is|are) the (?:\w+ )?(?:price|cost|fee|charge)s?\b|\b(?:price|cost|fee)s? of\b|"
+                      r"多少钱|价格|价钱|收费|费用|售价|报价")
+_MONEY = re.compile(r"(?i)\d[\d,.]*\s*(?:万|亿)?\s*(?:元|块|美元|欧元|英镑|yuan|rmb|cny|usd|eur|gbp|dollars?|euros?)|"
+                    r"(?:[¥￥$€£]|rmb|cny|usd|eur|gbp)\s*\d|免费|\bfree\b")
+_DIGIT = re.compile(r"\d|[一二三四五六七八九十百千万亿两]+")
+_DATE = re.compile(
+    r"(?i)\b(?:19|20)\d{2}\b|\d{1,4}\s*[年月日号时点]|\d{1,2}:\d{2}|"
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\b|"
+    r"\b\d{1,2}(?:st|nd|rd|th)\b|[一二三四五六七八九十]+月|周[一二三四五六日]|星期|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b")
+_PERSON = re.compile(
+    r"\b[A-Z]\.\s?[A-Z][a-z]+|\b[A-Z][a-z]+[ \t]+[A-Z][a-z]+|[\u4e00-\u9fff]某{1,2}|"
+    r"(?:由|是|为|：|:)\s*[\u4e00-\u9fff]{2,3}(?:[，。、；（(]|$)|"
+    r"\b(?:Mr|Ms|Mrs|Dr|Prof)\.?\s+[A-Z][a-z]*")
+# Words that make a capitalised pair an organisation, place or heading rather than a person.
+_NOT_PEOPLE = frozenset((
+    "court", "hospital", "procuratorate", "street", "road", "city", "county", "district", "university", "company",
+    "inc", "ltd", "bank", "department", "office", "center", "centre", "general", "record", "records", "judgment",
+    "the", "this", "that", "article", "section", "chapter", "law", "act", "crime", "case", "criminal", "basic",
+    "information", "history", "examination", "diagnosis", "plan", "report", "project", "service", "services"))
+
+
+def expected_kind(question: str) -> AnswerKind:
+    """The kind of answer ``question`` asks for."""
+    if _WHEN.search(question):
+        return "date"
+    if _MONEY_Q.search(question):
+        return "money"
+    if _HOW_MANY.search(question):
+        return "number"
+    if _WHO.search(question):
+        return "person"
+    return "thing"
+
+
+def holds_kind(sentence: str, kind: AnswerKind, question: str = "") -> bool:
+    """Does ``sentence`` hold an answer of ``kind`` beyond what the question itself says (a number the
+    question also states is not an answer to it)?"""
+    if kind == "thing":
+        return True
+    asked = question.lower()
+    if kind == "money":  # a price is an amount of money, not any number ("三个版本" is not a price)
+        return any(m.group(0).lower() not in asked for m in _MONEY.finditer(sentence))
+    if kind == "number":
+        return any(m.group(0) not in asked for m in _DIGIT.finditer(sentence))
+    if kind == "date":
+        return any(m.group(0).lower() not in asked for m in _DATE.finditer(sentence))
+    flat = re.sub(r"[\W_]+", " ", asked)
+    for m in _PERSON.finditer(sentence):
+        name = m.group(0).strip(" ：:由是为")
+        words = re.findall(r"[a-z]+", name.lower())
+        if words and any(w in _NOT_PEOPLE for w in words):
+            continue
+        if re.sub(r"[\W_]+", " ", name.lower()).strip() not in flat:
+            return True
+    return False
+
+
+def ask_weights(weights: Mapping[str, float], subject: Iterable[str]) -> dict[str, float]:
+    """The question's term weights without the terms that name its subject or the kind of document it is
+    ("judgment", "records", "判决书"): what it asks of it."""
+    naming = set(subject)
+    return {t: w for t, w in weights.items() if t not in naming and not t.isdigit() and not is_document_kind(t)}
+
+
+def asked_text(question: str, subject: Iterable[str]) -> str:
+    """``question`` with the words that name its subject (and the kind of document) taken out: what it asks
+    of that document, as text to search inside it ("how many distinct criminal activities did … engage in")."""
+    out = question
+    for term in sorted(set(subject), key=len, reverse=True):
+        if term.isascii():
+            out = re.sub(rf"(?i)(?<![a-z0-9]){re.escape(term)}(?![a-z0-9])", " ", out)
+        else:
+            out = out.replace(term, " ")
+    for word in re.findall(r"[A-Za-z]+", out):
+        if is_document_kind(word.lower()):
+            out = re.sub(rf"\b{word}\b", " ", out)
+    return re.sub(r"\s+", " ", re.sub(r"(?:\s*[,，、]\s*){2,}", ", ", out)).strip(" ,，、") or question
+
+
+def held_share(text: str, weights: Mapping[str, float], translations: Mapping[str, Iterable[str]] | None = None,
+               ) -> float:
+    """Share of ``weights``' mass whose term (or one of its translations) ``text`` holds; 1.0 when there is
+    nothing to hold."""
+    total = sum(weights.values())
+    if total <= 0:
+        return 1.0
+    low = text.lower()
+    held = sum(w for t, w in weights.items()
+               if holds(low, t) or any(holds(low, x.lower()) for x in (translations or {}).get(t, ())))
+    return held / total
+
+
+def missing_terms(text: str, weights: Mapping[str, float],
+                  translations: Mapping[str, Iterable[str]] | None = None) -> list[str]:
+    """The asked terms ``text`` holds in no form, heaviest first."""
+    low = text.lower()
+    return [t for t, _ in sorted(weights.items(), key=lambda x: -x[1])
+            if not holds(low, t) and not any(holds(low, x.lower()) for x in (translations or {}).get(t, ()))]

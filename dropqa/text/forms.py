@@ -1,0 +1,50 @@
+"""Other forms of an English word ("occupations" → occupation, "sentencing" → sentence, sentenced), so a
+question finds a field label or a sentence that uses another inflection of its word.
+
+The full-text index keeps words as written (the ``simple`` configuration: one index for Chinese and
+English), so "occupations" never met "Occupation:". These rules cover the regular inflections; which of
+the forms a collection holds is checked against its index (``retrieval.search``) before they are used.
+"""
+
+from __future__ import annotations
+
+import re
+
+_VOWEL = re.compile(r"[aeiou]")
+
+
+def _stems(word: str) -> list[str]:
+    out: list[str] = []
+    if word.endswith("ies") and len(word) > 4:
+        out.append(word[:-3] + "y")
+    elif word.endswith("oses") or word.endswith("yses"):
+        out.append(word[:-2] + "is")  # diagnoses → diagnosis, analyses → analysis
+    elif word.endswith(("sses", "shes", "ches", "xes", "zes")):
+        out.append(word[:-2])
+    elif word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 3:
+        out.append(word[:-1])
+    for suffix in ("ing", "ed"):
+        if word.endswith(suffix) and len(word) > len(suffix) + 2:
+            base = word[: -len(suffix)]
+            if not _VOWEL.search(base):
+                continue
+            out += [base, base + "e"]
+            if len(base) > 2 and base[-1] == base[-2] and base[-1] not in "lsz":
+                out.append(base[:-1])  # admitted → admit
+            if suffix == "ed" and base.endswith("i"):
+                out.append(base[:-1] + "y")  # married → marry
+    return out
+
+
+def word_forms(word: str) -> list[str]:
+    """Regular inflections of a lower-case English ``word``, itself excluded: its stem(s) and the stems'
+    plural and past forms (for a Chinese word, a number or a short word: none)."""
+    if not word.isascii() or not word.isalpha() or len(word) < 4:
+        return []
+    stems = _stems(word) or [word]
+    out: dict[str, None] = {}
+    for stem in stems:
+        for form in (stem, stem + "s", stem + "d" if stem.endswith("e") else stem + "ed"):
+            if form != word and len(form) >= 3:
+                out.setdefault(form, None)
+    return list(out)

@@ -1,0 +1,210 @@
+"""What a document is about, by name: the names a question would call it by, found in its text.
+
+A folder of ``112_judgement.md`` and ``公司年报_农业_1.txt`` names nothing; the text does: its title,
+its first heading, the court or hospital and the person in its opening lines, the company whose
+report it is. :func:`document_subjects` reads the document's opening (title, first headings, the
+first few thousand characters) and its whole text (how often a name recurs), and returns the few
+names that best say what the document is about:
+
+- **labelled values** in the opening — ``Court: …``, ``Hospital Name: …``, ``Name: …``,
+  ``法院：…``, ``公司名称：…``, ``患者：…`` — the strongest evidence;
+- **the title and first heading lines** when they are short and not generic (``Criminal Judgment``,
+  ``住院病历`` name a kind of document, not this one);
+- **names in the opening**: capitalised phrases (``Riverside, Glenwood, Court``, ``E. Cruz``,
+  ``Kestrel Payments Gateway``) and Chinese organisation, place and person names — jieba's proper
+  nouns, and words ending in 公司, 集团, 法院, 医院, 银行… — that recur in the whole text.
+
+No model is involved; the same function runs at indexing and, for a version indexed before
+subjects existed, on its stored text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+
+from dropqa.text.entities import PROPER, chinese_names, word_frequency
+from dropqa.text.segment import has_han, segment_words
+
+OPENING_CHARS = 3000  # the part of a document whose names say what it is about
+MAX_SUBJECTS = 8
+_NAME_CHARS = 60
+
+# Labels whose value names the document's subject (court, hospital, patient, company, product, …).
+_LABELS = (
+    r"court|hospital(?: name)?|patient(?: name)?|name|defendant|plaintiff|company(?: name)?|organi[sz]ation|"
+    r"project(?: name)?|product(?: name)?|customer|client|vendor|supplier|party [ab]|employer|entity|"
+    r"法院|审判机关|医院(?:名称)?|姓名|患者(?:姓名)?|被告人?|原告|公司(?:名称|全称)?|企业(?:名称)?|单位(?:名称)?|"
+    r"项目(?:名称)?|产品(?:名称)?|客户|甲方|乙方|供应商|发布单位|编制单位"
+)
+_LABELLED = re.compile(rf"^[\s>*#\-•·]*\**\s*(?:{_LABELS})\s*\**\s*[:：]\s*\**\s*(?P<value>[^\n]{{2,{_NAME_CHARS}}})",
+                       re.I | re.M)
+# A capitalised phrase: words starting upper-case (or initials like "E."), joined by spaces, commas,
+# "of", "and", "&" — "Riverside, Glenwood, Court", "Bank of Ningbo", "E. Cruz".
+_CAPITALISED = re.compile(
+    r"(?<![\w.])(?:[A-Z][\w&'’\-]*\.?|[A-Z]\.)(?:(?:,?[ \t]+|[ \t]+(?:of|and|the|&|for|de)[ \t]+)"
+    r"(?:[A-Z][\w&'’\-]*\.?|[A-Z]\.))*"
+)
+# An organisation's full name: Han characters that are not function words, ending in 公司, 法院, 医院…
+_SUFFIXES = "|".join((
+    "股份有限公司", "有限责任公司", "有限公司", "集团", "公司", "人民法院", "法院", "人民检察院", "检察院", "医院",
+    "保健院", "卫生院", "银行", "大学", "学院", "研究院", "研究所", "委员会", "管理局", "事务所"))
+_NOT_IN_NAMES = "的了在是为于与和及或将已本该此其对向从被把等自由至之以而并各每某若如"
+_ORG_SUFFIX = re.compile(rf"[^\W\d_a-zA-Z{_NOT_IN_NAMES}]{{2,14}}(?:{_SUFFIXES})")
+_CN = "一二三四五六七八九十"
+_NUMBERING = re.compile(
+    rf"^(?:第[{_CN}百\d]+[章节篇部条]|[{_CN}]+[、.．]|[（(][{_CN}\d]+[)）]|\d+(?:\.\d+)*[.、．]?)\s*")
+_MONTHS = frozenset((
+    "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
+    "december", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"))
+_COMMON_WORD_FREQ = 100  # a Chinese word jieba's dictionary counts this often is a word, not a subject's name
+# Chinese person names written with 某 (尹某, 蓝某某), as anonymised records do.
+_MOU = re.compile(r"[\u4e00-\u9fff]某{1,2}")
+# Words that name a kind of document or a generic heading, not a subject.
+_GENERIC = frozenset("""
+criminal judgment judgement document record records hospitalization hospitalisation report annual summary
+introduction overview contents table of the a an and basic information case court procedures contract agreement
+policy handbook manual guide notes minutes meeting runbook appendix section chapter part page draft final
+mr ms mrs dr hon honourable honorable in on at by for to from with this that these those it its
+""".split())  # noqa: SIM905
+_KINDS_EN = frozenset((
+    "judgment", "judgement", "judgments", "document", "documents", "record", "records", "hospitalization",
+    "hospitalisation", "report", "reports", "contract", "agreement", "policy", "handbook", "manual", "guide",
+    "minutes", "runbook"))
+_KINDS_ZH = frozenset(("判决书", "判决", "病历", "住院", "住院病历", "报告", "年报", "纪要", "合同", "协议", "制度",
+                       "手册", "指南", "记录", "文件", "文档"))
+_GENERIC_ZH = (
+    "判决书", "刑事判决书", "住院病历", "病历", "年度报告", "年报", "报告", "纪要", "会议纪要", "合同", "协议",
+    "制度", "规定", "办法", "手册", "指南", "说明", "目录", "附录", "基本信息", "摘要", "概述", "前言")
+
+
+def is_document_kind(term: str) -> bool:
+    """Does ``term`` name a kind of document ("judgment", "records", "判决书", "病历") rather than something
+    asked of one?"""
+    return term in _KINDS_EN or term in _KINDS_ZH
+
+
+def file_stem_name(filename: str) -> str:
+    """A file's name as a name: its stem without a leading number, underscores as spaces
+    ("191_Clarksville General Hospital_O. Myers.md" → "Clarksville General Hospital O. Myers")."""
+    stem = filename.rsplit(".", 1)[0] if "." in filename.rsplit("/", 1)[-1] else filename
+    return re.sub(r"^\d+[_\-\s.]*", "", stem.replace("_", " ")).strip()
+
+
+def _clean(name: str) -> str:
+    name = re.sub(r"[*_`#>\[\]\\]+", "", name).strip(" \t:：,，;；.。、-—()（）\"'“”")
+    return re.sub(r"\s+", " ", name)
+
+
+def is_generic_name(name: str) -> bool:
+    """A heading that names a kind of document, not what the document is about (:func:`_generic`)."""
+    return _generic(name)
+
+
+def _generic(name: str) -> bool:
+    """A heading or value that names a kind of document ("Criminal Judgment", "住院病历"), a date or a
+    number, or a title cut short ("Hospitalization Re…"), not a subject."""
+    if not name or name.replace(" ", "").isdigit() or len(name) < 2 or name.endswith(("…", "...")):
+        return True
+    if has_han(name):
+        core = re.sub(r"[\s\d：:]+", "", name)
+        return not core or any(core == g or (core.endswith(g) and len(core) <= len(g) + 2) for g in _GENERIC_ZH)
+    words = re.findall(r"[a-z]+", name.lower())
+    return not words or all(w in _GENERIC for w in words)
+
+
+def _english_names(text: str) -> list[str]:
+    """Capitalised phrases of two or more words ("Riverside, Glenwood, Court", "E. Cruz"), and single words
+    with a digit ("Falcon-03") — a lone capitalised word in running text is as often a sentence's first
+    word ("Enlarged", "Underwent") as a name."""
+    out = []
+    for m in _CAPITALISED.finditer(text):
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        line_end = text.find("\n", m.end())
+        line = text[line_start:line_end if line_end >= 0 else len(text)]
+        if re.match(r"\**\s*[:：]", text[m.end():m.end() + 4]) or _clean(line) == _clean(m.group(0)):
+            continue  # a label ("Marital Status:") or a heading line ("Chief Complaint"), not a name
+        words = m.group(0).replace(",", " ").split()
+        while words and (words[0].lower().rstrip(".") in _GENERIC or words[0].lower() in _MONTHS):
+            words = words[1:]
+        if not words:
+            continue
+        name = _clean(m.group(0)[m.group(0).find(words[0]):])
+        name = re.sub(r"['’]s$", "", name)
+        single_name = len(name) >= 4 and not _generic(name) and bool(re.search(r"\d", name))
+        if len(words) >= 2 or single_name:
+            out.append(name)
+    return out
+
+
+def _chinese_names(text: str) -> list[str]:
+    """Organisations by their suffix (…公司, …法院, …医院), anonymised people (尹某, 蓝某某), and jieba's proper
+    nouns that its dictionary does not know as common words."""
+    found = [m.group(0) for m in _ORG_SUFFIX.finditer(text) if _named_org(m.group(0), text)]
+    found += [m.group(0) for m in _MOU.finditer(text)]
+    found += [w for w in chinese_names(text, PROPER) if word_frequency(w) < _COMMON_WORD_FREQ
+              and (not re.search(f"(?:{_SUFFIXES})$", w) or _named_org(w, text))]
+    return [n for n in found if not _generic(n)]
+
+
+def _named_org(name: str, text: str) -> bool:
+    """An organisation's name rather than a phrase that ends in 公司 ("上市公司", "提交公司"): a word of its
+    own before the suffix that the dictionary does not know as a common word."""
+    prefix = re.sub(rf"(?:{_SUFFIXES})$", "", name)
+    words = [w for w in segment_words(prefix) if len(w) >= 2]
+    return len(prefix) >= 2 and any(word_frequency(w) < _COMMON_WORD_FREQ for w in words)
+
+
+def _heading_lines(headings: Iterable[str]) -> list[str]:
+    """Short, non-generic titles and headings, split at a "：" ("霜叶市第一人民医院：喻某某")."""
+    out = []
+    for heading in headings:
+        for part in re.split(r"[:：|]|\s[—–-]\s", heading or ""):
+            name = _clean(_NUMBERING.sub("", part.strip()))
+            if 2 <= len(name) <= _NAME_CHARS and not _generic(name):
+                out.append(name)
+    return out
+
+
+def document_subjects(headings: Iterable[str], opening: str, text: str = "") -> list[str]:
+    """The names that say what a document is about, best first (at most :data:`MAX_SUBJECTS`).
+
+    ``headings``: its file name and title or first heading (later headings are its structure, not its
+    subject: "Chief Complaint"); ``opening``: its first characters (about
+    :data:`OPENING_CHARS`); ``text``: as much of the whole text as is at hand (how often a name recurs)."""
+    opening = opening[:OPENING_CHARS]
+    whole = text or opening
+    scores: Counter[str] = Counter()
+    first_seen: dict[str, int] = {}
+
+    def add(name: str, weight: float) -> None:
+        name = _clean(name)
+        if not (2 <= len(name) <= _NAME_CHARS) or _generic(name) or "|" in name:
+            return  # "王磊 | 预算": a table's cells, not a name
+        key = name.lower()
+        scores[key] += weight
+        first_seen.setdefault(key, len(first_seen))
+        shown.setdefault(key, name)
+
+    shown: dict[str, str] = {}
+    for i, name in enumerate(_heading_lines(headings)):
+        add(name, 3.0 if i == 0 else 2.0)
+    for m in _LABELLED.finditer(opening):
+        value = re.split(r"[，;；。(（]|\s{2,}", m.group("value"))[0]
+        add(re.split(r"[:：]", value)[-1], 3.0)  # "Defendant: Name: N. Adams" → N. Adams
+    names = _chinese_names(opening) if has_han(opening) else _english_names(opening)
+    counts = Counter(n.lower() for n in names)
+    lowered = whole.lower()
+    for name in dict.fromkeys(names):
+        recurs = lowered.count(name.lower())
+        add(name, 0.3 * counts[name.lower()] + min(recurs, 10) * 0.15)
+    ranked = sorted(scores, key=lambda k: (-scores[k], first_seen[k]))
+    out: list[str] = []
+    for key in ranked:
+        if any(key in o.lower() for o in out):  # "Cruz" beside "E. Cruz"
+            continue
+        out.append(shown[key])
+        if len(out) >= MAX_SUBJECTS:
+            break
+    return out

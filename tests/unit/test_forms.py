@@ -1,0 +1,24 @@
+"""Other inflections of a question's English words: found in a label or sentence that uses another."""
+
+import pytest
+
+from dropqa.text.forms import word_forms
+from dropqa.text.segment import holds
+
+
+@pytest.mark.parametrize(("word", "form"), [
+    ("occupations", "occupation"), ("diagnoses", "diagnosis"), ("sentencing", "sentenced"),
+    ("sentencing", "sentence"), ("admitted", "admit"), ("activities", "activity"), ("charges", "charge"),
+])
+def test_word_forms(word: str, form: str) -> None:
+    assert form in word_forms(word)
+
+
+def test_no_forms_for_chinese_numbers_or_short_words() -> None:
+    assert word_forms("职业") == [] and word_forms("2024") == [] and word_forms("age") == []
+
+
+def test_holds_another_inflection_but_not_inside_a_word() -> None:
+    assert holds("*occupation:* barista", "occupations")
+    assert holds("he was sentenced to 12 years", "sentencing")
+    assert not holds("dosage: 5 mg", "age")

@@ -1,0 +1,196 @@
+"""What a document is about by name (text.subjects), what a question asks of it (text.asked), and the
+documents a question names through those subjects (answering.parts)."""
+
+from __future__ import annotations
+
+import pytest
+
+from dropqa.answering.parts import name_terms, named_documents
+from dropqa.text.asked import expected_kind, held_share, holds_kind, missing_terms
+from dropqa.text.subjects import document_subjects
+
+JUDGEMENT = """Criminal Judgment Document
+
+Court and Prosecutor Information
+Court: Trenton, Vandalia, Court
+Procuratorate: Trenton, Vandalia, Procuratorate
+Chief Judge: Q. Martin
+
+Defendant Information
+Defendant: G. Torres
+Gender: Female
+Occupation: Retail Manager
+
+The defendant G. Torres sold counterfeit goods. G. Torres was arrested on 25 January 2023."""
+
+RECORD = """霜叶市第一人民医院
+住院病历
+基本信息：
+姓名：喻某某
+性别：女
+职业：教师
+医院名称：霜叶市第一人民医院
+主诉：贫血、体力下降2个月余"""
+
+REPORT = ("恒屿冷链物流股份有限公司董事会现将公司2024年度经营情况报告如下。公司全年实现营业收入18.6亿元，"
+          "同比增长12%。恒屿冷链物流股份有限公司冷库总容量达到42万吨。上市公司应当披露的其他事项详见年报。")
+
+
+def test_a_plain_named_judgement_is_about_its_court_and_defendant() -> None:
+    subjects = document_subjects(["judgement", "Criminal Judgment Document"], JUDGEMENT, JUDGEMENT)
+    assert "Trenton, Vandalia, Court" in subjects and "G. Torres" in subjects
+    assert not {"Criminal Judgment Document", "Gender", "January"} & set(subjects)
+
+
+def test_a_chinese_record_is_about_its_hospital_and_patient() -> None:
+    subjects = document_subjects(["住院病历"], RECORD, RECORD)
+    assert "霜叶市第一人民医院" in subjects and "喻某某" in subjects
+    assert "住院病历" not in subjects
+
+
+def test_a_headingless_report_is_about_its_company_not_phrases_ending_in_company() -> None:
+    subjects = document_subjects(["公司年报 农业 1"], REPORT, REPORT)
+    assert "恒屿冷链物流股份有限公司" in subjects
+    assert "上市公司" not in subjects
+
+
+def _row(doc: str, filename: str, subjects: list[str], heading: str = "") -> dict:
+    return {"document_id": doc, "filename": filename, "title": filename, "heading": heading, "subjects": subjects}
+
+
+RECORDS = [
+    _row("a", "180_record.md", ["Z. Walker", "Bridgewater City Hospital"]),
+    _row("b", "181_record.md", ["E. Cruz", "Parker City Hospital"]),
+    _row("c", "182_record.md", ["M. Chen", "Parker City Hospital"]),
+    _row("d", "122_judgement.md", ["G. Torres", "Trenton, Vandalia, Court"], "Criminal Judgment Document"),
+    _row("e", "123_judgement.md", ["I. Hill", "Trenton, Springfield, Court"], "Criminal Judgment Document"),
+]
+
+
+def test_a_document_is_named_by_a_subject_found_in_its_text() -> None:
+    q = "According to the court judgment of Trenton, Vandalia, Court, who was the defendant?"
+    assert [r["document_id"] for r, _ in named_documents(q, RECORDS, 0.5)] == ["d"]
+    assert {"trenton", "vandalia"} <= name_terms(q, RECORDS[3])
+    assert "defendant" not in name_terms(q, RECORDS[3])
+
+
+def test_hospital_and_patient_name_one_record_not_every_record_of_the_hospital() -> None:
+    q = "According to the hospitalization records of Parker City Hospital, what is E. Cruz's initial diagnosis?"
+    assert [r["document_id"] for r, _ in named_documents(q, RECORDS, 0.5)] == ["b"]
+
+
+@pytest.mark.parametrize(("question", "kind"), [
+    ("Who was the defendant?", "person"), ("被告人是谁？", "person"), ("When was he arrested?", "date"),
+    ("什么时候立案的？", "date"), ("How many failed password attempts lock an account?", "number"),
+    ("企业版每席位每月多少钱？", "money"), ("What is the monthly fee?", "money"),
+    ("What is the budget code of Project Falcon-03?", "thing"),
+])
+def test_expected_kind(question: str, kind: str) -> None:
+    assert expected_kind(question) == kind
+
+
+def test_holds_kind_ignores_what_the_question_itself_says() -> None:
+    assert holds_kind("Defendant: G. Torres", "person", "Who was the defendant?")
+    assert not holds_kind("The defendant sold counterfeit goods.", "person", "Who was the defendant?")
+    assert holds_kind("连续5次输入错误密码将锁定账户。", "number", "密码错几次会锁定？")
+    assert not holds_kind("Falcon-03 has 3 phases.", "number", "How many phases does Falcon-03 have, 3?")
+    assert holds_kind("Arrested on 25 January 2023.", "date", "When was he arrested?")
+
+
+def test_held_share_and_missing_terms_read_translations_too() -> None:
+    weights = {"rpo": 3.0, "kestrel": 1.0}
+    assert held_share("Kestrel fails over in 15 minutes (RTO).", weights) == 0.25
+    assert missing_terms("Kestrel fails over in 15 minutes (RTO).", weights) == ["rpo"]
+    zh = {"辩护律师": 2.0}
+    assert held_share("The defense lawyer, Y. Patel, is instructed", zh, {"辩护律师": ["defense lawyer"]}) == 1.0
+    assert held_share("anything", {}) == 1.0
+
+
+def test_asked_text_is_the_question_without_its_subject() -> None:
+    from dropqa.text.asked import asked_text
+
+    q = "According to the judgment of Riverton, Hamilton, Court, how many crimes did H. Walker commit?"
+    assert asked_text(q, {"riverton", "hamilton", "court", "walker"}) == \
+        "According to the of, how many crimes did H. commit?"
+    court = {"荔枝市", "钢城区", "人民法院"}
+    assert "人民法院" not in asked_text("根据荔枝市钢城区人民法院的判决书，审判长是谁？", court)
+    assert asked_text("Riverton Court", {"riverton", "court"}) == "Riverton Court"  # nothing left: as asked
+
+
+def test_a_passage_outside_any_section_is_placed_by_page_or_paragraph() -> None:
+    from dropqa.retrieval.hits import Hit
+
+    def hit(section: str, content: str, position: int, page: int | None = None) -> Hit:
+        return Hit(node_id="n", document_id="d", document_name="公司年报_农业_1.txt", version=1,
+                   node_type="paragraph", section=section, breadcrumb="x", content=content,
+                   position=position, page=page)
+
+    assert hit("第3章 > 3.2 云平台建设", "正文", 5).where() == "第3章 > 3.2 云平台建设"
+    assert hit("", "公司主营业务为农业。", 2).where() == "第 2 段"
+    assert hit("", "The gateway fails over in two minutes.", 4).where() == "paragraph 4"
+    assert hit("", "Monthly fee is 300 EUR.", 9, page=3).where() == "page 3"
+    assert hit("", "公司主营业务为农业。", 2).source(80, cited=True).section == "第 2 段"
+
+
+def test_a_latin_name_is_matched_by_the_questions_capitalised_words_only() -> None:
+    from dropqa.answering.parts import named_documents
+
+    rows = [{"document_id": str(i), "filename": f"{i}_judgement.md", "heading": h, "subjects": s}
+            for i, (h, s) in enumerate([("Riverton, Hamilton, Court", ["H. Walker"]),
+                                        ("Northwood, Richmond, Court", ["S. Taylor", "Counterfeiting Currency"])]
+                                       + [(f"Court {k}", []) for k in range(40)])]
+    q = "According to the judgment of Riverton, Hamilton, Court, what did H. Walker do about counterfeiting currency?"
+    assert [r["heading"] for r, _ in named_documents(q, rows, 0.5)] == ["Riverton, Hamilton, Court"]
+    # typed in lower case: no capitalisation to go by, the words still name the document
+    assert [r["heading"] for r, _ in named_documents("what did riverton hamilton court decide", rows, 0.5)] \
+        == ["Riverton, Hamilton, Court"]
+
+
+def test_the_collections_words_replace_what_jieba_coins_from_a_questions_context() -> None:
+    from dropqa.text.segment import coined_spans, query_terms, resegment
+
+    q = "嘉沐冷链增长最快的是哪块业务？"  # jieba: 嘉沐冷 / 链增长; the report it names was indexed as 嘉沐冷链
+    terms = query_terms(q)
+    assert "嘉沐冷链" not in terms
+    assert resegment(q, terms, {"嘉沐冷链", "增长", "最快", "业务"}) == ["增长", "最快", "业务", "嘉沐冷链"]
+    q = "恒屿冷链和嘉沐冷链，哪家更大？"  # 嘉, 沐: single characters jieba could not group
+    assert any(text == "和嘉沐" for _, _, text in coined_spans(q, query_terms(q)))
+    assert "嘉沐冷链" in resegment(q, query_terms(q), {"恒屿", "冷链", "嘉沐冷链"})
+    # an absent dictionary word stays: that no document holds it is what tells the question unanswerable
+    q = "主机托管合同对逾期付款约定了多少利息或滞纳金？"
+    assert "滞纳金" in resegment(q, query_terms(q), {"合同", "逾期", "付款"})
+
+
+def test_a_companys_legal_form_does_not_outweigh_its_name() -> None:
+    from dropqa.answering.parts import named_documents
+
+    rows = [{"document_id": "1", "filename": "公司年报_1.txt", "heading": "", "subjects": ["恒屿冷链物流股份有限公司"]},
+            {"document_id": "2", "filename": "公司年报_2.txt", "heading": "", "subjects": ["嘉沐冷链物流股份有限公司"]}]
+    rows += [{"document_id": str(i), "filename": f"{i}.md", "heading": f"文档{i}", "subjects": []}
+             for i in range(3, 12)]
+    named = named_documents("嘉沐冷链2024年的研发投入是多少？", rows, 0.5, ["嘉沐冷链", "2024", "研发", "投入"])
+    assert [r["document_id"] for r, _ in named] == ["2"]
+
+
+def test_two_named_subjects_figures_differ_without_conflicting() -> None:
+    from dropqa.answering.consistency import claims_in, subject_conflicts, subject_of
+    from dropqa.retrieval.hits import Hit
+
+    def hit(doc: str, text: str, version: int = 1) -> Hit:
+        return Hit(node_id=f"{doc}{version}", document_id=doc, document_name=f"{doc}.txt", version=version,
+                   node_type="paragraph", section="", breadcrumb=f"{doc}.txt", content=text, position=1)
+
+    pool = [hit("a", "冷库总库容86万立方米。"), hit("b", "冷库总库容61万立方米。"),
+            hit("a", "冷库总库容80万立方米。", 2)]
+    claims = [(h.document_id, c) for h in pool for c in claims_in(h, ["库容"])]
+    assert subject_conflicts(claims, []), "unnamed: every source is compared"
+    found = subject_conflicts(claims, ["a", "b"])
+    assert len(found) == 1 and {c.version for c in found[0].claims} == {1, 2}, "a's versions only"
+    # one subject named: another document's passage that names it too is compared with it
+    report = hit("r", "星图计划（大模型应用平台）预算500万元。")
+    charter = hit("c", "星图计划项目总预算为450万元。")
+    other = hit("o", "天枢项目预算300万元。")
+    pairs = [(subject_of(h, ["c"], {"星图", "计划"}), x) for h in (report, charter, other)
+             for x in claims_in(h, ["预算"])]
+    found = subject_conflicts(pairs, ["c"])
+    assert len(found) == 1 and {x.document for x in found[0].claims} == {"r.txt", "c.txt"}
