@@ -112,14 +112,19 @@ def _quantities(text: str) -> list[tuple[int, float, str]]:
     return out
 
 
-def claims_in(hit: Hit, attributes: Sequence[str], subject_terms: Sequence[str] = ()) -> list[Claim]:
+def claims_in(hit: Hit, attributes: Sequence[str], subject_terms: Sequence[str] = (),
+              naming: Collection[str] = ()) -> list[Claim]:
     """Claims about ``attributes`` (question terms) stated in one passage.
 
     A sentence (or table row) counts when it names the attribute and, if given, at
     least one subject term (or its section path does) — so a budget of another
-    project in the same table is not taken for this one's.
+    project in the same table is not taken for this one's. ``naming``: the question's
+    words that name its subject ("云栖", "平台"): they say whose claim it is, never what
+    it is about ("云栖数据平台3.0" is not a 平台 of 3, "7×24 小时" not one of 7).
     """
+    named = {a.lower() for a in naming}
     attributes = [a.lower() for a in attributes if a]
+    asked = [a for a in attributes if a not in named]
     subject = [s.lower() for s in subject_terms if s]
     crumb = hit.breadcrumb.lower()
     claims: list[Claim] = []
@@ -134,7 +139,7 @@ def claims_in(hit: Hit, attributes: Sequence[str], subject_terms: Sequence[str] 
                 if not m:
                     continue
                 header, cell_unit, value_text = m.group(1).strip().lower(), m.group(2), m.group(3)
-                attr = max((a for a in attributes if a in header), key=len, default=None)
+                attr = max((a for a in asked if a in header), key=len, default=None)
                 if attr is None:
                     continue
                 # A row is about the question's subject when it names another question term
@@ -151,7 +156,7 @@ def claims_in(hit: Hit, attributes: Sequence[str], subject_terms: Sequence[str] 
         # ("总预算为450万元" → 预算), so other numbers in the sentence are not taken for it.
         for pos, value, unit in _quantities(unit_text):
             window = low[max(0, pos - _WINDOW):pos]
-            best = max(((window.rfind(a), a) for a in attributes if a in window), default=None)
+            best = max(((window.rfind(a), a) for a in asked if a in window), default=None)
             if best is None:
                 continue
             attr = best[1]

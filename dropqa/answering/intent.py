@@ -58,6 +58,7 @@ class Intent:
     aggregate: bool = False  # the answer gathers several documents' statements
     parts: list[dict[str, Any]] = field(default_factory=list)  # answering.parts.Part dicts: searched one by one
     named: list[str] = field(default_factory=list)  # ids of the documents the question names (its subjects)
+    about: list[str] = field(default_factory=list)  # ``named`` and the documents that write the subject out
 
     @property
     def needs_loop(self) -> bool:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 from pathlib import PurePath
@@ -150,6 +150,37 @@ def named_documents(question: str, titles: Sequence[dict[str, Any]], min_share: 
         best = scored[0][1]
         scored = [s for s in scored if s[1] >= 0.75 * best]
     return [(row, share) for row, share, words in scored if not any(words < other for _, _, other in scored)]
+
+
+def subject_spans(question: str, words: Collection[str]) -> list[str]:
+    """The stretches of ``question`` that its subject words (``words``, lower-cased, as ``name_terms``
+    returns them) are written in, each with the letters and digits that run on from it ("Project Falcon-03",
+    "云栖数据平台3.0"): the subject as the question writes it, to find it in a passage of another document."""
+    low = question.lower()
+    found = sorted((m.start(), m.end()) for w in words if w for m in re.finditer(re.escape(w), low))
+    spans: list[tuple[int, int]] = []
+    for start, end in found:
+        if spans and start <= spans[-1][1] + 1 and not low[spans[-1][1]:start].strip(" -"):
+            spans[-1] = (spans[-1][0], max(spans[-1][1], end))  # adjacent or overlapping words: one name
+        else:
+            spans.append((start, end))
+    out = []
+    for start, end in spans:
+        latin_end = low[end - 1].isascii() and low[end - 1].isalnum()
+        if (low[start].isascii() and start and low[start - 1].isascii() and low[start - 1].isalnum()) or \
+                (latin_end and low[end:end + 1].isascii() and low[end:end + 1].isalnum()):
+            continue  # "falcon" inside "falcons": another word, not this name
+        tail = re.match(r"(?:[-.][a-z0-9]+)+" if latin_end else r"[a-z0-9]+(?:[-.][a-z0-9]+)*", low[end:])
+        if tail:
+            end += len(tail.group(0))
+        out.append(re.sub(r"\s+", " ", low[start:end]).strip())
+    return [s for s in dict.fromkeys(out) if len(s) >= 2]
+
+
+def mentions(text: str, spans: Sequence[str]) -> bool:
+    """``text`` writes every one of ``spans`` (the question's subject), ignoring case and spacing."""
+    flat = re.sub(r"\s+", "", text.lower())
+    return bool(spans) and all(re.sub(r"\s+", "", s) in flat for s in spans)
 
 
 def _without(question: str, keep: str, alternatives: Sequence[str]) -> str:

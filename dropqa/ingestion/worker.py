@@ -139,6 +139,8 @@ class Worker:
                     changed.add(job["kb_id"])
                 continue
             for kb in sorted(changed, key=str):  # the queue ran empty: each changed base's topics, once per batch
+                if stop_event.is_set():
+                    break  # stopping: they are recomputed after the base next changes
                 self.indexer.refresh_topics(kb)
             changed.clear()
             if self._fill_some(stop_event, filled):

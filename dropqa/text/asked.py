@@ -121,7 +121,9 @@ def held_share(text: str, weights: Mapping[str, float], translations: Mapping[st
 
 def missing_terms(text: str, weights: Mapping[str, float],
                   translations: Mapping[str, Iterable[str]] | None = None) -> list[str]:
-    """The asked terms ``text`` holds in no form, heaviest first."""
+    """The asked terms ``text`` holds in no form, heaviest first; a term inside a longer missing one (jieba's
+    "服务" and "务器" of "服务器") is that one, said once."""
     low = text.lower()
-    return [t for t, _ in sorted(weights.items(), key=lambda x: -x[1])
-            if not holds(low, t) and not any(holds(low, x.lower()) for x in (translations or {}).get(t, ()))]
+    missing = [t for t, _ in sorted(weights.items(), key=lambda x: -x[1])
+               if not holds(low, t) and not any(holds(low, x.lower()) for x in (translations or {}).get(t, ()))]
+    return [t for t in missing if not any(t != m and t in m for m in missing)]

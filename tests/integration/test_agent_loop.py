@@ -81,7 +81,9 @@ def test_question_the_documents_cannot_answer(services, agent_corpus):
     result = ask(services, "极光项目的GPU服务器是从哪家供应商采购的？")
     assert result.answerable is False
     assert result.mode == "agent"
-    assert "没有找到" in result.answer
+    # the project is there, the supplier is not: the answer says which, in the question's own words
+    assert "极光项目" in result.answer and "没有" in result.answer
+    assert "「GPU」" in result.answer and "「务器」" not in result.answer
 
 
 def test_document_text_is_data_not_instructions(services, agent_corpus):

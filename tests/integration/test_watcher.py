@@ -97,8 +97,8 @@ def test_dropqa_watch_indexes_changes(db: Database, settings, database_url: str,
         assert done and done[0]["outcome"] == "indexed"
     finally:
         proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(30)
+        try:  # the worker may be recomputing topics: `watch` waits up to 60 s for it (cli.worker.watch)
+            proc.wait(120)
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()

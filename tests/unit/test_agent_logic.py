@@ -117,3 +117,13 @@ def test_follow_up_completion():
     assert complete("北辰项目的预算是多少？", [PastTurn(question="x")]) == "北辰项目的预算是多少？"
     assert complete("那它的预算呢？", [PastTurn(question="北辰项目的负责人是谁？")]).startswith("北辰项目")
     assert complete("And in 2023?", [{"question": "Revenue in 2024?"}]) == "Revenue in 2023?"  # a thread from before
+
+
+def test_the_words_naming_the_subject_are_never_the_attribute():
+    """"云栖数据平台3.0" is the platform's version, "7×24 小时" its duty roster: neither is a claim about
+    平台 when the question names the platform and asks its release date."""
+    terms, naming = ["云栖", "数据", "平台", "发布", "日期"], {"云栖", "数据", "平台"}
+    assert claims_in(hit("云栖数据平台3.0的发布日期定为2025年5月20日。"), terms, naming=naming) == []
+    assert claims_in(hit("平台实行 7×24 小时值班。"), terms, naming=naming) == []
+    budget = claims_in(hit("极光项目总预算为300万元。"), ["极光", "项目", "预算"], naming={"极光", "项目"})
+    assert [(c.attribute, c.value) for c in budget] == [("预算", 300.0)]

@@ -2,7 +2,7 @@
 
 import pytest
 
-from dropqa.answering.parts import Part, alternatives, decompose, named_documents
+from dropqa.answering.parts import Part, alternatives, decompose, mentions, named_documents, subject_spans
 from dropqa.config import AnswerSettings
 
 CFG = AnswerSettings()
@@ -192,3 +192,22 @@ def test_one_named_document_with_alternatives_searches_each_alternative_in_it():
 
 def test_part_as_dict():
     assert Part("2019", "q 2019", "d1").as_dict() == {"label": "2019", "query": "q 2019", "document_id": "d1"}
+
+
+@pytest.mark.parametrize(("question", "words", "spans"), [
+    ("云栖数据平台3.0的发布日期是哪天？", {"云栖", "数据", "平台"}, ["云栖数据平台3.0"]),
+    ("What is the budget code of Project Falcon-03?", {"project", "falcon"}, ["project falcon-03"]),
+    ("What is the budget code of Project Falcon?", {"project", "falcon"}, ["project falcon"]),
+    ("Which team do the Falcons play?", {"falcon"}, []),  # inside another word: not this name
+    ("星图计划的项目发起人是谁？", {"星图", "计划"}, ["星图计划"]),
+])
+def test_the_subject_as_the_question_writes_it(question: str, words: set[str], spans: list[str]) -> None:
+    assert subject_spans(question, words) == spans
+
+
+def test_another_document_mentions_the_subject_only_when_it_writes_it_out() -> None:
+    spans = subject_spans("What is the budget code of Project Falcon-03?", {"project", "falcon"})
+    assert mentions("Budget codes: Project Falcon-03 uses FC-2291.", spans)
+    assert not mentions("Project Falcon-04 uses budget code FC-2292.", spans)
+    assert not mentions("The falcon is a bird.", spans)
+    assert not mentions("anything", [])

@@ -194,3 +194,9 @@ def test_two_named_subjects_figures_differ_without_conflicting() -> None:
              for x in claims_in(h, ["预算"])]
     found = subject_conflicts(pairs, ["c"])
     assert len(found) == 1 and {x.document for x in found[0].claims} == {"r.txt", "c.txt"}
+
+
+def test_a_missing_word_is_named_once_not_by_its_pieces() -> None:
+    weights = {"gpu": 2.0, "服务": 1.0, "务器": 1.0, "服务器": 1.5, "供应商": 1.8}
+    assert missing_terms("极光项目预算：采购服务器", {"供应商": 1.8}) == ["供应商"]
+    assert missing_terms("极光项目立项书", weights) == ["gpu", "供应商", "服务器"]

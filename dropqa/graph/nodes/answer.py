@@ -73,7 +73,8 @@ def abstain(state: State, decision: Decision | None = None) -> dict[str, Any]:
     if hits and asked.named and missing:
         quote = "「{}」" if lang == "zh" else "“{}”"
         text = render(lang, "no_answer_attribute", subject=subject_label(hits[0], asked.subject, lang),
-                      missing=("、" if lang == "zh" else ", ").join(quote.format(t) for t in missing), closest=closest)
+                      missing=("、" if lang == "zh" else ", ").join(quote.format(as_written(state.question, t))
+                                                                  for t in missing), closest=closest)
     elif hits:
         text = render(lang, "no_answer", closest=closest)
     else:
@@ -82,6 +83,12 @@ def abstain(state: State, decision: Decision | None = None) -> dict[str, Any]:
     p = decision.probability if decision is not None else 0.0
     return {"answer": text, "answerable": False, "citations": [],
             "reasoning_trace": [step(state, "answer", render(lang, "insufficient", relevance=f"{p:.2f}"))]}
+
+
+def as_written(question: str, term: str) -> str:
+    """``term`` (lower-cased) as the question writes it ("GPU", not "gpu"), else as it is."""
+    at = question.lower().find(term)
+    return question[at:at + len(term)] if at >= 0 and len(question[at:at + len(term)]) == len(term) else term
 
 
 async def _model_answer(svc: Any, state: State, pool: list[Hit]) -> dict[str, Any] | None:
@@ -168,7 +175,7 @@ def compose_offline(state: State, svc: Services) -> dict[str, Any]:
         if not decision.answerable:
             return abstain(state, decision)
         translations = state.quality.translations
-        named = set(intent.named) or None  # a question that names its subject is answered from it alone
+        named = set(intent.about or intent.named) or None  # a question naming its subject is answered from it
         similarity = sentence_similarity(svc, question)
         if intent.kind == "locate":
             composed = compose.locate(lang, question, terms, weights, pool, translations, cfg=svc.settings.answer,

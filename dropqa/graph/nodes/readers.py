@@ -123,7 +123,8 @@ def readers_for(state: State, cfg: AnswerSettings) -> list[ReaderState]:
         floor = cfg.reader_relevance_share * (hits[0].relevance if hits else 0.0)
         candidates = [h for h in hits[:cfg.reader_pool] if h.relevance >= floor]
         if intent.named:  # the question names its subject: other documents' look-alikes are not read
-            candidates = [h for h in candidates if h.document_id in intent.named]
+            about = intent.about or intent.named
+            candidates = [h for h in candidates if h.document_id in about]
     by_doc: dict[str, list[Hit]] = {}
     for h in candidates:
         by_doc.setdefault(h.document_name, []).append(h)

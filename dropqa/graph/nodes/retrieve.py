@@ -21,7 +21,7 @@ from pydantic import BaseModel, Field
 from dropqa.answering import followup
 from dropqa.answering.hops import linked_documents, needs_second_hop, second_hop_queries
 from dropqa.answering.intent import Intent, classify
-from dropqa.answering.parts import Part, decompose, name_terms, named_documents
+from dropqa.answering.parts import Part, decompose, mentions, name_terms, named_documents, subject_spans
 from dropqa.blocking import in_thread
 from dropqa.graph.nodes.common import has_model, merge_hits
 from dropqa.graph.prompts import fill
@@ -203,7 +203,25 @@ def widen(svc: Services, query: str, intent: Intent, scope: Scope, result: Retri
         by_id = {h.node_id: h for h in pool}
         lead = list({h.node_id: by_id[h.node_id] for h in heads}.values())
         pool = lead + [h for h in pool if h not in lead]
+    intent.about = list(intent.named)
+    for doc, words in mentioning(query, naming, pool).items():  # other documents that write the subject out
+        intent.about.append(doc)
+        naming[doc] = words
     return pool, parts, hops, asked_of(svc, result, pool, naming, scope)
+
+
+def mentioning(query: str, naming: dict[str, set[str]], pool: list[Hit]) -> dict[str, set[str]]:
+    """Documents of ``pool`` not named by the question whose passages write one of its subjects out as the
+    question does (the minutes' "云栖数据平台3.0的发布日期定为…" for a question about 云栖数据平台3.0, named
+    by the platform's manual): they are about it too, and the answer may come from them. Another project's
+    passage ("Falcon-04") does not write "Project Falcon-03" and stays out."""
+    out: dict[str, set[str]] = {}
+    for words in naming.values():
+        spans = subject_spans(query, words)
+        for h in pool:
+            if h.document_id not in naming and mentions(f"{h.breadcrumb} {h.content}", spans):
+                out.setdefault(h.document_id, set()).update(words)
+    return out
 
 
 async def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:

@@ -130,7 +130,7 @@ async def verify(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     floor = cfg.claim_relevance_share * (pool[0].relevance if pool else 0)
     named, subject = state.intent.named, state.quality.asked.subject
     claims = [(subject_of(pool[i], named, subject), c) for i in considered if pool[i].relevance >= floor
-              for c in claims_in(pool[i], terms)]
+              for c in claims_in(pool[i], terms, naming=subject)]
     conflicts = subject_conflicts(claims, named)
     version_asked = state.version is not None
     notes = []

@@ -42,11 +42,18 @@ MAX_RENDER_SIDE = 4000
 WEB_IMAGE_TYPES = {"png": "image/png", "jpeg": "image/jpeg", "jpg": "image/jpeg", "gif": "image/gif"}
 
 
+def _cut_short(data: bytes) -> bool:
+    """A PDF whose end is missing: it starts as one, holds objects, and has no ``%%EOF`` near its end."""
+    return data.startswith(b"%PDF-") and b" obj" in data[:65536] and b"%%EOF" not in data[-2048:]
+
+
 def open_pdf(data: bytes, ctx: ParseContext) -> tuple[pymupdf.Document, list[str]]:
     """Open and validate; raise ParseError for encrypted, damaged, truncated or too long files."""
     try:
         doc = pymupdf.open(stream=data, filetype="pdf")
     except Exception as exc:  # FileDataError, EmptyFileError, RuntimeError ...
+        if _cut_short(data):
+            raise ParseError("the PDF is truncated (its end is missing); copy or download the file again") from exc
         raise ParseError(f"the file is damaged or is not a PDF: {exc}") from exc
     warnings: list[str] = []
     try:
@@ -55,7 +62,7 @@ def open_pdf(data: bytes, ctx: ParseContext) -> tuple[pymupdf.Document, list[str
         if doc.page_count == 0:
             raise ParseError("the PDF has no readable pages (the file is damaged or truncated)")
         if doc.is_repaired:
-            if b"%%EOF" not in data[-2048:]:
+            if _cut_short(data):
                 raise ParseError("the PDF is truncated (its end is missing); copy or download the file again")
             warnings.append("the PDF was damaged and has been repaired; some content may be missing")
         if doc.page_count > ctx.max_pages:
