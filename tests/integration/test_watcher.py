@@ -80,7 +80,7 @@ def test_dropqa_watch_indexes_changes(db: Database, settings, database_url: str,
     root.mkdir()
     env = {**os.environ, "DATABASE_URL": database_url, "OPENBLAS_NUM_THREADS": "1",
            "DROPQA_DATA_DIR": str(settings.data_dir), "DROPQA_INGESTION__WATCH_DEBOUNCE_S": "0.2",
-           "DROPQA_INGESTION__WORKER_POLL_S": "0.1"}
+           "DROPQA_INGESTION__WORKER_POLL_S": "0.1", "PYTHONFAULTHANDLER": "1"}
     exe = Path(sys.executable).with_name("dropqa")
     proc = subprocess.Popen([str(exe), "watch", str(root)], env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE)
@@ -100,8 +100,12 @@ def test_dropqa_watch_indexes_changes(db: Database, settings, database_url: str,
         try:  # the worker may be recomputing topics: `watch` waits up to 60 s for it (cli.worker.watch)
             proc.wait(120)
         except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+            proc.send_signal(signal.SIGABRT)  # faulthandler writes every thread's stack to stderr: where it hangs
+            try:
+                proc.wait(20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
     assert proc.returncode == 0, proc.stderr.read().decode() if proc.stderr else ""
 
 
