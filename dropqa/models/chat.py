@@ -115,6 +115,12 @@ def build_chat_model(cfg: ChatModelSettings) -> BaseChatModel:
                               "max_tokens": cfg.max_tokens}
     if cfg.base_url:
         kwargs["base_url"] = cfg.base_url
+    if cfg.provider == "openai" and cfg.base_url:
+        # langchain-openai sends max_tokens as OpenAI's newer max_completion_tokens, which servers such as
+        # llama-cpp-python's ignore (their reply then runs to the end of the context): another server gets
+        # the classic max_tokens, which every OpenAI-compatible server reads.
+        del kwargs["max_tokens"]
+        kwargs["extra_body"] = {"max_tokens": cfg.max_tokens}
     if cfg.provider == "openai":
         kwargs["api_key"] = cfg.api_key or "not-needed"  # local OpenAI-compatible servers take any key
         kwargs["stream_usage"] = True

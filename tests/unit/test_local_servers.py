@@ -87,10 +87,13 @@ def test_a_reply_that_is_not_json_is_unreadable_not_a_refusal() -> None:
 
 
 def test_every_request_carries_max_tokens() -> None:
-    with ScriptedOpenAI(lambda body: {"content": "ok"}) as llm:
+    with ScriptedOpenAI(lambda body: {"content": json.dumps({"queries": ["q"]})}) as llm:
         run_sync(ainvoke_chat(providers(llm, max_tokens=77), [HumanMessage("hi")]))
-        body = llm.requests[0]
-    assert (body.get("max_tokens") or body.get("max_completion_tokens")) == 77
+        run_sync(ainvoke_structured(providers(llm, max_tokens=77), [HumanMessage("hi")], Queries))
+        bodies = list(llm.requests)
+    # the classic name, which llama-cpp-python's server reads (it ignores max_completion_tokens)
+    assert [b.get("max_tokens") for b in bodies] == [77, 77]
+    assert not any("max_completion_tokens" in b for b in bodies)
 
 
 def test_a_call_past_the_deadline_is_cancelled_at_once() -> None:
