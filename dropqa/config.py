@@ -74,6 +74,9 @@ class ChatModelSettings(Section):
     temperature: float = Field(0.0, ge=0.0, le=2.0, description="sampling temperature")
     timeout_s: float = Field(60.0, gt=0, description="a request taking longer fails (the next provider is tried)")
     max_retries: int = Field(1, ge=0, description="retries of a failed request before the next provider")
+    max_tokens: int = Field(1024, ge=16, le=65_536, description="most tokens one reply may have; every request "
+                            "carries it, so a model that does not stop cannot run on (a local server's default "
+                            "may be its whole context)")
 
 
 class VisionModelSettings(ChatModelSettings):
@@ -83,6 +86,8 @@ class VisionModelSettings(ChatModelSettings):
     model: str = Field("", description="a model that accepts images (e.g. gpt-4o-mini, qwen2.5-vl); empty = "
                        "images are only OCR'd")
     timeout_s: float = Field(60.0, gt=0, description="a vision request taking longer fails; the image is OCR'd")
+    max_tokens: int = Field(2048, ge=16, le=65_536, description="most tokens one image's reading may have (a "
+                            "table read as JSON is long)")
     max_side: int = Field(1024, ge=64, le=8192, description="an image is downscaled so its longer side is at "
                           "most this many pixels before it is sent")
     max_calls_per_document: int = Field(20, ge=0, description="distinct images per document read by the vision "
@@ -226,6 +231,10 @@ class AgentSettings(Section):
     max_tool_calls: int = Field(12, ge=1, description="tool calls of one question")
     max_tokens: int = Field(60_000, ge=1, description="chat-model tokens (prompt + completion) of one question")
     max_seconds: float = Field(120.0, gt=0, description="seconds of one question's agent loop")
+    model_seconds: float = Field(60.0, gt=0, description="seconds one question may wait for the chat model, all its "
+                                 "calls together (rewrite, plan, answer, readers), counted from the question's "
+                                 "start; a call still waiting then is cancelled and the offline path answers at "
+                                 "once (degraded)")
     max_nodes: int = Field(40, ge=1, le=200, description="node ids one tool call (get passages, verify, summarize) "
                            "takes; more are an argument error the model sees")
 
