@@ -197,15 +197,15 @@ class TopicSettings(Section):
     merge_distance: float = Field(0.99, ge=0.0, le=2.0, description="documents join one topic while the mean "
                                   "distance (1 - similarity) between two groups stays below this (average "
                                   "linkage); lower = more, smaller topics")
-    center_min_documents: int = Field(3, ge=1, description="each language's documents are centred on their own "
-                                      "mean (which removes the language from their similarity) when every "
-                                      "language has at least this many; else on the mean of all")
+    center_min_documents: int = Field(3, ge=1, description="a language with at least this many documents has "
+                                      "its gap to the mean of all removed (see embedding_language_shift; the "
+                                      "concepts fully); one with fewer is only centred on the mean of all")
     embedding_language_shift: float = _share(0.5, "how much of the gap between a language's mean embedding and "
                                              "the mean of all is removed (1 = each language centred on its own "
                                              "mean; less keeps languages whose subjects differ apart)")
-    secondary_ratio: float = Field(0.55, ge=0.0, le=1.0, description="a document also carries another topic when "
-                                   "its similarity to that topic's centre is at least this share of its "
-                                   "similarity to its own topic's centre")
+    secondary_ratio: float = Field(0.55, ge=0.0, le=1.0, description="a document also carries another topic "
+                                   "when its mean similarity to that topic's documents is at least this share of "
+                                   "its mean similarity to the other documents of its own topic")
 
 
 class RetrievalSettings(Section):
