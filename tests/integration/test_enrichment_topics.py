@@ -78,7 +78,9 @@ def corpus(indexer, tmp_path_factory: pytest.TempPathFactory) -> dict[str, objec
 def test_a_handful_of_well_named_topics_per_ten_documents(services, corpus):
     files, text = corpus["files"], str(corpus["text"])  # type: ignore[index]
     listed = topic_store.list_topics(services.db, DEFAULT, limit=1000)
-    assert 2 <= len(listed) <= len(files) // 2, [t["name"] for t in listed]  # type: ignore[arg-type]
+    # grouped, not one per document: 17 documents on some nine subjects (two kinds of court case, travel,
+    # security, business, planning, reviews, performance, a chat log)
+    assert 2 <= len(listed) <= 2 * len(files) // 3, [t["name"] for t in listed]  # type: ignore[arg-type]
     # every document has a topic; a document may carry a second one (its sections differ)
     carried = {d["id"] for t in listed for d in topic_store.topic_documents(services.db, DEFAULT, t["id"])}
     assert len(carried) == len(files)  # type: ignore[arg-type]
