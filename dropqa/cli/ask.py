@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 from typing import Annotated
@@ -43,13 +44,17 @@ def ask(
         data = result.model_dump(mode="json")
         sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
         return
-    console.print(result.answer, markup=False, highlight=False)
-    console.print(f"\n[dim]{result.mode} · confidence {result.confidence} · {result.latency_ms} ms[/dim]")
+    # Wrapped to the width only on a terminal: piped or redirected, every line is whole — a breadcrumb, a
+    # Chinese sentence — for whatever reads it (rich would cut them at 80 columns).
+    wrap = console.is_terminal
+    say = functools.partial(console.print, soft_wrap=not wrap)
+    say(result.answer, markup=False, highlight=False)
+    say(f"\n[dim]{result.mode} · confidence {result.confidence} · {result.latency_ms} ms[/dim]")
     for i, s in enumerate(result.sources[:5], start=1):
         page = f" (p.{s.page}{'≈' if s.page_estimated else ''})" if s.page else ""
-        console.print(f"[{i}] {s.document_name} > {s.section}{page} · v{s.version} · {s.relevance:.2f}",
-                      markup=False, highlight=False)
+        say(f"[{i}] {s.document_name} > {s.section}{page} · v{s.version} · {s.relevance:.2f}",
+            markup=False, highlight=False)
     if show_reasoning:
-        console.print("\n[bold]reasoning[/bold]")
+        say("\n[bold]reasoning[/bold]")
         for st in result.reasoning_trace:
-            console.print(f"  {st['step']}. {st['type']}: {st['content']}", markup=False, highlight=False)
+            say(f"  {st['step']}. {st['type']}: {st['content']}", markup=False, highlight=False)

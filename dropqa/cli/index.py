@@ -7,6 +7,7 @@ import signal
 import sys
 import time
 import uuid
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -160,17 +161,25 @@ def _print_summary(summary, waited: bool = True) -> None:
     sys.stdout.flush()
 
 
+class DocOrder(StrEnum):
+    name = "name"
+    time = "time"
+
+
 def docs(kb: Annotated[list[str] | None, typer.Option("--kb", help="only this knowledge base (repeat for "
                                                                     "several; default: every base)")] = None,
+         sort: Annotated[DocOrder, typer.Option("--sort", help="name: by file name, A to Z; time: most recently "
+                                                "changed first")] = DocOrder.name,
          ) -> None:
-    """List indexed documents with their versions."""
+    """List indexed documents with their versions, by name or by time."""
     from dropqa.store.documents import list_documents
     from dropqa.store.pending import index_status
     from dropqa.store.scope import Scope
 
     svc = open_services(load_settings())
     try:
-        rows = list_documents(svc.db, Scope(kbs=base_ids(svc.db, kb, default_all=True)))
+        rows = list_documents(svc.db, Scope(kbs=base_ids(svc.db, kb, default_all=True)),
+                              order=sort.value)
     finally:
         svc.close()
     statuses = [index_status(int(r["embed_done"]), int(r["embed_pending"]))["label"] for r in rows]

@@ -118,6 +118,7 @@ class Turn:
     answerable: bool = False
     confidence: Literal["high", "medium", "low"] | None = None
     citations: list[int] = field(default_factory=list)  # indexes into hits that the answer cites
+    model_wrote: bool = False  # the answer is the chat model's text: verify keeps only its supported sentences
     mode: Literal["direct", "agent"] = "direct"
     iterations: int = 0
     degraded: bool = False
@@ -181,6 +182,7 @@ class ReaderState(TypedDict):
     document: str
     hits: list[Hit]
     degraded: bool
+    deadline: float  # when the question's model time runs out (time.time())
 
 
 class OutputState(TypedDict, total=False):

@@ -18,6 +18,7 @@ import re
 from collections import Counter
 from functools import lru_cache
 
+from dropqa.text.concepts import FILE_WORDS
 from dropqa.text.segment import stopwords
 
 MAX_WORDS = 3
@@ -59,7 +60,7 @@ _DIGIT = re.compile(r"\d")
 def _en_stop() -> frozenset[str]:
     from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
-    return frozenset(ENGLISH_STOP_WORDS) | EN_EXTRA_STOP
+    return frozenset(ENGLISH_STOP_WORDS) | EN_EXTRA_STOP | FILE_WORDS
 
 
 def _en_stopword(word: str) -> bool:
@@ -71,7 +72,7 @@ def _en_stopword(word: str) -> bool:
 def valid_name(name: str) -> bool:
     """The naming rules as a predicate: no number, unit, stop word, single letter/character or generic word."""
     text = name.strip()
-    if not text or _DIGIT.search(text) or text.lower() in UNITS:
+    if not text or _DIGIT.search(text) or text.lower() in UNITS or text.lower() in FILE_WORDS:
         return False
     if _HAN.search(text):
         return len(text) >= 2 and text not in ZH_GENERIC and text not in stopwords()

@@ -44,6 +44,7 @@ from dropqa.store.db import Database
 from dropqa.store.jobs import JobLost
 from dropqa.store.records import EmbeddingRecord, ImageRecord, NewVersion, NodeRecord, PendingRecord, TitleRecord
 from dropqa.store.vectors import ensure_vector_index
+from dropqa.text.concepts import concepts
 from dropqa.text.lang import detect_language
 from dropqa.text.segment import index_text
 
@@ -272,6 +273,7 @@ class Indexer:
             warnings.append(f"contextual enrichment failed for {stats.fallback} of {len(content_rows)} chunks; "
                             "they use the section summary as context")
         doc_phrases = self._phrases(rows, full_text, filename)
+        doc_concepts = self._concepts(rows, full_text, filename)
         part_terms: dict[str, str] = {}  # titles repeat on every descendant's path: segment each once
         about = about_line(subjects, filename, rows)
         records = [self._node_record(r, filename, generated.get(r.id), part_terms, about) for r in rows]
@@ -287,6 +289,7 @@ class Indexer:
             file_size=size, storage_path=str(path.resolve()), model_name=self.embedder.name, nodes=records,
             embeddings=embeddings, pending=pending, images=images, titles=titles, topics=[],
             metadata={"warnings": warnings, "enrichment": enrichment, "phrases": doc_phrases, "subjects": subjects,
+                      "concepts": doc_concepts,
                       **{k: v for k, v in parsed.metadata.items() if k != "sheets"}},
         )
 
@@ -309,15 +312,27 @@ class Indexer:
             contexts.update(generated)
         return contexts, generated, stats
 
+    @staticmethod
+    def _title_text(rows: list[NodeRow], filename: str, times: int = 1) -> str:
+        """The section titles, and the file name ``times`` times (a lower-case English file name such as
+        "aurora_handbook" would pass names off as common words: left out)."""
+        heads = [r.title for r in rows if r.is_section and r.title]
+        stem = Path(filename).stem.replace("_", " ")
+        named = [stem] * times if stem != stem.lower() or not stem.isascii() else []
+        return "\n".join([*named, *heads])
+
     def _phrases(self, rows: list[NodeRow], full_text: str, filename: str) -> dict[str, int]:
         """Candidate topic names of the document (section titles count three times, the file name nine);
         the collection's topics are clusters of documents named from these (:meth:`refresh_topics`)."""
-        heads = [r.title for r in rows if r.is_section and r.title]
-        stem = Path(filename).stem.replace("_", " ")
-        # a lower-case English file name ("aurora_handbook") would pass names off as common words
-        named = [stem] * 3 if stem != stem.lower() or not stem.isascii() else []
-        titles = "\n".join([*named, *heads])
+        titles = self._title_text(rows, filename, times=3)
         return phrases("\n".join([titles] * 3 + [full_text[:200_000]]), self.settings.ingestion.topic_phrases)
+
+    def _concepts(self, rows: list[NodeRow], full_text: str, filename: str) -> dict[str, float]:
+        """What the document is about in one vocabulary for both languages (:mod:`dropqa.text.concepts`);
+        the topics cluster documents on these and their embeddings."""
+        t = self.settings.topics
+        return concepts(full_text[:t.concept_chars], self._title_text(rows, filename), title_weight=t.title_weight,
+                        limit=t.concepts_per_document)
 
     def refresh_topics(self, kb: uuid.UUID = DEFAULT_KB) -> list[dict[str, Any]]:
         """Recompute base ``kb``'s topics (after a batch of files; never fails the batch)."""

@@ -12,12 +12,26 @@ count usage per provider, chained with ``with_fallbacks``. The calls every room 
 the functions below it — :func:`ainvoke_chat` (tools bound or not), :func:`ainvoke_structured`,
 :func:`invoke_structured` and :func:`batch_structured` — and a structured reply is unwrapped (its
 ``parsed`` value checked, its tokens counted) only here, in :func:`_unwrap`.
+
+Structured replies are asked for the way each server takes them (:mod:`dropqa.models.structured`): a
+``json_schema`` response format first; a server that refuses it (llama-cpp-python answers 500 "Input should
+be 'text' or 'json_object'") is asked for ``json_object`` with the schema in the prompt from then on, and
+one that refuses that too for plain text with the schema in the prompt — learned once per server
+(``model@base_url``) and process, not tried again on every request.
+
+Time: every call of a question may be given a ``deadline`` (``time.time()`` seconds; the question's
+model-time budget, ``agent.model_seconds``): a call still waiting then is cancelled (its HTTP request
+with it) and raises :class:`ChatUnavailable`, so the offline path answers at once. Every request
+carries ``max_tokens`` (``models.chat.max_tokens``): a model that does not stop cannot run on.
+Tool calls written as text in another dialect are read back into ``tool_calls`` (:mod:`dropqa.models.toolcalls`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from langchain_core.language_models import BaseChatModel
@@ -26,6 +40,8 @@ from langchain_core.runnables import Runnable, RunnableLambda
 from pydantic import BaseModel, Field, ValidationError
 
 from dropqa.config import ChatModelSettings, ModelSettings
+from dropqa.models import structured as structured_replies
+from dropqa.models.toolcalls import recover_tool_calls
 
 log = logging.getLogger(__name__)
 PROVIDER_KEY = "dropqa_provider"  # response_metadata key (plain replies) / dict key (structured replies)
@@ -95,9 +111,16 @@ def build_chat_model(cfg: ChatModelSettings) -> BaseChatModel:
     from langchain.chat_models import init_chat_model
 
     model = _model_name(cfg)
-    kwargs: dict[str, Any] = {"temperature": cfg.temperature, "timeout": cfg.timeout_s, "max_retries": cfg.max_retries}
+    kwargs: dict[str, Any] = {"temperature": cfg.temperature, "timeout": cfg.timeout_s, "max_retries": cfg.max_retries,
+                              "max_tokens": cfg.max_tokens}
     if cfg.base_url:
         kwargs["base_url"] = cfg.base_url
+    if cfg.provider == "openai" and cfg.base_url:
+        # langchain-openai sends max_tokens as OpenAI's newer max_completion_tokens, which servers such as
+        # llama-cpp-python's ignore (their reply then runs to the end of the context): another server gets
+        # the classic max_tokens, which every OpenAI-compatible server reads.
+        del kwargs["max_tokens"]
+        kwargs["extra_body"] = {"max_tokens": cfg.max_tokens}
     if cfg.provider == "openai":
         kwargs["api_key"] = cfg.api_key or "not-needed"  # local OpenAI-compatible servers take any key
         kwargs["stream_usage"] = True
@@ -133,10 +156,14 @@ def _validated(reply: dict[str, Any], schema: Any) -> dict[str, Any]:
         return {**reply, "parsed": None, "parsing_error": exc}
 
 
-def _tagged(name: str, runnable: Runnable, structured: Any, errors: list[str] | None) -> Runnable:
+def _tagged(name: str, runnable: Runnable | Callable[[str], Runnable], structured: Any,
+            errors: list[str] | None) -> Runnable:
     """``runnable`` whose reply says which provider gave it; a failure is logged (and added to
     ``errors``), then raised (``with_fallbacks`` moves on to the next provider). Sync and async
-    (``ainvoke`` awaits the provider's own async client, so cancelling the run cancels the request)."""
+    (``ainvoke`` awaits the provider's own async client, so cancelling the run cancels the request).
+
+    Structured (``runnable`` is then ``method -> Runnable``): the call uses the way of asking this server
+    is known to take; a refusal of that way is learned and the call made again the next way."""
     def failed(exc: Exception) -> None:
         log.warning("chat provider %s failed: %s: %s", name, type(exc).__name__, str(exc)[:200])
         if errors is not None:
@@ -150,21 +177,38 @@ def _tagged(name: str, runnable: Runnable, structured: Any, errors: list[str] | 
         reply.response_metadata[PROVIDER_KEY] = name
         return reply
 
+    def target() -> tuple[str, Runnable]:
+        if not structured:
+            return "", runnable  # type: ignore[return-value]
+        method = structured_replies.method_for(name)
+        return method, runnable(method)  # type: ignore[operator]
+
+    def refused(method: str, exc: Exception) -> bool:
+        return bool(structured) and structured_replies.learn_refusal(name, method, exc)
+
     def call(messages: Any) -> Any:
-        try:
-            reply = runnable.invoke(messages)
-        except Exception as exc:
-            failed(exc)
-            raise
-        return tag(reply)
+        while True:
+            method, current = target()
+            try:
+                reply = current.invoke(messages)
+            except Exception as exc:
+                if refused(method, exc):
+                    continue
+                failed(exc)
+                raise
+            return tag(reply)
 
     async def acall(messages: Any) -> Any:
-        try:
-            reply = await runnable.ainvoke(messages)
-        except Exception as exc:
-            failed(exc)
-            raise
-        return tag(reply)
+        while True:
+            method, current = target()
+            try:
+                reply = await current.ainvoke(messages)
+            except Exception as exc:
+                if refused(method, exc):
+                    continue
+                failed(exc)
+                raise
+            return tag(reply)
 
     return RunnableLambda(call, afunc=acall, name=name)
 
@@ -177,11 +221,9 @@ def chat_runnable(providers: Sequence[tuple[str, BaseChatModel]], tools: Sequenc
     A structured reply is ``{"parsed": <schema instance | None>, "raw": AIMessage, "parsing_error": …,
     PROVIDER_KEY: name}``; a plain one an AIMessage with ``response_metadata[PROVIDER_KEY]``.
     ``errors`` collects one line per provider that failed."""
-    def prepare(model: BaseChatModel) -> Runnable:
+    def prepare(model: BaseChatModel) -> Runnable | Callable[[str], Runnable]:
         if schema is not None:
-            json_schema = {"title": schema.__name__, "description": (schema.__doc__ or schema.__name__).strip(),
-                           **schema.model_json_schema()}
-            return model.with_structured_output(json_schema, include_raw=True)
+            return structured_replies.asker(model, schema)
         return model.bind_tools(list(tools)) if tools else model
 
     chain: list[Runnable] = [_tagged(name, prepare(model), schema, errors) for name, model in providers]
@@ -236,27 +278,60 @@ def _failed(errors: list[str], exc: Exception) -> ChatUnavailable:
     return ChatUnavailable("; ".join(errors) or f"{type(exc).__name__}: {str(exc)[:200]}")
 
 
+class OutOfTime(ChatUnavailable):
+    """The question's model-time budget is spent (before the call, or while it waited)."""
+
+
+async def _within(call: Any, deadline: float | None) -> Any:
+    """Await ``call`` (a coroutine) until ``deadline`` (``time.time()``); past it the call is cancelled and
+    :class:`OutOfTime` raised."""
+    if deadline is None:
+        return await call
+    left = deadline - time.time()
+    if left <= 0:
+        call.close()
+        raise OutOfTime("the question's model time is spent")
+    try:
+        return await asyncio.wait_for(call, left)
+    except TimeoutError as exc:
+        raise OutOfTime(f"the question's model time ran out after waiting {left:.1f} s for a reply") from exc
+
+
 async def ainvoke_chat(providers: Providers, messages: Sequence[BaseMessage], tools: Sequence[Any] | None = None,
-                       ) -> tuple[AIMessage, Usage]:
-    """The first provider that answers: ``(message, usage)``. Raises :class:`ChatUnavailable`. Async:
+                       deadline: float | None = None) -> tuple[AIMessage, Usage]:
+    """The first provider that answers: ``(message, usage)``; tool calls a model wrote as text are read
+    back into ``tool_calls``. Raises :class:`ChatUnavailable` (:class:`OutOfTime` past ``deadline``). Async:
     cancelling the caller cancels the request in flight."""
     errors: list[str] = []
     runnable = _runnable(providers, tools, None, errors)
     try:
-        message = await runnable.ainvoke(list(messages))
+        message = await _within(runnable.ainvoke(list(messages)), deadline)
+    except ChatUnavailable:
+        raise
     except Exception as exc:  # with_fallbacks re-raises when the last provider failed too
         raise _failed(errors, exc) from exc
+    if tools:
+        message = recover_tool_calls(message, [_tool_name(t) for t in tools])
     return message, usage_of(message, message.response_metadata.get(PROVIDER_KEY, "model"))
 
 
+def _tool_name(tool: Any) -> str:
+    """A tool's name: a LangChain tool's, or an OpenAI-style dict's (``{"type": "function", "function": {…}}``)."""
+    if isinstance(tool, dict):
+        return str(tool.get("name") or (tool.get("function") or {}).get("name") or tool.get("title") or "")
+    return str(getattr(tool, "name", None) or getattr(tool, "__name__", tool))
+
+
 async def ainvoke_structured(providers: Providers, messages: Sequence[BaseMessage], schema: type[Reply],
-                             ) -> tuple[Reply, Usage]:
+                             deadline: float | None = None) -> tuple[Reply, Usage]:
     """The first provider's reply as ``schema``: ``(reply, usage)``. Raises :class:`ChatUnavailable` when every
-    provider fails or the reply does not fit ``schema``."""
+    provider fails or the reply does not fit ``schema`` (:class:`OutOfTime` past ``deadline``)."""
     errors: list[str] = []
     runnable = _runnable(providers, None, schema, errors)
     try:
-        out = await runnable.ainvoke(list(messages))
+        out = await _within(runnable.ainvoke(list(messages)), deadline)
+    except ChatUnavailable:
+        raise
     except Exception as exc:
         raise _failed(errors, exc) from exc
     return _unwrap(out, schema)

@@ -158,10 +158,6 @@ def _inputs(question: str, version: int | None, topic_filter: list[str] | None) 
     return {"question": question, "version": version, "topic_filter": list(topic_filter or [])}
 
 
-# Nodes whose chat-model tokens are the answer the user reads (other nodes' tokens are plans/tool calls).
-ANSWER_NODES = frozenset({"answer", "synthesize"})
-
-
 async def stream(services: Services, question: str, *, version: int | None = None, show_reasoning: bool = True,
                  topic_filter: list[str] | None = None, thread_id: str | None = None, kbs: Bases = None,
                  ) -> AsyncIterator[StreamEvent]:
@@ -169,9 +165,13 @@ async def stream(services: Services, question: str, *, version: int | None = Non
     Closing the iterator (the client left) cancels the run, including a chat-model request in flight.
 
     Events: ``status`` (a node started working), ``retrieval`` (hits and the top relevance),
-    ``reasoning`` (one trace step), ``token`` (the answer as it is written), ``citation`` (one source,
-    in the final numbering), ``done`` (the full :class:`Answer`). The caller sends ``error`` itself
-    if this raises; ``done`` is always the last event of a successful run.
+    ``reasoning`` (one trace step), ``token`` (the answer in pieces), ``citation`` (one source, in the
+    final numbering), ``done`` (the full :class:`Answer`). The caller sends ``error`` itself if this
+    raises; ``done`` is always the last event of a successful run.
+
+    The tokens are the checked answer — ``verify``'s, numbered like ``sources`` — never the chat model's
+    raw reply as it is written: a sentence no passage supports, or a reply replaced by the offline answer,
+    never reaches a client that keeps what it streamed (``/v1``). The tokens joined are ``done``'s answer.
     """
     from dropqa.runtime import events  # not at the top: events' payloads are this module's Answer and Source
 
@@ -181,22 +181,14 @@ async def stream(services: Services, question: str, *, version: int | None = Non
     started = time.perf_counter()
     final: dict[str, Any] = {}
     trace: list[dict[str, Any]] = []
-    streamed_tokens = False
     yield events.Status(node="start")
     runnable, config = await _runnable(services, kbs, thread_id)
-    async for mode, chunk in runnable.astream(
+    async for chunk in runnable.astream(
         _inputs(question, version, topic_filter),
         config,
         context=Context(services=services, kbs=kbs),
-        stream_mode=["updates", "messages"],
+        stream_mode="updates",
     ):
-        if mode == "messages":
-            message, meta = chunk
-            text = getattr(message, "content", "")
-            if meta.get("langgraph_node") in ANSWER_NODES and isinstance(text, str) and text:
-                streamed_tokens = True
-                yield events.Token(text=text)
-            continue
         for node, update in (chunk or {}).items():
             if not isinstance(update, dict):
                 continue
@@ -212,9 +204,8 @@ async def stream(services: Services, question: str, *, version: int | None = Non
             final.update(update)
     final["reasoning_trace"] = trace  # the state reducer appends; each update carries only its own steps
     answer = _answer(final, question, version, show_reasoning, started, topic_filter, thread_id)
-    if not streamed_tokens:
-        for piece in _pieces(answer.answer):
-            yield events.Token(text=piece)
+    for piece in _pieces(answer.answer):
+        yield events.Token(text=piece)
     for source in answer.sources:
         if source.cited:
             yield events.Citation(**source.model_dump())
@@ -222,7 +213,7 @@ async def stream(services: Services, question: str, *, version: int | None = Non
 
 
 def _pieces(text: str, size: int = 24) -> Iterator[str]:
-    """Split an extractive answer into small pieces so offline answers stream like model output."""
+    """Split the checked answer into small pieces (a client shows it as it arrives)."""
     for i in range(0, len(text), size):
         yield text[i:i + size]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 from pathlib import PurePosixPath
-from typing import Any
+from typing import Any, Literal
 
 import psycopg
 from psycopg.types.json import Jsonb
@@ -248,9 +248,19 @@ def _list_filter(scope: Scope, include_deleted: bool, query: str | None, file_ty
                  "type": file_type, "topic": topic_id}
 
 
+DocumentOrder = Literal["name", "time"]
+_ORDER_BY: dict[str, str] = {
+    # by the name a person sees (case-folded), then the key so the order is total
+    "name": "lower(d.filename), d.filename, d.source_key, d.kb_id",
+    # most recently indexed or changed first
+    "time": "d.updated_at DESC, lower(d.filename), d.source_key, d.kb_id",
+}
+
+
 def list_documents(db: Database, scope: Scope, *, include_deleted: bool = False, limit: int = 1000,
                    offset: int = 0, query: str | None = None, file_type: str | None = None,
-                   topic_id: uuid.UUID | None = None) -> list[dict[str, Any]]:
+                   topic_id: uuid.UUID | None = None, order: DocumentOrder = "name") -> list[dict[str, Any]]:
+    """The scope's documents in the ``order`` the user chose: by file name (A→Z) or by time (newest first)."""
     where, params = _list_filter(scope, include_deleted, query, file_type, topic_id)
     with db.connection() as conn:
         return conn.execute(
@@ -262,7 +272,7 @@ def list_documents(db: Database, scope: Scope, *, include_deleted: bool = False,
             "AS node_count, "
             + _EMBED_COUNTS +
             f"FROM documents d WHERE {where} "
-            "ORDER BY d.source_key, d.kb_id LIMIT %(limit)s OFFSET %(offset)s",
+            f"ORDER BY {_ORDER_BY[order]} LIMIT %(limit)s OFFSET %(offset)s",
             {**params, "limit": limit, "offset": offset},
         ).fetchall()
 

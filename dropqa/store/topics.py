@@ -146,11 +146,14 @@ def merge_topics(db: Database, scope: Scope, source_ids: list[uuid.UUID], target
 
 
 def topic_inputs(db: Database, kb: uuid.UUID, model_name: str) -> list[dict[str, Any]]:
-    """Per live document of base ``kb`` (current version): the mean of its nodes' embeddings (``vector``),
-    its candidate names with counts (``phrases``, from indexing) and its name and language."""
+    """Per live document of base ``kb`` (current version): the mean of its nodes' embeddings (``vector``,
+    None while none is embedded), its candidate names with counts (``phrases``) and its concept counts
+    (``concepts``, both from indexing; no ``concepts`` for a version indexed before they were kept), and its
+    name and language."""
     with db.connection() as conn:
         return conn.execute(
             "SELECT d.id, d.filename, d.current_version AS version, v.metadata->'phrases' AS phrases, "
+            "v.metadata->'concepts' AS concepts, "
             "v.metadata->'enrichment'->>'language' AS language, "
             "(SELECT avg(e.embedding) FROM nodes n JOIN embeddings e ON e.node_id = n.id "
             "  WHERE n.document_id = d.id AND n.version = d.current_version AND e.model_name = %s) AS vector "

@@ -24,12 +24,19 @@ HUES = {"high": (90, 160), "medium": (35, 60), "low": (350, 375)}
 
 RECORD_UPLOAD_STATES = """() => {
   window.__states = {};
+  window.__steps = {};
+  window.__stepLabels = new Set();
   new MutationObserver(() => {
     for (const el of document.querySelectorAll('.upload')) {
       (window.__states[el.dataset.file] ||= new Set()).add(el.dataset.state);
+      (window.__steps[el.dataset.file] ||= new Set()).add(el.dataset.step);
+      for (const s of el.querySelectorAll('.steps span')) window.__stepLabels.add(s.dataset.step + '=' + s.textContent);
     }
-  }).observe(document.body, {subtree: true, childList: true, attributes: true, attributeFilter: ['data-state']});
+  }).observe(document.body, {subtree: true, childList: true, attributes: true,
+              attributeFilter: ['data-state', 'data-step']});
 }"""
+# The stages an upload card names, in order (uploads.js STEPS): the design's parsing → chunking → embedding → stored.
+STEPS = ["uploading", "queued", "parsing", "chunking", "embedding", "stored"]
 
 RECORD_STREAMING = """() => {
   window.__streamed = [];
@@ -80,10 +87,13 @@ def corpus(server: str, browser) -> dict:
     page.wait_for_selector(f"#doc-table tbody tr >> nth={len(files) - 1}")
     screenshot(page, "documents")
     states = page.evaluate("Object.fromEntries(Object.entries(window.__states).map(([k, v]) => [k, [...v]]))")
+    steps = page.evaluate("Object.fromEntries(Object.entries(window.__steps).map(([k, v]) => [k, [...v]]))")
+    step_labels = page.evaluate("[...window.__stepLabels]")
     rows = page.locator("#doc-table tbody .name-cell a").all_inner_texts()
     labels = page.locator(".upload .state").all_inner_texts()
     ctx.close()
-    return {"files": [f.name for f in files], "states": states, "rows": rows, "labels": labels}
+    return {"files": [f.name for f in files], "states": states, "rows": rows, "labels": labels, "steps": steps,
+            "step_labels": step_labels}
 
 
 def test_upload_shows_each_file_through_the_job_states(corpus: dict) -> None:
@@ -93,6 +103,16 @@ def test_upload_shows_each_file_through_the_job_states(corpus: dict) -> None:
         assert set(seen) & {"queued", "parsing", "enriching", "embedding"}, (name, seen)
     assert all(label.startswith("done · indexed") for label in corpus["labels"]), corpus["labels"]
     assert sorted(corpus["rows"]) == sorted(corpus["files"])
+
+
+def test_upload_cards_name_the_stages_in_order(corpus: dict) -> None:
+    """parsing → chunking → embedding → stored, each card moving forward only."""
+    labels = dict(x.split("=", 1) for x in corpus["step_labels"])
+    assert [labels.get(s) for s in STEPS] == ["uploading", "queued", "parsing", "chunking", "embedding", "stored"]
+    for name, seen in corpus["steps"].items():
+        order = [STEPS.index(s) for s in seen]
+        assert order == sorted(order) and seen[-1] == "stored", (name, seen)
+        assert set(seen) & {"parsing", "chunking", "embedding"}, (name, seen)
 
 
 def test_ask_streams_an_answer_with_badges_reasoning_and_sources(corpus: dict, server: str, new_page) -> None:
@@ -198,6 +218,7 @@ def test_dashboard_topics_and_topic_documents(corpus: dict, server: str, new_pag
     page.click("#nav a[data-route=topics]")
     page.wait_for_selector(".topic-card")
     screenshot(page, "topics")
+    assert_cards_fit(page)
     card = page.locator(".topic-card").first
     name = card.get_attribute("data-topic")
     card.click()
@@ -222,6 +243,22 @@ def test_documents_search_and_versions(corpus: dict, server: str, new_page) -> N
     assert "Version 1" in page.locator(".versions-row").inner_text()
     page.select_option("#doc-type", "txt")
     page.wait_for_selector("#doc-table .empty")
+
+
+def test_documents_by_name_or_by_time(corpus: dict, server: str, new_page) -> None:
+    page = new_page()
+    page.goto(server + "/#/documents")
+    page.wait_for_selector(f"#doc-table tbody tr >> nth={len(corpus['files']) - 1}")
+    by_name = page.locator("#doc-table tbody .name-cell a").all_inner_texts()
+    assert by_name == sorted(by_name, key=lambda n: (n.lower(), n)), by_name
+    page.select_option("#doc-sort", "time")
+    newest = requests.get(server + "/api/documents", params={"sort": "time"}, timeout=10).json()["documents"]
+    page.wait_for_function("(name) => document.querySelector('#doc-table tbody .name-cell a').textContent === name",
+                           arg=newest[0]["filename"])
+    assert "sort=time" in page.url
+    page.reload()
+    page.wait_for_selector("#doc-table tbody tr")
+    assert page.locator("#doc-sort").input_value() == "time"  # the choice is in the address
 
 
 def test_language_follows_the_browser_and_switches(corpus: dict, server: str, new_page) -> None:
@@ -309,3 +346,33 @@ def test_token_is_asked_once_and_kept_for_the_session(browser) -> None:
         ctx.close()
     finally:
         srv.stop()
+
+
+CARDS_FIT = """() => {
+  const grid = document.getElementById('topic-cards').getBoundingClientRect();
+  return [...document.querySelectorAll('.topic-card')].filter((card) => {
+    const box = card.getBoundingClientRect();
+    return box.right > grid.right + 1 || card.scrollWidth > card.clientWidth + 1
+      || [...card.children].some((c) => c.getBoundingClientRect().right > box.right + 1);
+  }).map((card) => card.dataset.topic);
+}"""
+
+
+def assert_cards_fit(page) -> None:
+    """No topic card runs past its grid or has content past its own edge — also with a long name and a
+    long description without spaces, at the page's width and at a phone's."""
+    assert page.evaluate(CARDS_FIT) == []
+    page.evaluate("""() => {
+      const card = document.querySelector('.topic-card');
+      card.querySelector('.topic-name').textContent = 'information_security_and_acceptable_use_'.repeat(3);
+      const about = card.querySelector('.topic-about') || card.appendChild(Object.assign(
+        document.createElement('span'), { className: 'keywords topic-about' }));
+      about.textContent = 'About ' + 'passwords,multi-factor-authentication,incident-reporting,'.repeat(12);
+    }""")
+    assert page.evaluate(CARDS_FIT) == []
+    lines = page.evaluate("""() => { const el = document.querySelector('.topic-card .topic-about');
+      return Math.round(el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight)); }""")
+    assert lines <= 3, lines  # a long description is cut at three lines
+    page.set_viewport_size({"width": 360, "height": 800})
+    assert page.evaluate(CARDS_FIT) == []
+    page.set_viewport_size({"width": 1280, "height": 860})

@@ -119,3 +119,42 @@ def test_failed_file_is_reported_and_exit_status_is_one(env: dict[str, str], tmp
 def test_refuses_public_bind_without_token(env: dict[str, str]) -> None:
     out = run(env, "serve", "--host", "0.0.0.0", "--port", str(free_port()), timeout=60)
     assert out.returncode == 2 and "DROPQA_API_TOKEN" in out.stderr
+
+
+def test_piped_ask_keeps_breadcrumbs_and_sentences_whole(server: str, env: dict[str, str], corpus: Path) -> None:
+    """Through a pipe nothing is wrapped: the answer's lines are the JSON answer's lines, each source's
+    breadcrumb is on one line (rich would cut both at 80 columns)."""
+    from rich.cells import cell_len
+
+    q = "核心数据库的恢复时间目标是多少？"
+    data = json.loads(run(env, "ask", q, "--json").stdout)
+    out = run(env, "ask", q, "--show-reasoning")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    answer = data["answer"].splitlines()
+    assert lines[:len(answer)] == answer
+    assert any(cell_len(line) > 80 for line in lines), "the test needs a line wider than 80 columns"
+    for i, s in enumerate(data["sources"][:5], start=1):
+        assert any(line.startswith(f"[{i}] {s['document_name']} > {s['section']}") for line in lines), (s, lines)
+
+
+def test_documents_are_listed_by_name_or_by_time(server: str, env: dict[str, str], corpus: Path) -> None:
+    """An uploaded file (key ``upload:…``) sorts among the others by its name, or first by time."""
+    body = "# Aardvark notes\n\nThe aardvark eats ants and termites at night.\n"
+    up = requests.post(server + "/api/documents/upload", files={"files": ("Aardvark_notes.md", body.encode())},
+                       timeout=60).json()["documents"][0]
+    with requests.get(server + "/api/jobs/stream", params={"ids": up["job_id"]}, stream=True, timeout=120) as r:
+        for line in r.iter_lines(decode_unicode=True):
+            if line == "event: end":
+                break
+    by_name = requests.get(server + "/api/documents", params={"sort": "name"}, timeout=10).json()["documents"]
+    names = [d["filename"] for d in by_name]
+    assert names == sorted(names, key=lambda n: (n.lower(), n)) and names[0] == "Aardvark_notes.md", names
+    by_time = requests.get(server + "/api/documents", params={"sort": "time"}, timeout=10).json()["documents"]
+    assert by_time[0]["filename"] == "Aardvark_notes.md"
+    assert [d["updated_at"] for d in by_time] == sorted((d["updated_at"] for d in by_time), reverse=True)
+    assert requests.get(server + "/api/documents", params={"sort": "size"}, timeout=10).status_code == 422
+    listed = run(env, "docs", "--sort", "time").stdout.splitlines()
+    assert listed[0].startswith("upload:") and "Aardvark_notes.md" in listed[0], listed
+    listed = run(env, "docs", "--sort", "name").stdout.splitlines()
+    assert "Aardvark_notes.md" in listed[0], listed

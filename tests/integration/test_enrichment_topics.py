@@ -6,7 +6,6 @@ Merges and topic filters keep working when the topics are recomputed."""
 
 from __future__ import annotations
 
-import math
 import re
 import shutil
 
@@ -79,13 +78,20 @@ def corpus(indexer, tmp_path_factory: pytest.TempPathFactory) -> dict[str, objec
 def test_a_handful_of_well_named_topics_per_ten_documents(services, corpus):
     files, text = corpus["files"], str(corpus["text"])  # type: ignore[index]
     listed = topic_store.list_topics(services.db, DEFAULT, limit=1000)
-    assert 2 <= len(listed) <= math.ceil(len(files) / 3), [t["name"] for t in listed]  # type: ignore[arg-type]
-    assert sum(t["document_count"] for t in listed) == len(files)  # type: ignore[arg-type]
+    # grouped, not one per document: 17 documents on some nine subjects (two kinds of court case, travel,
+    # security, business, planning, reviews, performance, a chat log)
+    assert 2 <= len(listed) <= 2 * len(files) // 3, [t["name"] for t in listed]  # type: ignore[arg-type]
+    # every document has a topic; a document may carry a second one (its sections differ)
+    carried = {d["id"] for t in listed for d in topic_store.topic_documents(services.db, DEFAULT, t["id"])}
+    assert len(carried) == len(files)  # type: ignore[arg-type]
+    assert len(files) <= sum(t["document_count"] for t in listed) <= 2 * len(files)  # type: ignore[arg-type]
     lowered = text.lower()
+    stems = [f.stem.lower() for f in files]  # type: ignore[union-attr]
     for t in listed:
         check_name(t["name"], lowered)
         assert t["description"] and "\n" not in t["description"] and t["document_count"] >= 1
         assert set(t["descriptions"]) == {"zh", "en"}
+        assert not any(stem in t["description"].lower() for stem in stems), t  # subjects, never file names
     names = [t["name"] for t in listed]
     assert not [(a, b) for i, a in enumerate(names) for b in names[i + 1:] if related_names(a, b)]
     travel = [t for t in listed if "差旅" in t["name"] or "报销" in t["name"]]

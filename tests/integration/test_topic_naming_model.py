@@ -28,7 +28,7 @@ def cluster_script(body: dict) -> dict:
 
 def test_chat_model_names_the_clusters_and_bad_names_fall_back(services, tmp_path):
     settings = Settings(data_dir=services.settings.data_dir, database_url=services.settings.database_url,
-                        ingestion={"parse_in_subprocess": False, "documents_per_topic": 2})
+                        ingestion={"parse_in_subprocess": False})
     docs = {"backup-a.md": "Nightly backups of the database are kept for 30 days. Restore drills run monthly.",
             "backup-b.md": "The backup policy: full backups weekly, incremental backups daily, restore tests.",
             "travel-a.md": "Travel expenses: hotel costs are reimbursed up to the city limit; meals per diem.",

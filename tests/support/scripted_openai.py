@@ -20,6 +20,13 @@ a callable ``(request_body: dict) -> reply``. A reply is a dict:
   then answer with the other keys (empty content when there are none). A client that closes
   its connection during the wait is counted in ``abandoned`` (and gets no answer).
 
+Like llama-cpp-python's server (``refuse_json_schema=True``): a request asking for
+``response_format: {"type": "json_schema"}`` is answered 500 with that server's validation message
+("Input should be 'text' or 'json_object'") without consuming the script, and counted in ``refused``;
+``refuse_json_object=True`` refuses ``json_object`` the same way (a server that takes no response format).
+Slow replies are ``{"delay": …}``; another tool-call dialect is text content (``tool_code`` fences,
+``<tool_call>`` JSON) that the script writes.
+
 Optional keys: ``"finish_reason"`` overrides the computed one. An exhausted list
 answers 500 ``script exhausted``. Note that the OpenAI client retries 5xx and
 timeouts ``max_retries`` times, and each retry consumes a reply.
@@ -66,8 +73,12 @@ class ScriptedOpenAI:
     """``with ScriptedOpenAI(script) as llm:`` — ``llm.base_url``, ``llm.requests``, ``llm.model``."""
 
     def __init__(self, script: Script, model: str = "scripted", *, chunk_chars: int = 8,
-                 embedding_dims: int = 8, embedding_delay: float = 0.0):
+                 embedding_dims: int = 8, embedding_delay: float = 0.0, refuse_json_schema: bool = False,
+                 refuse_json_object: bool = False):
         self.model = model
+        self.refuse_formats = {f for f, no in (("json_schema", refuse_json_schema),
+                                               ("json_object", refuse_json_object)) if no}
+        self.refused = 0  # requests refused for their response_format
         self.embedding_dims = embedding_dims
         self.embedding_delay = embedding_delay
         self.embedding_requests: list[list[str]] = []
@@ -214,6 +225,17 @@ class _Handler(BaseHTTPRequestHandler):
             self._error(400, f"invalid JSON: {exc}")
             return
         llm = self.server_llm
+        asked = (body.get("response_format") or {}).get("type")
+        if asked in llm.refuse_formats:
+            with llm._lock:
+                llm.requests.append(body)
+                llm.refused += 1
+            allowed = " or ".join(f"'{f}'" for f in ("text", "json_object", "json_schema")
+                                  if f not in llm.refuse_formats)
+            detail = [{"type": "literal_error", "loc": ["body", "response_format", "type"],
+                       "msg": f"Input should be {allowed}", "input": asked}]
+            self._error(500, json.dumps(detail))
+            return
         try:
             reply = llm.next_reply(body)
         except Exception as exc:  # a broken callable script: tell the test through the client

@@ -19,6 +19,7 @@ from dropqa.api.deps import DbDep, EditorDep, ScopeDep, ServicesDep
 from dropqa.api.errors import ERROR_RESPONSES
 from dropqa.api.load import Overloaded
 from dropqa.api.uploads import UploadItem, accept
+from dropqa.ingestion.topic_clusters import recompute_topics
 from dropqa.store import blobs, jobs, pending
 from dropqa.store import documents as doc_store
 from dropqa.store import nodes as node_store
@@ -182,10 +183,13 @@ def list_documents(db: DbDep, scope: ScopeDep, limit: Limit = 100, offset: Offse
                    q: Annotated[str | None, Query(max_length=200, description="part of the file name")] = None,
                    type: Annotated[str | None, Query(max_length=20, description="md, docx, pdf, …")] = None,
                    topic: Annotated[uuid.UUID | None, Query(description="a topic id")] = None,
-                   include_deleted: bool = False) -> DocumentPage:
+                   include_deleted: bool = False,
+                   sort: Annotated[doc_store.DocumentOrder, Query(description="`name`: by file name, A to Z; "
+                                                                  "`time`: most recently changed first")] = "name",
+                   ) -> DocumentPage:
     kw: dict[str, Any] = {"query": q or None, "file_type": type or None, "topic_id": topic,
                           "include_deleted": include_deleted}
-    rows = doc_store.list_documents(db, scope, limit=limit, offset=offset, **kw)
+    rows = doc_store.list_documents(db, scope, limit=limit, offset=offset, order=sort, **kw)
     total = doc_store.count_documents(db, scope, **kw)
     return DocumentPage(documents=[document_info(r) for r in rows], total=total, limit=limit, offset=offset)
 
@@ -218,9 +222,11 @@ def document_versions(document_id: uuid.UUID, db: DbDep, scope: ScopeDep) -> lis
 
 
 @router.delete("/documents/{document_id}", response_model=DeleteResponse)
-def delete_document(document_id: uuid.UUID, _: EditorDep, db: DbDep, scope: ScopeDep) -> DeleteResponse:
+def delete_document(document_id: uuid.UUID, _: EditorDep, db: DbDep, scope: ScopeDep,
+                    svc: ServicesDep) -> DeleteResponse:
     """Remove the document from answers at once (editor). Its versions, nodes and the QA history stay.
-    One transaction: hidden, its unused bytes freed and a delete job queued together, or none of it."""
+    One transaction: hidden, its unused bytes freed and a delete job queued together, or none of it. Then its
+    base's topics are recomputed without it before the answer (a topic of it alone is gone)."""
     with db.transaction():
         doc = _document(db, scope, document_id)
         kb = doc["kb_id"]
@@ -228,6 +234,7 @@ def delete_document(document_id: uuid.UUID, _: EditorDep, db: DbDep, scope: Scop
         if jobs.unfinished_for_key(db, kb, doc["source_key"]):
             # a queued or running index job would bring it back: a delete job after it keeps it deleted
             jobs.enqueue(db, kb, doc["source_key"], doc["storage_path"] or "", "delete")
+    recompute_topics(db, svc.settings, svc.embedder.name, kb)
     return DeleteResponse(id=str(document_id), deleted=True)
 
 

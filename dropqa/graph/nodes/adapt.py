@@ -71,7 +71,7 @@ def route_adapt(state: State, runtime: Runtime[Context]) -> Literal["think", "an
     """Another round (``think``), or the answer: one reader per document when the question gathers several."""
     if state.strategy != "answer":
         return "think"
-    readers = readers_for(state, runtime.context.services.settings.answer)
+    readers = readers_for(state, runtime.context.services.settings.answer, runtime.context.services.settings.agent)
     if readers:
         return [Send("read_document", r) for r in readers]
     return "answer"

@@ -20,7 +20,7 @@ from dropqa.answering import compose
 from dropqa.answering.extractive import Similarity
 from dropqa.blocking import in_thread
 from dropqa.config import AnswerSettings
-from dropqa.graph.nodes.common import decide_answerable, has_model, last_ai, step
+from dropqa.graph.nodes.common import decide_answerable, has_model, last_ai, model_deadline, step
 from dropqa.graph.prompts import fill
 from dropqa.graph.state import State
 from dropqa.models.chat import ChatUnavailable, Usage, ainvoke_chat, text_of
@@ -104,12 +104,15 @@ async def _model_answer(svc: Any, state: State, pool: list[Hit]) -> dict[str, An
         text = str(args.get("answer") or "")
     else:
         prompt = fill("answer", lang, question=state.question, passages=passages_block(pool, svc.settings.answer))
-        reply, usage = await ainvoke_chat(svc.chat_providers, [HumanMessage(prompt)])
+        reply, usage = await ainvoke_chat(svc.chat_providers, [HumanMessage(prompt)],
+                                          deadline=model_deadline(state.started_at, svc.settings.agent))
         text = text_of(reply)
     text, cites = cited_indexes(text, pool)
-    if not cites:
+    if not text.strip():
         return {**abstain(state), "usage": usage} if usage is not None else abstain(state)
-    update = {"answer": text, "answerable": True, "citations": cites,
+    # A reply that cites nothing is not dropped here: verify attributes each of its sentences to a passage
+    # that supports it, drops the rest, and answers offline when nothing is left.
+    update = {"answer": text, "answerable": True, "citations": cites, "model_wrote": True,
               "reasoning_trace": [step(state, "answer", render(lang, "answer_summary", n=len(pool), k=len(cites)))]}
     if usage is not None:
         update["usage"] = usage

@@ -38,6 +38,12 @@ def has_model(svc: Services, degraded: bool) -> bool:
     return bool(svc.chat_providers) and not degraded
 
 
+def model_deadline(started_at: float, cfg: AgentSettings) -> float:
+    """When the question's model time (``agent.model_seconds``, from its start) runs out (``time.time()``):
+    every chat call of the question is given it (``models.chat``), so none waits past it."""
+    return (started_at or time.time()) + cfg.model_seconds
+
+
 def step(state: State, type_: str, content: str, **extra: Any) -> TraceStep:
     trace = state.reasoning_trace
     number = (trace[-1]["step"] + (1 if type_ in ("thought", "retrieval") else 0)) if trace else 0

@@ -56,5 +56,5 @@ def route_quality(state: State, runtime: Runtime[Context]) -> Literal["answer", 
     ``Send``); else the agent loop."""
     if not state.quality.sufficient:
         return "think"
-    readers = readers_for(state, runtime.context.services.settings.answer)
+    readers = readers_for(state, runtime.context.services.settings.answer, runtime.context.services.settings.agent)
     return [Send("read_document", r) for r in readers] if readers else "answer"

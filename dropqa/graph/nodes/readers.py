@@ -13,9 +13,9 @@ from langgraph.runtime import Runtime
 
 from dropqa.answering.extractive import Similarity, pick_sentences
 from dropqa.blocking import in_thread
-from dropqa.config import AnswerSettings
+from dropqa.config import AgentSettings, AnswerSettings
 from dropqa.graph.nodes.answer import answer, passages_block, sentence_similarity
-from dropqa.graph.nodes.common import step
+from dropqa.graph.nodes.common import model_deadline, step
 from dropqa.graph.prompts import fill
 from dropqa.graph.state import Finding, ReaderState, State, Statement
 from dropqa.models.chat import ChatUnavailable, Usage, ainvoke_chat, text_of
@@ -55,7 +55,8 @@ async def read_document(reader: ReaderState, runtime: Runtime[Context]) -> dict[
         prompt = fill("reader", reader["language"], question=reader["question"], document=reader["document"],
                       passages=passages_block(hits, svc.settings.answer))
         try:
-            reply, usage = await ainvoke_chat(svc.chat_providers, [HumanMessage(prompt)])
+            reply, usage = await ainvoke_chat(svc.chat_providers, [HumanMessage(prompt)],
+                                              deadline=reader["deadline"])
             text = text_of(reply)
             if not _NOTHING.match(text):
                 for line in text.splitlines():
@@ -106,7 +107,7 @@ async def synthesize(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     return {**update, "degraded": True} if degraded else update
 
 
-def readers_for(state: State, cfg: AnswerSettings) -> list[ReaderState]:
+def readers_for(state: State, cfg: AnswerSettings, agent: AgentSettings) -> list[ReaderState]:
     """One reader per document among the best passages (only when the question gathers documents)."""
     intent = state.intent
     if not intent.aggregate:
@@ -131,5 +132,6 @@ def readers_for(state: State, cfg: AnswerSettings) -> list[ReaderState]:
     if len(by_doc) < 2:
         return []
     return [ReaderState(question=state.search_text, language=state.language, terms=list(state.terms),
-                        bridge=list(bridge), document=doc, hits=doc_hits, degraded=state.degraded)
+                        bridge=list(bridge), document=doc, hits=doc_hits, degraded=state.degraded,
+                        deadline=model_deadline(state.started_at, agent))
             for doc, doc_hits in list(by_doc.items())[:cfg.max_readers]]

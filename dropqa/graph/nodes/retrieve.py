@@ -23,10 +23,10 @@ from dropqa.answering.hops import linked_documents, needs_second_hop, second_hop
 from dropqa.answering.intent import Intent, classify
 from dropqa.answering.parts import Part, decompose, mentions, name_terms, named_documents, subject_spans
 from dropqa.blocking import in_thread
-from dropqa.graph.nodes.common import has_model, merge_hits
+from dropqa.graph.nodes.common import has_model, merge_hits, model_deadline
 from dropqa.graph.prompts import fill
 from dropqa.graph.state import RESET, Quality, State, Turn
-from dropqa.models.chat import ChatUnavailable, Usage, ainvoke_structured
+from dropqa.models.chat import ChatUnavailable, UnreadableReply, Usage, ainvoke_structured
 from dropqa.retrieval.answerability import Asked
 from dropqa.retrieval.fusion import rrf
 from dropqa.retrieval.hits import Hit
@@ -128,14 +128,20 @@ class Rewrites(BaseModel):
     queries: list[str] = Field(description="up to three search queries, one of them in the other language")
 
 
-async def rewritten_queries(svc: Services, question: str, language: str) -> tuple[list[str], Usage | None]:
+async def rewritten_queries(svc: Services, question: str, language: str, deadline: float | None = None,
+                            ) -> tuple[list[str], Usage | None, ChatUnavailable | None]:
+    """Up to three rewritten queries, the tokens they cost, and the failure when no model answered (every
+    provider failed, or the question's model time ran out: the run goes on offline); an unreadable reply is
+    no such failure (the model answered; the question is searched as asked)."""
     try:
         prompt = HumanMessage(fill("rewrite", language, question=question))
-        reply, usage = await ainvoke_structured(svc.chat_providers, [prompt], Rewrites)
+        reply, usage = await ainvoke_structured(svc.chat_providers, [prompt], Rewrites, deadline=deadline)
+    except UnreadableReply as exc:
+        return [], exc.usage, None  # an unreadable reply still cost its tokens
     except ChatUnavailable as exc:
-        return [], exc.usage  # an unreadable reply still cost its tokens
+        return [], exc.usage, exc
     queries = [q.strip(" -•*\t0123456789.、") for q in reply.queries]
-    return [q for q in queries if q and q != question][:3], usage
+    return [q for q in queries if q and q != question][:3], usage, None
 
 
 def fuse_rewrites(svc: Services, result: RetrievalResult, rewrites: list[str], scope: Scope, k: int) -> None:
@@ -225,6 +231,7 @@ def mentioning(query: str, naming: dict[str, set[str]], pool: list[Hit]) -> dict
 
 
 async def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
+    started_at = time.time()
     svc = await in_thread(lambda: runtime.context.services)  # Studio's context opens them on first use
     question = state.question.strip()
     language = svc.settings.language if svc.settings.language != "auto" else detect_language(question)
@@ -238,8 +245,10 @@ async def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     result = await in_thread(hybrid_search, svc, query, scope, k=k)
     usage: Usage | None = None
     rewrites: list[str] = []
-    if has_model(svc, state.degraded):
-        rewrites, usage = await rewritten_queries(svc, query, language)
+    failed: ChatUnavailable | None = None
+    if has_model(svc, False):  # a new question: the last one's failure does not carry over
+        rewrites, usage, failed = await rewritten_queries(svc, query, language,
+                                                          model_deadline(started_at, svc.settings.agent))
         if rewrites:
             await in_thread(fuse_rewrites, svc, result, rewrites, scope, k)
     pool, parts, hops, asked = await in_thread(widen, svc, query, intent, scope, result, k)
@@ -258,7 +267,8 @@ async def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         "version": intent.version,
         "terms": result.terms,
         "hits": pool,
-        "started_at": time.time(),
+        "started_at": started_at,
+        "degraded": failed is not None,
         "usage": (usage or Usage()).model_copy(update={"replace": True}),
         "quality": Quality(weights=result.weights, unseen=result.unseen, translations=result.translations,
                            asked=asked),
@@ -269,5 +279,7 @@ async def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
              "arguments": {"query": query, "version": intent.version, "rewrites": rewrites,
                            "parts": [p.label for p in parts], "hops": [h.label for h in hops]},
              "result_summary": summary},
+            *([{"step": 1, "type": "thought", "content": render(language, "degraded", error=str(failed)[:300])}]
+              if failed is not None else []),
         ],
     }

@@ -11,7 +11,7 @@ from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, Tool
 from langgraph.runtime import Runtime
 
 from dropqa.answering.policy import call_key, plan
-from dropqa.graph.nodes.common import budget_spent, has_model, last_ai, step
+from dropqa.graph.nodes.common import budget_spent, has_model, last_ai, model_deadline, step
 from dropqa.graph.prompts import fill
 from dropqa.graph.state import State
 from dropqa.models.chat import ChatUnavailable, ainvoke_chat, text_of
@@ -33,7 +33,8 @@ async def _model_step(svc: Any, state: State) -> tuple[AIMessage, dict[str, Any]
             f"suggested next: {state.strategy}") if evaluation else ""
     opening = HumanMessage(f"{state.question}\n\n[retrieved so far]\n{_evidence_note(state)}{hint}")
     turn = [m for m in state.messages if isinstance(m, AIMessage | ToolMessage)]
-    return await ainvoke_chat(svc.chat_providers, [SystemMessage(system), opening, *turn], model_tools())
+    return await ainvoke_chat(svc.chat_providers, [SystemMessage(system), opening, *turn], model_tools(),
+                              deadline=model_deadline(state.started_at, svc.settings.agent))
 
 
 async def think(state: State, runtime: Runtime[Context]) -> dict[str, Any]:

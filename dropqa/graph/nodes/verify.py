@@ -5,6 +5,11 @@ Support: the sentence's numbers all occur in the cited passage, and enough of it
 words do (character bigrams for Chinese, words for English). An unsupported citation
 is repaired (moved to another gathered passage that supports the sentence) or dropped.
 Conflicts: numbers stated for the same attribute by different documents or versions.
+
+A model's answer (``model_wrote``) is checked sentence by sentence: a sentence stays only when a gathered
+passage supports it (its own citation, a repaired one, or — when it cites nothing — the first passage that
+does); the others are left out, and when none is left the offline answer is given instead (``degraded``:
+the model's answer could not be used). Whatever the model writes, what the user reads is grounded.
 """
 
 from __future__ import annotations
@@ -15,12 +20,13 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from dropqa.answering.consistency import Conflict, claims_in, subject_conflicts, subject_of
+from dropqa.blocking import in_thread
 from dropqa.config import AnswerSettings
-from dropqa.graph.nodes.answer import abstain
+from dropqa.graph.nodes.answer import abstain, compose_offline
 from dropqa.graph.nodes.common import step
 from dropqa.graph.state import State
 from dropqa.retrieval.hits import Hit
-from dropqa.services import Context
+from dropqa.services import Context, Services
 from dropqa.text.messages import render
 from dropqa.text.segment import han_bigrams
 
@@ -98,6 +104,64 @@ def check_citations(answer: str, pool: list[Hit], cfg: AnswerSettings) -> tuple[
     return text, cited, counts["checked"], counts["dropped"], counts["repaired"]
 
 
+_SENTENCE_END = re.compile(r"(?<=[。！？!?；;])|(?<=\.)(?=\s)")
+_SPACE_BEFORE_STOP = re.compile(r"\s+([。！？!?.,;；，、])")
+_LEADING_MARKS = re.compile(r"^\s*((?:\[\d+\]\s*)+)")
+
+
+def sentences_of(line: str) -> list[str]:
+    """``line`` cut into sentences; citation markers written after the full stop stay with their sentence."""
+    out: list[str] = []
+    for piece in _SENTENCE_END.split(line):
+        m = _LEADING_MARKS.match(piece)
+        if m and out:
+            out[-1] = out[-1].rstrip() + " " + m.group(1).strip()
+            piece = piece[m.end():]
+        if piece.strip():
+            out.append(piece)
+    return out
+
+
+def ground_sentences(answer: str, pool: list[Hit], cfg: AnswerSettings) -> tuple[str, int, int, int, int]:
+    """A model's answer with only the sentences a passage supports, each citing it. Returns
+    ``(answer, checked, dropped citations, repaired citations, sentences left out)``."""
+    checked = dropped = repaired = removed = 0
+    lines = []
+    for line in answer.split("\n"):
+        kept = []
+        for sentence in sentences_of(line):
+            body = _SPACE_BEFORE_STOP.sub(r"\1", _CITE.sub("", sentence)).strip()
+            if not _grams(body):  # punctuation, a list bullet: no claim
+                kept.append(_CITE.sub("", sentence).rstrip())
+                continue
+            marks = [int(n) - 1 for n in _CITE.findall(sentence)]
+            good = [i for i in marks if 0 <= i < len(pool) and supports(body, pool[i], cfg)]
+            checked += len(marks)
+            dropped += len(marks) - len(good)
+            if not good:
+                found = next((k for k, h in enumerate(pool[:cfg.repair_passages]) if supports(body, h, cfg)), None)
+                if found is not None:
+                    repaired += 1 if marks else 0
+                    good = [found]
+            if not good:
+                removed += 1
+                continue
+            marker = "".join(f"[{i + 1}]" for i in dict.fromkeys(good))
+            end = body[-1] if body[-1] in "。！？!?.；;" else ""
+            if end in ("。", "！", "？", "；"):
+                kept.append(f"{body[:-1]}{marker}{end}")
+            elif end:
+                kept.append(f"{body[:-1].rstrip()} {marker}{end}")
+            else:
+                kept.append(f"{body} {marker}")
+        joined = "".join(kept) if any("\u4e00" <= ch <= "\u9fff" for ch in line) else " ".join(
+            k.strip() for k in kept)
+        if joined.strip() or not line.strip():
+            lines.append(joined.rstrip())
+    text = "\n".join(lines).strip()
+    return text, checked, dropped, repaired, removed
+
+
 def conflict_note(lang: str, conflict: Conflict, pool: list[Hit]) -> tuple[str, list[int]]:
     index = {h.node_id: i for i, h in enumerate(pool)}
     cites = [index[c.node_id] for c in conflict.claims if c.node_id in index]
@@ -122,8 +186,18 @@ async def verify(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     if not state.answerable:
         return {"conflicts": [], "reasoning_trace": [step(state, "verification", render(
             lang, "verify_summary", checked=0, dropped=0, repaired=0, conflicts=0))]}
-    cfg = runtime.context.services.settings.answer
-    text, cited, checked, dropped, repaired = check_citations(text, pool, cfg)
+    svc = runtime.context.services
+    cfg = svc.settings.answer
+    notes_before: list[Any] = []
+    if state.model_wrote:
+        text, checked, dropped, repaired, removed = ground_sentences(text, pool, cfg)
+        cited = sorted({int(n) - 1 for n in _CITE.findall(text)})
+        if removed:
+            notes_before.append(step(state, "verification", render(lang, "verify_unsupported", dropped=removed)))
+        if not cited:
+            return await _offline_instead(state, svc)
+    else:
+        text, cited, checked, dropped, repaired = check_citations(text, pool, cfg)
     terms = [t for t in state.terms if not t.isdigit()]
     # Compare what the cited passages and the best other passages say about what the question asks.
     considered = sorted(set(cited) | set(range(min(cfg.claim_passages, len(pool)))))
@@ -147,9 +221,29 @@ async def verify(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     update: dict[str, Any] = {
         "answer": text, "citations": cited,
         "conflicts": [c.note() for c in conflicts],
-        "reasoning_trace": [step(state, "verification", summary)],
+        "reasoning_trace": [*notes_before, step(state, "verification", summary)],
     }
     if not cited and checked:
         # Nothing the answer cites supports it: say so rather than show an unsupported answer.
         return {**update, **abstain(state)}
+    return update
+
+
+async def _offline_instead(state: State, svc: Services) -> dict[str, Any]:
+    """Nothing the model wrote holds: the offline answer, checked like any other (``degraded`` when it
+    answers; an abstention is what the model's answer would have come to as well)."""
+    lang = state.language
+    note = step(state, "verification", render(lang, "verify_fallback"))
+    offline = await in_thread(compose_offline, state, svc)
+    pool = offline.get("hits") or state.hits
+    update: dict[str, Any] = {**offline, "model_wrote": False, "conflicts": []}
+    if offline.get("answerable"):
+        text, cited, *_ = check_citations(offline["answer"], pool, svc.settings.answer)
+        if cited:
+            update.update(answer=text, citations=cited, degraded=True)
+        else:
+            update.update(abstain(state))
+    summary = step(state, "verification", render(lang, "verify_summary", checked=len(update.get("citations", [])),
+                                                 dropped=0, repaired=0, conflicts=0))
+    update["reasoning_trace"] = [note, *offline.get("reasoning_trace", []), summary]
     return update

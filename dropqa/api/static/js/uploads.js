@@ -1,11 +1,15 @@
 // Uploads and their ingestion jobs, kept while the user moves between pages.
-// Each file: uploading (bytes) → queued → parsing → enriching → embedding → done | failed.
-// Job states come from GET /api/jobs/stream (SSE); GET /api/jobs/{id} is the safety net.
+// Each file: uploading (bytes) → queued → parsing → enriching → embedding → done | failed (the job's states).
+// The card shows the stages of the design: parsing → chunking → embedding → stored (see ``step``), with the
+// embedded share while embedding. Job states come from GET /api/jobs/stream (SSE); GET /api/jobs/{id} is the
+// safety net.
 
 import { api, invalidate, stream, upload } from './api.js';
 import { errorOf, errorText } from './i18n.js';
 
 export const STATES = ['uploading', 'queued', 'parsing', 'enriching', 'embedding', 'done'];
+/** The stages a card shows, in order. */
+export const STEPS = ['uploading', 'queued', 'parsing', 'chunking', 'embedding', 'stored'];
 const TERMINAL = new Set(['done', 'failed', 'cancelled', 'rejected']);
 const PERCENT = { queued: 24, parsing: 40, enriching: 58, embedding: 76, writing: 90, done: 100, failed: 100,
   cancelled: 100, rejected: 100 };
@@ -32,9 +36,26 @@ export function isTerminal(item) {
   return TERMINAL.has(item.state);
 }
 
-/** 0–100 for the progress bar. */
+/** The stage a card shows: the job's state, with normalising, splitting and summarising (``enriching``) and
+ *  writing the version (stage ``writing``) shown as chunking, and a finished job as stored. */
+export function step(item) {
+  if (item.state === 'done') return 'stored';
+  if (item.state === 'enriching' || item.stage === 'writing' || item.stage === 'enriching') return 'chunking';
+  return item.state;
+}
+
+/** Passages embedded so far and to embed (while embedding; null when the job has not said). */
+export function embedded(item) {
+  const total = Number(item.toEmbed);
+  return item.state === 'embedding' && item.stage === 'embedding' && total > 0
+    ? { done: Math.min(Number(item.embedded) || 0, total), total } : null;
+}
+
+/** 0–100 for the progress bar; while embedding it moves with the share of passages embedded. */
 export function percent(item) {
   if (item.state === 'uploading') return Math.round(20 * (item.uploaded || 0));
+  const share = embedded(item);
+  if (share) return Math.round(PERCENT.embedding + ((PERCENT.writing + 8 - PERCENT.embedding) * share.done) / share.total);
   const stage = item.stage && PERCENT[item.stage] > (PERCENT[item.state] || 0) ? item.stage : item.state;
   return PERCENT[stage] ?? 10;
 }
@@ -105,7 +126,11 @@ function applyJob(item, job) {
   if (job.document_id) item.documentId = job.document_id;
   if (job.outcome) item.outcome = job.outcome;
   item.error = job.error ? errorText(null, null, job.error) : (job.state === 'failed' ? item.error : null);
-  if (job.progress && typeof job.progress === 'object' && job.progress.stage) item.stage = job.progress.stage;
+  if (job.progress && typeof job.progress === 'object' && job.progress.stage) {
+    item.stage = job.progress.stage;
+    if (job.progress.embedded !== undefined) item.embedded = job.progress.embedded;
+    if (job.progress.to_embed !== undefined) item.toEmbed = job.progress.to_embed;
+  }
   if (job.state && !(isTerminal(item) && !TERMINAL.has(job.state))) item.state = job.state;
 }
 

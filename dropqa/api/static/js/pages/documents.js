@@ -10,7 +10,8 @@ const TYPES = ['md', 'txt', 'csv', 'docx', 'pptx', 'xlsx', 'pdf', 'image'];
 const PAGE = 25;
 
 export function render(root, { query }) {
-  const filters = { q: query.get('q') || '', type: query.get('type') || '', topic: query.get('topic') || '', offset: 0 };
+  const filters = { q: query.get('q') || '', type: query.get('type') || '', topic: query.get('topic') || '',
+    sort: query.get('sort') === 'time' ? 'time' : 'name', offset: 0 };
   const unsubscribe = [];
 
   // ---- drop zone ----
@@ -77,11 +78,14 @@ export function render(root, { query }) {
   }).catch(() => {
     topicSelect.hidden = true;
   });
+  const sortSelect = h('select', { id: 'doc-sort', 'aria-label': t('docs.sort') },
+    ['name', 'time'].map((key) => h('option', { value: key, selected: key === filters.sort }, t(`docs.sort.${key}`))));
   const table = h('div', { class: 'table-wrap', id: 'doc-table' }, loading());
   const pager = h('div', { class: 'pager' });
 
   const syncHash = () => {
-    const next = link(['documents'], { q: filters.q, type: filters.type, topic: filters.topic });
+    const next = link(['documents'], { q: filters.q, type: filters.type, topic: filters.topic,
+      sort: filters.sort === 'name' ? '' : filters.sort });
     history.replaceState(null, '', next);
   };
   search.addEventListener('input', debounce(() => {
@@ -102,13 +106,19 @@ export function render(root, { query }) {
     syncHash();
     loadList();
   });
+  sortSelect.addEventListener('change', () => {
+    filters.sort = sortSelect.value;
+    filters.offset = 0;
+    syncHash();
+    loadList();
+  });
 
   let seq = 0;
   async function loadList() {
     const mine = ++seq;
     try {
       const { documents: docs, total } = await data.documents({ q: filters.q, type: filters.type, topic: filters.topic,
-        limit: PAGE, offset: filters.offset });
+        sort: filters.sort, limit: PAGE, offset: filters.offset });
       if (mine !== seq) return;
       fill(table, docs.length ? docTable(docs, loadList) : empty(t('docs.empty')));
       const more = total !== null ? filters.offset + docs.length < total : docs.length === PAGE;
@@ -135,7 +145,7 @@ export function render(root, { query }) {
     zone,
     uploadCard,
     h('section', { class: 'card', style: { marginTop: '16px' } },
-      h('div', { class: 'toolbar' }, search, typeSelect, topicSelect),
+      h('div', { class: 'toolbar' }, search, typeSelect, topicSelect, sortSelect),
       table, pager),
   );
   return () => unsubscribe.forEach((fn) => fn());
@@ -150,11 +160,13 @@ function uploadRow(item) {
   const pct = uploads.percent(item);
   const terminal = uploads.isTerminal(item);
   const failed = item.state === 'failed' || item.state === 'rejected' || item.state === 'cancelled';
-  let label = t(item.stage === 'writing' && !terminal ? 'job.writing' : `job.${item.state}`);
+  const stage = uploads.step(item);
+  const share = uploads.embedded(item);
+  let label = terminal ? t(`job.${item.state}`) : share ? t('job.embeddedOf', share) : t(`job.${stage}`);
   if (!terminal) label += ` · ${pct}%`;
   else if (item.state === 'done' && item.outcome) label += ` · ${t(`outcome.${item.outcome}`)}`;
-  const reached = uploads.STATES.indexOf(item.state);
-  return h('div', { class: `upload ${failed ? 'failed' : item.state}`, dataset: { state: item.state, file: item.name } },
+  const reached = uploads.STEPS.indexOf(stage);
+  return h('div', { class: `upload ${failed ? 'failed' : item.state}`, dataset: { state: item.state, step: stage, file: item.name } },
     fileIcon(item.name.split('.').pop()),
     item.documentId && item.state === 'done'
       ? h('a', { class: 'name', href: link(['documents', item.documentId]), title: item.name }, item.name)
@@ -164,8 +176,8 @@ function uploadRow(item) {
       h('div', { class: `progress ${failed ? 'failed' : item.state === 'done' ? 'done' : 'active'}`, role: 'progressbar',
         'aria-valuemin': '0', 'aria-valuemax': '100', 'aria-valuenow': String(pct), 'aria-label': item.name },
       h('span', { style: { width: `${pct}%` } })),
-      terminal ? null : h('div', { class: 'steps' }, uploads.STATES.map((s, i) => h('span', {
-        class: i < reached ? 'ok' : i === reached ? 'on' : '' }, t(`job.${s}`))))),
+      terminal ? null : h('div', { class: 'steps' }, uploads.STEPS.map((s, i) => h('span', {
+        class: i < reached ? 'ok' : i === reached ? 'on' : '', dataset: { step: s } }, t(`job.${s}`))))),
     failed && item.error ? h('div', { class: 'upload-error' }, item.error) : null);
 }
 

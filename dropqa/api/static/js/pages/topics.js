@@ -41,7 +41,7 @@ function topicCard(tp, most) {
     h('span', { class: 'muted small' }, countText(n)),
     h('span', { class: 'meter' }, h('span', { style: { width: `${Math.max(6, Math.round((100 * n) / most))}%` } })),
     kw.length ? h('span', { class: 'keywords' }, kw.join(' · ')) : null,
-    describe(tp) ? h('span', { class: 'keywords' }, describe(tp)) : null);
+    describe(tp) ? h('span', { class: 'keywords topic-about', title: describe(tp) }, describe(tp)) : null);
 }
 
 /** The topic's one-line description in the page's language. */

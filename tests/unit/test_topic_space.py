@@ -1,0 +1,88 @@
+"""Topics group documents by subject, not by language (issue 24): concepts put Chinese and English key terms
+in one vocabulary, centring each language removes the language from the similarity, and a document close
+to a second group carries its topic too. No database: the functions refresh_topics runs, on made-up data."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from dropqa.config import TopicSettings
+from dropqa.ingestion.phrases import valid_name
+from dropqa.ingestion.topic_space import center, concept_matrix, group, place, similarity
+from dropqa.text.concepts import FILE_WORDS, concepts, specificity
+
+TRAVEL_ZH = "差旅费报销规定：出差住宿费标准，伙食补助，报销流程须提交发票。差旅费报销由财务部审核。"
+TRAVEL_EN = "Travel expense policy: hotel limits for business travel, meal allowance, and expense claims with receipts."
+BACKUP_ZH = "数据库每天备份，每季度进行一次恢复演练，备份保留30天，备份数据库的演练记录。"
+BACKUP_EN = "Database backups run every night; a restore drill every quarter; database backups are kept 30 days."
+
+
+def test_chinese_and_english_key_terms_share_one_vocabulary() -> None:
+    zh, en = concepts(TRAVEL_ZH), concepts(TRAVEL_EN)
+    assert {"travel", "expense"} <= set(zh) & set(en), (zh, en)
+    assert {"backup", "database", "drill"} <= set(concepts(BACKUP_ZH)) & set(concepts(BACKUP_EN))
+    # names only ever written capitalised (a company) and file extensions are no subject
+    named = concepts("Aurora Analytics pays travel expenses. See travel.docx and the xlsx file.")
+    assert "aurora" not in named and "analytic" not in named and not set(named) & FILE_WORDS
+    assert "travel" in named
+
+
+def test_titles_weigh_more() -> None:
+    body = "The office has a kitchen; travel is booked online."  # title words count once seen in lower case
+    plain = concepts(body, "Travel Rules", title_weight=1)
+    heavy = concepts(body, "Travel Rules", title_weight=5)
+    assert heavy["travel"] - concepts(body)["travel"] == 5 * (plain["travel"] - concepts(body)["travel"]) > 0
+
+
+def test_documents_group_by_subject_across_languages() -> None:
+    texts = [TRAVEL_ZH, BACKUP_ZH, TRAVEL_ZH + "住宿标准。", TRAVEL_EN, BACKUP_EN, BACKUP_EN + " Drills are logged."]
+    languages = ["zh", "zh", "zh", "en", "en", "en"]
+    bags = [concepts(t) for t in texts]
+    settings = TopicSettings()
+    sim = similarity(bags, [None] * len(bags), languages, settings)
+    labels = group(sim, settings.merge_distance)
+    assert labels[0] == labels[2] == labels[3] and labels[1] == labels[4] == labels[5], labels
+    assert labels[0] != labels[1]
+
+
+def test_centring_each_language_removes_the_language() -> None:
+    rng = np.random.default_rng(7)
+    subjects = rng.normal(size=(2, 16))
+    zh_offset, en_offset = rng.normal(size=16) * 4, rng.normal(size=16) * 4
+    rows = np.array([subjects[s] + off + rng.normal(size=16) * 0.1
+                     for off in (zh_offset, en_offset) for s in (0, 1, 0, 1)])
+    languages = ["zh"] * 4 + ["en"] * 4
+    raw = rows / np.linalg.norm(rows, axis=1, keepdims=True)
+    assert raw[0] @ raw[1] > raw[0] @ raw[4]  # before: the language decides
+    c = center(rows, languages, min_documents=3)
+    assert c[0] @ c[4] > 0.9 and c[0] @ c[1] < 0  # after: the subject does
+    small = center(rows, languages, min_documents=5)  # too few per language: centred on the mean of all
+    assert np.allclose(np.linalg.norm(small, axis=1), 1.0)
+
+
+def test_a_document_near_a_second_group_carries_its_topic_too() -> None:
+    sim = np.array([
+        [1.0, 0.6, 0.1, 0.1, 0.5],
+        [0.6, 1.0, 0.0, 0.0, 0.5],
+        [0.1, 0.0, 1.0, 0.7, 0.45],
+        [0.1, 0.0, 0.7, 1.0, 0.45],
+        [0.5, 0.5, 0.45, 0.45, 1.0],
+    ])
+    placed = place(sim, TopicSettings(merge_distance=0.6, secondary_ratio=0.85))
+    assert placed.labels[4] == placed.labels[0] != placed.labels[2]
+    own, second = placed.links[4]
+    assert own[0] == placed.labels[0] and second[0] == placed.labels[2] and own[1] > second[1]
+    assert all(len(links) == 1 for links in placed.links[:4])
+    alone = place(np.array([[1.0]]), TopicSettings())
+    assert alone.labels == [0] and alone.links == [[(0, 1.0)]]
+
+
+def test_tf_idf_rows_are_unit_length_and_empty_bags_are_zero() -> None:
+    m = concept_matrix([{"travel": 3.0, "hotel": 1.0}, {}, {"travel": 1.0, "password": 2.0}])
+    assert np.allclose(np.linalg.norm(m[[0, 2]], axis=1), 1.0) and not m[1].any()
+
+
+def test_names_are_never_file_extensions_and_generic_words_rank_low() -> None:
+    assert not valid_name("xlsx") and not valid_name("pdf") and valid_name("budget")
+    assert specificity("计划") < 0.5 < specificity("差旅费") and specificity("伙食补助") == 1.0
+    assert specificity("annual leave") == 1.0
