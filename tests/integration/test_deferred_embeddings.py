@@ -12,6 +12,7 @@ import sys
 import textwrap
 import threading
 import time
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -109,9 +110,21 @@ def test_worker_sweep_completes_pending_embeddings(services, indexer, corpus):
         "full-text ready · semantic 100 %"
 
 
+def linked_at(services, doc_id) -> datetime | None:
+    """When the document's topic links were last written (None: it has none)."""
+    with services.db.connection() as conn:
+        row = conn.execute("SELECT min(created_at) AS at FROM document_topics WHERE document_id = %s",
+                           (doc_id,)).fetchone()
+    return row["at"]
+
+
+def recomputed(at: datetime | None, before: datetime | None) -> bool:
+    return at is not None and (before is None or at > before)
+
+
 def test_worker_that_empties_a_backlog_recomputes_the_topics(services, indexer, tmp_path):
-    """`dropqa index --no-wait` leaves a new document without embeddings, so without a topic: the worker that
-    fills its embeddings recomputes the topics once the backlog is empty."""
+    """`dropqa index --no-wait` leaves a new document without embeddings: its topics come from its concepts
+    alone (issue 24), and the worker that fills its embeddings recomputes them once the backlog is empty."""
     path = tmp_path / "glacier.md"
     path.write_text("# Glacier survey\n\n## Ice cores\n\nThe glacier survey drills ice cores every spring and "
                     "logs the ice core depth.\n\n## Meltwater\n\nMeltwater gauges on the glacier log the "
@@ -119,14 +132,15 @@ def test_worker_that_empties_a_backlog_recomputes_the_topics(services, indexer, 
     outcome = indexer.index_file(path, "glacier.md", embed=False)
     indexer.refresh_topics()  # what `dropqa index --no-wait` does at its end
     doc_id = outcome.document_id
-    assert doc_store.document_topics(services.db, DEFAULT, doc_id, 1) == []
+    assert pending.count_for(services.db, doc_id, 1) > 0
+    before = linked_at(services, doc_id)  # the links `--no-wait` made (none, or from concepts alone)
     stop = threading.Event()
     worker = threading.Thread(target=Worker(services, "backlog").run_forever, args=(stop, 0.1), daemon=True)
     worker.start()
     try:
         deadline = time.monotonic() + 300
-        while not doc_store.document_topics(services.db, DEFAULT, doc_id, 1):
-            assert time.monotonic() < deadline, "no topic after the backlog was filled"
+        while not recomputed(linked_at(services, doc_id), before) or pending.count_for(services.db, doc_id, 1):
+            assert time.monotonic() < deadline, "the topics were not recomputed after the backlog was filled"
             time.sleep(0.2)
     finally:
         stop.set()

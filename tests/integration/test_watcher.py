@@ -82,8 +82,10 @@ def test_dropqa_watch_indexes_changes(db: Database, settings, database_url: str,
            "DROPQA_DATA_DIR": str(settings.data_dir), "DROPQA_INGESTION__WATCH_DEBOUNCE_S": "0.2",
            "DROPQA_INGESTION__WORKER_POLL_S": "0.1", "PYTHONFAULTHANDLER": "1"}
     exe = Path(sys.executable).with_name("dropqa")
+    # as from a terminal: Ctrl-C's SIGINT is not ignored (a pytest-xdist worker ignores it, and a child
+    # started from it would inherit that, so SIGINT would never stop `dropqa watch`)
     proc = subprocess.Popen([str(exe), "watch", str(root)], env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE)
+                            stderr=subprocess.PIPE, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         (root / "live.md").write_text("# Live\n\n## Notes\n\nThe watcher indexed this file by itself.\n",
                                       encoding="utf-8")
