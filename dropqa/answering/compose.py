@@ -191,13 +191,14 @@ def _continuation(pool: list[Hit], i: int) -> tuple[int, str] | None:
 
 def extractive(lang: str, question: str, terms: list[str], weights: dict[str, float], pool: list[Hit],
                max_sentences: int, translations: dict[str, list[str]] | None = None, *, cfg: AnswerSettings,
-               documents: Collection[str] | None = None, similarity: Similarity | None = None) -> Composed | None:
+               documents: Collection[str] | None = None, similarity: Similarity | None = None,
+               linked: Collection[str] = ()) -> Composed | None:
     """The best sentence, and after it only sentences that hold more of what the question asks — from the
     documents the question names when it names any (``documents``), so a look-alike fact of another
-    subject is never appended."""
+    subject is never appended; or from a document the subject's own names (``linked``: a second hop)."""
     picked = pick_sentences(question, terms, weights, pool, max_sentences, cfg.subject_passages if documents else 5,
                             translations=translations, cfg=cfg, documents=documents, complement=True,
-                            similarity=similarity)
+                            similarity=similarity, linked=linked)
     if not picked:
         return None
     lines = [render(lang, "answer_lead")]

@@ -90,17 +90,21 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
                    max_sentences: int, max_passages: int = 5,
                    translations: dict[str, list[str]] | None = None, *, cfg: AnswerSettings,
                    documents: Collection[str] | None = None, complement: bool = False,
-                   similarity: Similarity | None = None) -> list[Extract]:
+                   similarity: Similarity | None = None, linked: Collection[str] = ()) -> list[Extract]:
     """The best sentences of the best passages. ``translations`` (term → its words in the other
     language) let a sentence in the other language than the question match its terms; ``cfg`` holds
     the score's weights (``Settings.answer``). ``documents``: only passages of these documents (the
     question's subjects). ``complement``: a sentence after the first is quoted only when it holds
     something the question asks that the sentences before it do not — never a look-alike of the first
-    (another project's code, another document's hours)."""
+    (another project's code, another document's hours). ``linked``: documents the subject's own document
+    names (a second hop): their best passages are read too, and a sentence of theirs that holds what the
+    quoted ones lack follows them however it scores beside the subject's ("Knott … in the Lake District"
+    → "It is located entirely within the county of Cumbria")."""
     translations = translations or {}
     kind = expected_kind(question)
     candidates: list[Extract] = []
     allowed = [i for i, h in enumerate(hits) if documents is None or h.document_id in documents][:max_passages]
+    allowed += [i for i, h in enumerate(hits) if h.document_id in linked and i not in allowed][:2]
     for idx in allowed:
         hit = hits[idx]
         units = sentence_units(hit)
@@ -139,7 +143,8 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
             continue  # adds nothing the question asks beyond what is quoted already
         flat = re.sub(r"\s+", "", c.text)
         key = hits[c.hit_index].breadcrumb + "|" + flat
-        if key in seen or c.score < best * cfg.sentence_keep_share:
+        bridge = hits[c.hit_index].document_id in linked
+        if key in seen or (c.score < best * cfg.sentence_keep_share and not (bridge and chosen and c.asked - covered)):
             continue
         if any(x.hit_index == c.hit_index and (flat in re.sub(r"\s+", "", x.text) or re.sub(r"\s+", "", x.text) in flat)
                for x in chosen):

@@ -59,6 +59,7 @@ class Intent:
     parts: list[dict[str, Any]] = field(default_factory=list)  # answering.parts.Part dicts: searched one by one
     named: list[str] = field(default_factory=list)  # ids of the documents the question names (its subjects)
     about: list[str] = field(default_factory=list)  # ``named`` and the documents that write the subject out
+    linked: list[str] = field(default_factory=list)  # documents the subject's names, searched for what it lacks
 
     @property
     def needs_loop(self) -> bool:

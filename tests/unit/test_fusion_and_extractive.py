@@ -61,3 +61,22 @@ def test_citation_renumbering_is_one_pass():
 
     assert renumber_citations("a [2] b [3]", {1: 0, 2: 1}) == "a [1] b [2]"
     assert renumber_citations("x [1] y [4]", {0: 0, 3: 1}) == "x [1] y [2]"
+
+
+def test_a_linked_document_completes_the_answer_but_a_look_alike_does_not():
+    """"Where is the district Knott is part of located?": Knott's page names the Lake District; the Lake
+    District's page (linked: named by the subject's own) says where, and follows however it scores. Another
+    mountain's page, not linked, is never appended."""
+    def page(node_id: str, doc: str, content: str, relevance: float) -> Hit:
+        return hit(node_id, content, relevance).model_copy(update={"document_id": doc, "document_name": f"{doc}.md",
+                                                                   "breadcrumb": f"{doc}.md > {doc}"})
+    hits = [page("n1", "knott", "Knott is a mountain in the northern part of the English Lake District.", 0.6),
+            page("n2", "skiddaw", "Skiddaw is a mountain located in the Lake District, in the UK.", 0.5),
+            page("n3", "lake", "It is located entirely within the county of Cumbria, in the UK.", 0.15)]
+    w = {"district": 1.0, "knott": 1.5, "located": 1.2, "uk": 1.0}
+    question = "Where is the district that Knott is part of located in the UK?"
+    alone = pick_sentences(question, list(w), w, hits, 3, cfg=CFG, documents={"knott"}, complement=True)
+    assert [p.hit_index for p in alone] == [0]
+    linked = pick_sentences(question, list(w), w, hits, 3, cfg=CFG, documents={"knott"}, complement=True,
+                            linked={"lake"})
+    assert [p.hit_index for p in linked] == [0, 2]

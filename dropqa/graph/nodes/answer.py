@@ -185,7 +185,8 @@ def compose_offline(state: State, svc: Services) -> dict[str, Any]:
                                       documents=named, similarity=similarity)
         else:
             composed = compose.extractive(lang, question, terms, weights, pool, cfg.answer_sentences, translations,
-                                          cfg=svc.settings.answer, documents=named, similarity=similarity)
+                                          cfg=svc.settings.answer, documents=named, similarity=similarity,
+                                          linked=set(intent.linked))
     if composed is None:
         return abstain(state)
     update: dict[str, Any] = {

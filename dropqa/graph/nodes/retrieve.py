@@ -198,6 +198,11 @@ def widen(svc: Services, query: str, intent: Intent, scope: Scope, result: Retri
         row = named[0][0]
         subject = Part(label=PurePath(str(row["filename"])).stem, query=query, document_id=str(row["document_id"]))
         heads = part_heads(svc, [subject], scope, result, k, knobs.subject_heads, subject_terms=naming)
+        if heads and needs_second_hop(heads[0], result.weights, knobs.second_hop_coverage):
+            # the subject's document does not say what is asked, but names a document that may ("the district
+            # Knott is part of" → the Lake District's page): that document is searched, and may be quoted
+            hops = linked_documents(query, heads[0], titles, knobs.part_name_share, knobs.hop_documents)
+            heads += hop_heads(svc, hops, scope, result, k)
     elif result.hits and needs_second_hop(result.hits[0], result.weights, knobs.second_hop_coverage):
         hops = [Part(label=q, query=q) for q in second_hop_queries(query, result.hits[0], result.weights,
                                                                    knobs.second_hop_coverage, knobs.hop_names)]
@@ -209,6 +214,7 @@ def widen(svc: Services, query: str, intent: Intent, scope: Scope, result: Retri
         by_id = {h.node_id: h for h in pool}
         lead = list({h.node_id: by_id[h.node_id] for h in heads}.values())
         pool = lead + [h for h in pool if h not in lead]
+    intent.linked = [h.document_id for h in hops if intent.named and h.document_id]
     intent.about = list(intent.named)
     for doc, words in mentioning(query, naming, pool).items():  # other documents that write the subject out
         intent.about.append(doc)
