@@ -48,6 +48,12 @@ def machine_a() -> Iterator[tuple[Server, str]]:
         yield server, url
 
 
+def _sigint_default() -> None:
+    """As from a terminal: an xdist worker ignores SIGINT and its children would inherit that, so the
+    SIGINT that stops the worker below would be lost and the stop would wait out its 60 s."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @contextmanager
 def worker(url: str, name: str) -> Iterator[Path]:
     """`dropqa worker` in a data dir of its own with only DATABASE_URL; yields its log."""
@@ -57,7 +63,7 @@ def worker(url: str, name: str) -> Iterator[Path]:
     proc = subprocess.Popen([DROPQA, "-v", "worker", "--id", name], stdout=log, stderr=subprocess.STDOUT,
                             env=_env(DATABASE_URL=url, DROPQA_DATA_DIR=str(data),
                                      DROPQA_INGESTION__WORKER_POLL_S="0.2"),
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=_sigint_default)
     try:
         yield log_path
     finally:
