@@ -2,7 +2,7 @@
 
     .venv/bin/python -m dropqa.evals.sweep answer.sentence_similarity_weight 0 0.5 1 \\
         --suite ../shared/evals-dev/dragonball-dev-en/golden.yaml:../shared/evals-dev/dragonball-dev-en/corpus \\
-        --suite ../shared/samples/golden.yaml:../shared/samples/corpus --stores /tmp/sweep-stores
+        --suite ../shared/samples/golden.yaml:../shared/samples/corpus --stores data/sweep-stores
 
 Each value runs ``dropqa eval --reuse`` on every suite (the setting passed as its environment variable,
 ``DROPQA_ANSWER__SENTENCE_SIMILARITY_WEIGHT``; the store of each corpus is indexed once, under
