@@ -385,12 +385,15 @@ def _increasing(items: list, key: Callable) -> list:
     return max(best, key=len, default=[])
 
 
-def _best(lab: Label, others: list[Label], pair: Callable[[Label, Label], tuple[str, str]]) -> Label | None:
-    """``lab``'s best match among ``others`` by dictionary support (the closer on a tie), or None
-    when none is :func:`strong` or the runner-up is as good (末次月经时间: "last menstruation"
-    and "menstruation duration" alike)."""
-    ranked = sorted(others, key=lambda o: (-support(*pair(lab, o)), abs(o.position - lab.position), o.text))
-    if not ranked or not strong(*pair(lab, ranked[0])):
+def _best(lab: Label, others: list[Label], pair: Callable[[Label, Label], tuple[str, str]],
+          distance: Callable[[Label], float] | None = None,
+          good: Callable[[str, str], bool] | None = None) -> Label | None:
+    """``lab``'s best match among ``others`` by dictionary support (the closer on a tie: ``distance``, by
+    default how far apart their positions are), or None when none is ``good`` (default :func:`strong`)
+    or the runner-up is as good (末次月经时间: "last menstruation" and "menstruation duration" alike)."""
+    far = distance or (lambda o: abs(o.position - lab.position))
+    ranked = sorted(others, key=lambda o: (-support(*pair(lab, o)), far(o), o.text))
+    if not ranked or not (good or strong)(*pair(lab, ranked[0])):
         return None
     if len(ranked) > 1 and support(*pair(lab, ranked[1])) > support(*pair(lab, ranked[0])) - 0.05:
         return None
@@ -558,12 +561,7 @@ def rescue(zh: list[Label], en: list[Label], kept: list[Pair]) -> list[Pair]:
 
     def neighbour(lab: Label, others: list[Label], pair: Callable[[Label, Label], tuple[str, str]]) -> Label | None:
         near_by = [o for o in others if o.text not in done and abs(o.coord - lab.coord) <= 2 * WIDTH]
-        ranked = sorted(near_by, key=lambda o: (-support(*pair(lab, o)), abs(o.coord - lab.coord), o.text))
-        if not ranked or not _fair(*pair(lab, ranked[0])):
-            return None
-        if len(ranked) > 1 and support(*pair(lab, ranked[1])) > support(*pair(lab, ranked[0])) - 0.05:
-            return None
-        return ranked[0]
+        return _best(lab, near_by, pair, distance=lambda o: abs(o.coord - lab.coord), good=_fair)
 
     for z in zh:
         if z.text in done:

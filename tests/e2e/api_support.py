@@ -107,15 +107,16 @@ def dropqa_server(data: Path | None = None, **settings: str) -> Iterator[Server]
         shutil.rmtree(data, ignore_errors=True)
 
 
-def wait_until_healthy(proc: subprocess.Popen, base: str, seconds: float, output: Callable[[], str]) -> None:
-    """Until ``base``/api/health answers OK; RuntimeError (with ``output()``) if the process exits or
-    ``seconds`` pass first."""
+def wait_until_healthy(proc: subprocess.Popen, base: str, seconds: float, output: Callable[[], str],
+                       path: str = "/api/health") -> None:
+    """Until ``base`` + ``path`` (DropQA's health, or another server's, e.g. an OpenAI-compatible ``/models``)
+    answers OK; RuntimeError (with ``output()``) if the process exits or ``seconds`` pass first."""
     deadline = time.time() + seconds
     while time.time() < deadline:
         if proc.poll() is not None:
             raise RuntimeError(f"the server exited: {output()}")
         try:
-            if requests.get(base + "/api/health", timeout=2).ok:
+            if requests.get(base + path, timeout=2).ok:
                 return
         except requests.RequestException:
             pass

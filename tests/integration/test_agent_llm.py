@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +19,7 @@ import pytest
 from dropqa.config import ChatModelSettings
 from dropqa.runtime.run import ask
 from dropqa.services import Services
-from tests.conftest import FIXTURES
+from tests.support.corpora import index_agent_corpus
 from tests.support.scripted_openai import ScriptedOpenAI
 
 pytestmark = pytest.mark.integration
@@ -30,12 +29,7 @@ _NODE = re.compile(r"\[([0-9a-f-]{36})\]")
 
 @pytest.fixture(scope="module")
 def corpus(indexer, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("llm_corpus")
-    for f in (FIXTURES / "agent_corpus").iterdir():
-        if "_v2" not in f.name:
-            shutil.copy2(f, root / f.name)
-            indexer.index_file(root / f.name, f.name)
-    return root
+    return index_agent_corpus(indexer, tmp_path_factory.mktemp("llm_corpus"))
 
 
 def with_models(services: Services, *models: ScriptedOpenAI | str, timeout_s: float = 5.0,

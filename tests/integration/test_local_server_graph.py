@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import time
 from pathlib import Path
 from typing import Any
@@ -19,7 +18,7 @@ from dropqa.config import ChatModelSettings
 from dropqa.models import structured
 from dropqa.runtime.run import ask
 from dropqa.services import Services
-from tests.conftest import FIXTURES
+from tests.support.corpora import index_agent_corpus
 from tests.support.scripted_openai import ScriptedOpenAI
 
 pytestmark = pytest.mark.integration
@@ -29,12 +28,7 @@ DIRECT = "赵敏的2024年绩效考核得分是多少？"
 
 @pytest.fixture(scope="module")
 def corpus(indexer, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("local_corpus")
-    for f in (FIXTURES / "agent_corpus").iterdir():
-        if "_v2" not in f.name:
-            shutil.copy2(f, root / f.name)
-            indexer.index_file(root / f.name, f.name)
-    return root
+    return index_agent_corpus(indexer, tmp_path_factory.mktemp("local_corpus"))
 
 
 @pytest.fixture(autouse=True)

@@ -35,6 +35,7 @@ from tests.e2e.api_support import (
     fresh_data_dir,
     sse_events,
     stop_group,
+    wait_until_healthy,
 )
 
 pytestmark = [pytest.mark.local_model, pytest.mark.timeout(3600)]
@@ -85,17 +86,7 @@ def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     base = f"http://127.0.0.1:{port}/v1"
     try:
-        deadline = time.time() + 120
-        while time.time() < deadline:
-            assert proc.poll() is None, log_path.read_text(errors="replace")[-3000:]
-            try:
-                if requests.get(base + "/models", timeout=2).ok:
-                    break
-            except requests.RequestException:
-                pass
-            time.sleep(0.5)
-        else:
-            raise AssertionError("the llama.cpp server did not come up: " + log_path.read_text(errors="replace"))
+        wait_until_healthy(proc, base, 120, lambda: log_path.read_text(errors="replace"), path="/models")
         yield base
     finally:
         stop_group(proc, signal.SIGTERM, 20)
