@@ -35,8 +35,3 @@ def document_names(svc: Services, scope: Scope) -> list[dict[str, Any]]:
             recall.set_subjects(svc.db, scope, uuid.UUID(str(row["document_id"])), int(row["version"]),
                                 row["subjects"])
     return rows
-
-
-def subjects_by_document(rows: list[dict[str, Any]]) -> dict[str, list[str]]:
-    """Document id → its subjects."""
-    return {str(r["document_id"]): list(r.get("subjects") or []) for r in rows}

@@ -114,9 +114,12 @@ def held_share(text: str, weights: Mapping[str, float], translations: Mapping[st
     if total <= 0:
         return 1.0
     low = text.lower()
-    held = sum(w for t, w in weights.items()
-               if holds(low, t) or any(holds(low, x.lower()) for x in (translations or {}).get(t, ())))
-    return held / total
+    return sum(w for t, w in weights.items() if _held(low, t, translations)) / total
+
+
+def _held(low: str, term: str, translations: Mapping[str, Iterable[str]] | None) -> bool:
+    """Lower-cased ``low`` holds ``term`` or one of its translations."""
+    return holds(low, term) or any(holds(low, x.lower()) for x in (translations or {}).get(term, ()))
 
 
 def missing_terms(text: str, weights: Mapping[str, float],
@@ -124,6 +127,5 @@ def missing_terms(text: str, weights: Mapping[str, float],
     """The asked terms ``text`` holds in no form, heaviest first; a term inside a longer missing one (jieba's
     "服务" and "务器" of "服务器") is that one, said once."""
     low = text.lower()
-    missing = [t for t, _ in sorted(weights.items(), key=lambda x: -x[1])
-               if not holds(low, t) and not any(holds(low, x.lower()) for x in (translations or {}).get(t, ()))]
+    missing = [t for t, _ in sorted(weights.items(), key=lambda x: -x[1]) if not _held(low, t, translations)]
     return [t for t in missing if not any(t != m and t in m for m in missing)]
