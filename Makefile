@@ -58,11 +58,11 @@ $(STUDIO_VENV)/.installed: pyproject.toml
 	@touch $@
 
 # Test modules run in parallel (pytest-xdist; a module's tests stay together on one worker, so its fixtures are
-# made once): many tests wait on processes and servers more than they compute. TEST_WORKERS=0 runs them in turn in one process.
+# made once), the modules marked heavy first: many tests wait on processes and servers more than they compute. TEST_WORKERS=0 runs them in turn in one process.
 TEST_WORKERS ?= 4
 test: $(VENV)/.test-installed browser compose-tool $(STUDIO_VENV)/.installed
 	$(BIN)/ruff check dropqa tests benchmarks
-	$(BIN)/pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist loadscope --durations=15 tests
+	$(BIN)/pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist loadscope --no-loadscope-reorder --durations=15 tests
 
 lint: $(VENV)/.test-installed
 	$(BIN)/ruff check dropqa tests benchmarks

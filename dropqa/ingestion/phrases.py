@@ -19,7 +19,7 @@ from collections import Counter
 from functools import lru_cache
 
 from dropqa.text.concepts import FILE_WORDS
-from dropqa.text.segment import stopwords
+from dropqa.text.segment import english_stopwords, stopwords
 
 MAX_WORDS = 3
 
@@ -58,9 +58,7 @@ _DIGIT = re.compile(r"\d")
 
 @lru_cache(maxsize=1)
 def _en_stop() -> frozenset[str]:
-    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
-
-    return frozenset(ENGLISH_STOP_WORDS) | EN_EXTRA_STOP | FILE_WORDS
+    return english_stopwords() | EN_EXTRA_STOP | FILE_WORDS
 
 
 def _en_stopword(word: str) -> bool:

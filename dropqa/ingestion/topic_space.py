@@ -19,7 +19,7 @@ documents are grouped by average-linkage agglomerative clustering cut at ``merge
 also carries another group's topic when it is nearly as close to that group as to its own
 (``secondary_ratio``): a handbook with a section on passwords is also about security.
 
-Pure numpy / scikit-learn: the fitting script (``benchmarks/topics_fit.py``) calls the same functions on
+Pure numpy / SciPy: the fitting script (``benchmarks/topics_fit.py``) calls the same functions on
 stored inputs.
 """
 
@@ -94,17 +94,21 @@ def similarity(bags: Sequence[Mapping[str, float]], vectors: Sequence[np.ndarray
 
 
 def group(sim: np.ndarray, merge_distance: float) -> list[int]:
-    """Average-linkage clusters of the similarity matrix, cut at ``merge_distance`` (labels 0…k−1)."""
+    """Average-linkage clusters of the similarity matrix: groups join while the mean distance between them is
+    below ``merge_distance`` (labels 0…k−1, numbered in the order of their first document)."""
     n = len(sim)
     if n <= 2:
         return [0] * n if n and (n == 1 or 1.0 - sim[0, 1] < merge_distance) else list(range(n))
-    from sklearn.cluster import AgglomerativeClustering
+    from scipy.cluster.hierarchy import fcluster, linkage
+    from scipy.spatial.distance import squareform
 
     distance = np.clip(1.0 - (sim + sim.T) / 2.0, 0.0, None)
     np.fill_diagonal(distance, 0.0)
-    labels = AgglomerativeClustering(n_clusters=None, distance_threshold=merge_distance, metric="precomputed",
-                                     linkage="average").fit_predict(distance)
-    return [int(x) for x in labels]
+    tree = linkage(squareform(distance, checks=False), method="average")
+    # fcluster keeps merges at or below t; "below merge_distance" is at or below the float just under it
+    flat = fcluster(tree, t=float(np.nextafter(merge_distance, -np.inf)), criterion="distance")
+    first: dict[int, int] = {}
+    return [first.setdefault(int(x), len(first)) for x in flat]
 
 
 def place(sim: np.ndarray, settings: TopicSettings) -> Placement:

@@ -20,7 +20,7 @@ from collections import Counter
 from functools import lru_cache
 
 from dropqa.text.bilingual import translate_terms
-from dropqa.text.segment import initialize, stopwords
+from dropqa.text.segment import english_stopwords, initialize, stopwords
 
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 _EN_WORD = re.compile(r"[A-Za-z][A-Za-z\-]*[A-Za-z]")
@@ -30,10 +30,9 @@ FILE_WORDS = frozenset({"md", "txt", "csv", "pdf", "doc", "docx", "xls", "xlsx",
                         "png", "jpg", "jpeg"})  # file extensions: never a subject
 
 
+@lru_cache(maxsize=1)
 def _en_stop() -> frozenset[str]:
-    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
-
-    return frozenset(ENGLISH_STOP_WORDS) | FILE_WORDS
+    return english_stopwords() | FILE_WORDS
 
 
 def fold(word: str) -> str:

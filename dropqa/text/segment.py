@@ -35,10 +35,21 @@ def initialize() -> None:
             _initialized = True
 
 
+def _word_list(name: str) -> frozenset[str]:
+    text = resources.files("dropqa.text").joinpath(name).read_text(encoding="utf-8")
+    return frozenset(w.strip().lower() for w in text.splitlines() if w.strip() and not w.startswith("#"))
+
+
 @lru_cache(maxsize=1)
 def stopwords() -> frozenset[str]:
-    text = resources.files("dropqa.text").joinpath("stopwords.txt").read_text(encoding="utf-8")
-    return frozenset(w.strip().lower() for w in text.splitlines() if w.strip() and not w.startswith("#"))
+    """Question words and function words dropped from queries, both languages (stopwords.txt)."""
+    return _word_list("stopwords.txt")
+
+
+@lru_cache(maxsize=1)
+def english_stopwords() -> frozenset[str]:
+    """The general English stop word list of key terms and topic names (en_stopwords.txt: scikit-learn's)."""
+    return _word_list("en_stopwords.txt")
 
 
 def tokens(text: str) -> list[str]:

@@ -17,7 +17,7 @@ from tests.browser.test_one_language import SERVER_SENTENCES, english_ui_strings
 from tests.conftest import EXAMPLES
 from tests.e2e.api_support import dropqa_env
 
-pytestmark = [pytest.mark.e2e, pytest.mark.browser]
+pytestmark = [pytest.mark.e2e, pytest.mark.browser, pytest.mark.heavy(80)]
 SECRET = "# 北极星计划\n\n## 预算\n\n北极星计划的预算为 420 万元，代号 QUOKKA-7731。\n"
 
 

@@ -16,7 +16,7 @@ import requests
 from tests.browser.conftest import Server, screenshot
 from tests.conftest import EXAMPLES
 
-pytestmark = [pytest.mark.e2e, pytest.mark.browser]
+pytestmark = [pytest.mark.e2e, pytest.mark.browser, pytest.mark.heavy(60)]
 
 QUESTION = "核心数据库的恢复时间目标是多少？"
 # The badge colours of seed 000 §7.2: high = green, medium = yellow, low = red (hue ranges).

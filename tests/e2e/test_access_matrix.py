@@ -26,7 +26,7 @@ import requests
 from tests.conftest import EXAMPLES
 from tests.e2e.api_support import DROPQA, Server, dropqa_env, dropqa_server, fresh_data_dir, sse_events
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.heavy(120)]
 
 MARKER = "QUOKKA-7731"
 SECRET = f"""# Beta secret plan

@@ -17,7 +17,7 @@ import requests
 
 from tests.e2e.api_support import DROPQA, dropqa_env, free_port, fresh_data_dir
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.heavy(100)]
 
 
 def postgres_of(data_dir: Path) -> list[psutil.Process]:

@@ -19,7 +19,7 @@ from tests.conftest import EXAMPLES
 from tests.e2e.api_support import DROPQA, Server, dropqa_server, sse_events
 from tests.support.scripted_openai import ScriptedOpenAI, count_tokens
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.heavy(90)]
 QUESTION = "核心数据库的恢复时间目标是多少？"
 
 

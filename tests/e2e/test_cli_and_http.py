@@ -22,7 +22,7 @@ import requests
 from tests.conftest import EXAMPLES
 from tests.e2e.api_support import dropqa_env, free_port, fresh_data_dir, wait_until_healthy
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.heavy(215)]
 DROPQA = [str(Path(sys.executable).with_name("dropqa"))]
 
 

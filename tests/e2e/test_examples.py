@@ -26,7 +26,7 @@ import requests
 from tests.conftest import ROOT
 from tests.e2e.api_support import dropqa_env, free_port, fresh_data_dir, wait_until_healthy
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.heavy(80)]
 DROPQA = str(Path(sys.executable).with_name("dropqa"))
 README = ROOT / "README.md"
 DEFAULT_BASE = "http://127.0.0.1:8000"

@@ -18,7 +18,7 @@ import requests
 from tests.conftest import EXAMPLES, ROOT
 from tests.e2e.api_support import DROPQA, dropqa_env, free_port, fresh_data_dir, wait_until_healthy
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.heavy(55)]
 
 
 def team_commands() -> list[str]:

@@ -23,7 +23,7 @@ from tests.conftest import EXAMPLES
 from tests.e2e.api_support import Server, dropqa_server, sse_events, wait_for_jobs
 from tests.support.scripted_openai import ScriptedOpenAI
 
-pytestmark = pytest.mark.faults
+pytestmark = [pytest.mark.faults, pytest.mark.heavy(85)]
 STREAMS = 50
 SLACK = 3  # a pooled worker thread or keep-alive socket may come and go
 IDLE_S = 12  # longer than any worker thread stays idle (anyio: 10 s, and only pruned when the pool is used)

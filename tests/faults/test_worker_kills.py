@@ -24,7 +24,7 @@ from tests.conftest import ROOT
 from tests.support.scopes import DEFAULT, DEFAULT_KB
 from tests.support.sql import one
 
-pytestmark = pytest.mark.faults
+pytestmark = [pytest.mark.faults, pytest.mark.heavy(80)]
 KILLS = 6
 FILES = 6
 STALE_S = 2.0

@@ -14,7 +14,7 @@ from tests.support import documents as gen
 from tests.support.bad_input import assert_indexed, assert_intact, build_baseline, run
 from tests.support.scopes import DEFAULT
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.heavy(110)]
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("rank_bm25", reason="the bench extra is not installed (pip install -e '.[bench]')")
 pytest.importorskip("langchain_postgres", reason="the bench extra is not installed (pip install -e '.[bench]')")
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.heavy(60)]
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -21,7 +21,7 @@ from dropqa.config import Settings
 from dropqa.evals.command import eval_command
 from tests.conftest import EXAMPLES, ROOT
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.heavy(65)]
 SAMPLES = ROOT.parent / "shared" / "samples"
 SLICE = (".md", ".docx")
 EXAMPLE_ITEMS = [

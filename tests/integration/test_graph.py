@@ -9,7 +9,7 @@ import pytest
 from dropqa.runtime.run import ask
 from tests.conftest import ROOT
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.heavy(70)]
 
 
 @pytest.mark.parametrize(

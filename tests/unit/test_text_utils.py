@@ -16,6 +16,10 @@ def test_query_terms_drop_question_words_and_single_chars():
 
 def test_english_terms_lowercased_without_stopwords():
     assert query_terms("Who owns the Information Security Policy?") == ["owns", "information", "security", "policy"]
+    # "based on", "according to", "regarding": how a question points at its source, never what it asks
+    assert query_terms("Based on the record of Parker Hospital, regarding Y. Evans, what is the color of "
+                       "the car according to the file?") == ["record", "parker", "hospital", "evans", "color",
+                                                             "car", "file"]
 
 
 def test_index_text_keeps_numbers_and_drops_punctuation():

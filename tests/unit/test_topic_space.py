@@ -86,3 +86,12 @@ def test_names_are_never_file_extensions_and_generic_words_rank_low() -> None:
     assert not valid_name("xlsx") and not valid_name("pdf") and valid_name("budget")
     assert specificity("计划") < 0.5 < specificity("差旅费") and specificity("伙食补助") == 1.0
     assert specificity("annual leave") == 1.0
+
+
+def test_groups_join_while_their_mean_distance_is_below_the_cut() -> None:
+    # three documents: a and b at distance 0.4, c at 0.9 from both; average linkage joins a+b, then c at 0.9
+    sim = np.array([[1.0, 0.6, 0.1], [0.6, 1.0, 0.1], [0.1, 0.1, 1.0]])
+    assert group(sim, 0.5) == [0, 0, 1]  # labels in the order of each group's first document
+    assert group(sim, 0.9) == [0, 0, 1]  # a mean distance of exactly the cut does not join
+    assert group(sim, 0.91) == [0, 0, 0]
+    assert group(sim, 0.4) == [0, 1, 2]
