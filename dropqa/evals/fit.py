@@ -9,6 +9,8 @@ Two steps, so the slow one runs once per suite:
     # 2. fit the logistic model on every collected suite; leave-one-corpus-out cross-validation
     #    picks the L2 strength and the threshold, then the final fit uses all suites
     .venv/bin/python -m dropqa.evals.fit fit suites/calibration/*.jsonl --out dropqa/models/answerability.json
+    # 3. the absent-attribute check's share (answer.absent_attribute_share) on ``dropqa eval`` reports
+    .venv/bin/python -m dropqa.evals.fit absent eval-report/*/report.json
 
 ``collect --data-dir D`` reuses (or fills) a store in D, e.g. the data dir ``score_golden.py
 --data-dir`` left behind. ``fit`` also reads ``dropqa eval`` reports (``<out>/<suite>/report.json``: each
@@ -282,6 +284,85 @@ def confident_from(p: np.ndarray, y: np.ndarray, tau: float, precision: float = 
     return round(max(tau, 0.99), 4)
 
 
+# ----------------------------------------------------------------------------- absent-attribute check
+
+def absent_outcomes(rows: list[dict[str, Any]], share: float | None) -> list[bool]:
+    """Each row's verdict (answered?) had ``answer.absent_attribute_share`` been ``share``: the report's own
+    verdict, except where the check decides (a question naming its subject, asking one fact): there it
+    refuses from ``share`` up, and below it the fitted model decides as it did."""
+    out = []
+    for r in rows:
+        d = r["decision"]
+        x = d.get("features") or {}
+        applies = x.get("named", 0.0) >= 1.0 and x.get("is_fact", 0.0) >= 1.0 and x.get("subject_documents") == 1.0
+        fired = d.get("rule") == "attribute_absent"
+        answered = (d.get("probability", 0.0) >= d.get("threshold", 0.0)) if fired else bool(r["answerable"])
+        if applies and share is not None and x.get("ask_absent", 0.0) >= share:
+            answered = False
+        out.append(answered)
+    return out
+
+
+def absent_rates(rows: list[dict[str, Any]], answered: list[bool]) -> dict[str, dict[str, Any]]:
+    """Per suite: false abstention (answerable refused) and no-answer accuracy (no-answer refused)."""
+    per: dict[str, dict[str, list[bool]]] = defaultdict(lambda: {"pos": [], "neg": []})
+    for r, a in zip(rows, answered, strict=True):
+        per[r["suite"]]["pos" if r["answerable_label"] else "neg"].append(a)
+    return {name: {"false_abstention": round(1 - float(np.mean(v["pos"])), 3) if v["pos"] else None,
+                   "no_answer_accuracy": round(1 - float(np.mean(v["neg"])), 3) if v["neg"] else None,
+                   "answerable": len(v["pos"]), "no_answer": len(v["neg"])} for name, v in sorted(per.items())}
+
+
+def absent_cost(rates: dict[str, dict[str, Any]], abstain_cost: float) -> float:
+    """Mean false abstention over the suites with answerable questions × ``abstain_cost`` + mean share of
+    no-answer questions answered over the suites that have them (as the question model's cost)."""
+    fa = [r["false_abstention"] for r in rates.values() if r["false_abstention"] is not None]
+    na = [1 - r["no_answer_accuracy"] for r in rates.values() if r["no_answer_accuracy"] is not None]
+    return abstain_cost * (float(np.mean(fa)) if fa else 0.0) + (float(np.mean(na)) if na else 0.0)
+
+
+def _or_dash(value: float | None) -> str:
+    return "–" if value is None else f"{value:.3f}"
+
+
+ABSENT_GRID: tuple[float | None, ...] = (*[round(float(x), 2) for x in np.arange(0.2, 1.001, 0.05)], None)
+
+
+def choose_absent(rows: list[dict[str, Any]], abstain_cost: float) -> float | None:
+    """The share with the lowest cost on ``rows``; on a tie the higher (fewer refusals), the check off last."""
+    costs = [(absent_cost(absent_rates(rows, absent_outcomes(rows, s)), abstain_cost),
+              -(s if s is not None else 2.0), s) for s in ABSENT_GRID]
+    return min(costs)[2]
+
+
+def fit_absent(args: argparse.Namespace) -> int:
+    """Fit ``answer.absent_attribute_share`` on eval reports: the in-sample table, the chosen share, and the
+    leave-one-corpus-out figures (each corpus judged by the share chosen on the others)."""
+    rows = [r for path in args.files for r in read_rows(path) if (r.get("decision") or {}).get("features")]
+    print("| share | cost | " + " | ".join(sorted({r["suite"] for r in rows})) + " |")
+    for share in ABSENT_GRID:
+        rates = absent_rates(rows, absent_outcomes(rows, share))
+        cells = [f"FA {_or_dash(v['false_abstention'])} NA {_or_dash(v['no_answer_accuracy'])}"
+                 for v in rates.values()]
+        print(f"| {share} | {absent_cost(rates, args.abstain_cost):.3f} | " + " | ".join(cells) + " |")
+    chosen = choose_absent(rows, args.abstain_cost)
+    print(f"chosen (abstain cost {args.abstain_cost}): absent_attribute_share = {chosen}")
+    corpora = sorted({r["suite"].removeprefix("xl-") for r in rows})
+    held: list[dict[str, Any]] = []
+    for corpus in corpora:
+        train = [r for r in rows if r["suite"].removeprefix("xl-") != corpus]
+        test = [r for r in rows if r["suite"].removeprefix("xl-") == corpus]
+        share = choose_absent(train, args.abstain_cost)
+        for name, v in absent_rates(test, absent_outcomes(test, share)).items():
+            held.append({"suite": name, "share": share, **v})
+    print("held out (leave one corpus out):")
+    for h in held:
+        print(f"  {h['suite']}: share {h['share']} → false abstention {_or_dash(h['false_abstention'])}, "
+              f"no-answer accuracy {_or_dash(h['no_answer_accuracy'])} "
+              f"({h['answerable']} answerable, {h['no_answer']} no-answer)")
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="command", required=True)
@@ -299,7 +380,12 @@ def main() -> int:
     f.add_argument("--question-features", help="comma-separated subset of QUESTION_FEATURES (default: all)")
     f.add_argument("--no-select", dest="select", action="store_false",
                    help="keep every question feature (default: greedy forward selection by held-out score)")
+    a = sub.add_parser("absent", help="fit answer.absent_attribute_share on eval reports")
+    a.add_argument("files", nargs="+", type=Path)
+    a.add_argument("--abstain-cost", type=float, default=1.0)
     args = ap.parse_args()
+    if args.command == "absent":
+        return fit_absent(args)
     return collect(args) if args.command == "collect" else fit(args)
 
 

@@ -29,7 +29,7 @@ from dropqa.text.segment import has_han, holds
 QUESTION_FEATURES = (
     "top_relevance", "top_similarity", "top_coverage", "content_coverage", "ask_coverage", "union_coverage",
     "agreement", "margin", "cross_language", "n_terms", "is_fact", "unseen", "named", "ask_in_subject", "ask_best",
-    "ask_gap",
+    "ask_gap", "ask_absent", "subject_documents",
 )
 
 
@@ -44,6 +44,7 @@ class Asked(BaseModel, frozen=True):
     in_subject: float = 0.0
     gap: float = 0.0  # the share of the asked attribute's mass of its heaviest term the documents lack
     missing: tuple[str, ...] = ()  # the asked terms the subject's documents hold in no form, heaviest first
+    absent: float = 0.0  # the share of the asked attribute's mass that neither they nor the best passages hold
     translations: dict[str, list[str]] = {}
 
     def weights(self, weights: dict[str, float]) -> dict[str, float]:
@@ -81,7 +82,7 @@ def question_features(hits: Sequence[Hit], terms: Sequence[str], weights: dict[s
     ask_best = max((held_share(f"{h.breadcrumb}\n{h.content}", ask, asked.translations) for h in subject_hits),
                    default=0.0)
     extra = {"named": float(asked.named), "ask_in_subject": asked.in_subject, "ask_best": ask_best,
-             "ask_gap": asked.gap}
+             "ask_gap": asked.gap, "ask_absent": asked.absent, "subject_documents": float(len(asked.documents))}
     if not best:
         return {name: 0.0 for name in QUESTION_FEATURES} | {"is_fact": float(kind == "fact"),
                                                              "n_terms": math.log1p(len(terms)), "unseen": missing,
@@ -124,19 +125,36 @@ class Decision(BaseModel, frozen=True):
     confidence: Literal["high", "medium", "low"]
     features: dict[str, float]
     threshold: float
+    rule: str | None = None  # "attribute_absent": refused by that check, whatever the probability
 
     def as_dict(self) -> dict[str, Any]:
         return {"probability": round(self.probability, 4), "answerable": self.answerable,
-                "threshold": self.threshold,
+                "threshold": self.threshold, "rule": self.rule,
                 "confidence": self.confidence, "features": {k: round(v, 4) for k, v in self.features.items()}}
 
 
+def attribute_absent(asked: Asked, kind: str, absent_share: float | None) -> bool:
+    """The question names one document as its subject and asks a single fact of it, and at least
+    ``absent_share`` of what it asks (the attribute: its terms other than the subject's) is written nowhere — not in the
+    subject's documents, in either language or any inflection, nor in the best passages found anywhere
+    (a fact one hop away, in a document the subject's page names, is in those). "What is the favourite
+    food of the chief judge?" of a judgement that records no food: the documents do not say. ``None``
+    turns the check off (``answer.absent_attribute_share``, fitted by ``python -m dropqa.evals.fit absent``)."""
+    return (absent_share is not None and asked.named and len(asked.documents) == 1 and kind == "fact"
+            and asked.absent >= absent_share)
+
+
 def decide(model: Logistic, hits: Sequence[Hit], terms: Sequence[str], weights: dict[str, float], language: str,
-           kind: str = "fact", unseen: Sequence[str] = (), asked: Asked | None = None) -> Decision:
+           kind: str = "fact", unseen: Sequence[str] = (), asked: Asked | None = None,
+           absent_share: float | None = None) -> Decision:
     """Is the question answerable from ``hits`` (best first), and how sure is that? ``model``: the fitted
-    question model (``services.calibration.question``)."""
+    question model (``services.calibration.question``); a question whose asked attribute is written nowhere
+    (:func:`attribute_absent`) is not, whatever the model says (``medium``: the subject is there)."""
     x = question_features(hits, terms, weights, language, kind, unseen=unseen, asked=asked)
     p = model.probability(x) if hits else 0.0
+    if attribute_absent(asked or Asked(), kind, absent_share):
+        return Decision(probability=p, answerable=False, confidence="medium", features=x,
+                        threshold=model.threshold, rule="attribute_absent")
     answerable = p >= model.threshold
     if not answerable:
         confidence = "high" if p < model.threshold / 2 else "medium"

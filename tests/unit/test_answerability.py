@@ -10,9 +10,12 @@ import math
 
 import pytest
 
+from dropqa.evals.fit import absent_outcomes, absent_rates, choose_absent
 from dropqa.models.calibration import Logistic, load_calibration
 from dropqa.retrieval.answerability import (
     QUESTION_FEATURES,
+    Asked,
+    attribute_absent,
     decide,
     question_features,
 )
@@ -196,7 +199,7 @@ def test_shipped_model_prefers_a_good_pool_and_an_empty_pool_is_unanswerable():
 
 def test_decision_as_dict_rounds():
     d = decide(SHIPPED.question, _good_pool(), TERMS, WEIGHTS, "en").as_dict()
-    assert set(d) == {"probability", "answerable", "threshold", "confidence", "features"}
+    assert set(d) == {"probability", "answerable", "threshold", "confidence", "features", "rule"}
     assert d["probability"] == round(d["probability"], 4)
     assert d["confidence"] in ("high", "medium", "low")
 
@@ -236,3 +239,45 @@ def test_decide_confidence_bands(calibration_file, relevance, answerable, confid
     assert d.confidence == confidence
     assert d.threshold == 0.5
 
+
+
+# --- the absent-attribute check ------------------------------------------------------------------
+
+def _asked(absent: float, named: bool = True) -> Asked:
+    return Asked(subject=frozenset({"kestrel"}), documents=frozenset({"d1"}), named=named, absent=absent,
+                 missing=("rpo",) if absent else ())
+
+
+def test_a_named_subject_whose_asked_attribute_is_written_nowhere_is_refused_whatever_the_model_says():
+    sure = Logistic(features=("top_relevance",), mean=(0.0,), scale=(1.0,), coef=(5.0,), intercept=5.0,
+                    threshold=0.5, confident=0.9)
+    pool = _good_pool()
+    answered = decide(sure, pool, TERMS, WEIGHTS, "en", asked=_asked(0.7), absent_share=0.5)
+    assert not answered.answerable and answered.confidence == "medium" and answered.rule == "attribute_absent"
+    assert answered.probability > 0.9 and answered.features["ask_absent"] == 0.7  # the model's view is kept
+    # below the share, without a named subject, for another kind of question, or switched off: the model decides
+    for asked, kind, share in ((_asked(0.4), "fact", 0.5), (_asked(0.7, named=False), "fact", 0.5),
+                               (_asked(0.7), "multi_hop", 0.5), (_asked(0.7), "fact", None)):
+        decision = decide(sure, pool, TERMS, WEIGHTS, "en", kind=kind, asked=asked, absent_share=share)
+        assert decision.answerable and decision.rule is None
+    assert attribute_absent(_asked(0.5), "fact", 0.5)  # the share itself refuses
+
+
+def test_the_absent_share_is_fitted_on_report_rows():
+    def row(suite: str, answerable: bool, absent: float, answered: bool = True) -> dict:
+        return {"suite": suite, "answerable_label": answerable, "answerable": answered,
+                "decision": {"probability": 0.8, "threshold": 0.2, "rule": None,
+                             "features": {"named": 1.0, "is_fact": 1.0, "ask_absent": absent,
+                                          "subject_documents": 1.0}}}
+
+    rows = [row("a", True, 0.0), row("a", True, 0.3), row("a", False, 0.6), row("a", False, 0.9),
+            row("b", True, 0.1), row("b", True, 0.5), row("b", False, 0.8)]
+    assert absent_outcomes(rows, None) == [True] * 7
+    assert absent_outcomes(rows, 0.55) == [True, True, False, False, True, True, False]
+    rates = absent_rates(rows, absent_outcomes(rows, 0.55))
+    assert rates["a"] == {"false_abstention": 0.0, "no_answer_accuracy": 1.0, "answerable": 2, "no_answer": 2}
+    assert choose_absent(rows, abstain_cost=1.0) == 0.6  # the highest share that refuses all three, none else
+    # a row the check refused in the run counts as the model decided (probability ≥ threshold: answered)
+    fired = {**row("a", False, 0.9, answered=False), "decision": {**row("a", False, 0.9)["decision"],
+                                                                   "rule": "attribute_absent"}}
+    assert absent_outcomes([fired], None) == [True] and absent_outcomes([fired], 0.9) == [False]

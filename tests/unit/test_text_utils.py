@@ -12,6 +12,8 @@ def test_query_terms_drop_question_words_and_single_chars():
     terms = query_terms("星河科技2024年新增授权发明专利多少项？")
     assert "多少" not in terms and "项" not in terms and "年" not in terms
     assert {"星河", "2024", "发明专利"} <= set(terms)
+    terms = query_terms("臧某某的入院时间是什么时候？从哪家医院转来？")  # "是/什么/时候": 时候 asks, it is not asked
+    assert "时候" not in terms and "哪家" not in terms and {"入院", "时间", "医院"} <= set(terms)
 
 
 def test_english_terms_lowercased_without_stopwords():

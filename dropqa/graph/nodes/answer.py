@@ -24,7 +24,7 @@ from dropqa.graph.nodes.common import decide_answerable, has_model, last_ai, mod
 from dropqa.graph.prompts import fill
 from dropqa.graph.state import State
 from dropqa.models.chat import ChatUnavailable, Usage, ainvoke_chat, text_of
-from dropqa.retrieval.answerability import Decision
+from dropqa.retrieval.answerability import Decision, attribute_absent
 from dropqa.retrieval.fusion import calibrate_similarity
 from dropqa.retrieval.hits import Hit
 from dropqa.services import Context, Services
@@ -124,6 +124,8 @@ async def answer(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     svc = runtime.context.services
     lang = state.language
     pool = state.hits
+    if attribute_absent(state.quality.asked, state.intent.kind, svc.settings.answer.absent_attribute_share):
+        return abstain(state)  # what is asked is written nowhere: no model may answer it from look-alikes
     if has_model(svc, state.degraded) and pool:
         try:
             result = await _model_answer(svc, state, pool)

@@ -78,4 +78,5 @@ def decide_answerable(state: State, hits: list[Hit], svc: Services,
     ``weights`` replaces the question's term weights (evaluate rescores with the bridge's terms)."""
     return decide(svc.calibration.question, hits, list(state.terms),
                   state.quality.weights if weights is None else weights, state.language, state.intent.kind,
-                  unseen=state.quality.unseen, asked=state.quality.asked)
+                  unseen=state.quality.unseen, asked=state.quality.asked,
+                  absent_share=svc.settings.answer.absent_attribute_share)

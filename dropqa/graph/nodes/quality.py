@@ -43,6 +43,11 @@ async def quality_check(state: State, runtime: Runtime[Context]) -> dict[str, An
     key = "quality_ok" if decision.answerable else "quality_low"
     shown_p, shown_threshold = distinct(decision.probability, threshold)
     steps = [step(state, "quality_check", render(lang, key, p=shown_p, threshold=shown_threshold))]
+    if decision.rule == "attribute_absent":
+        asked = state.quality.asked
+        steps.append(step(state, "quality_check", render(
+            lang, "quality_absent", missing=("、" if lang == "zh" else ", ").join(asked.missing[:3]),
+            share=f"{asked.absent:.0%}")))
     if intent.needs_loop:
         steps.append(step(state, "quality_check", render(lang, "quality_loop", kind=intent.kind)))
     quality = state.quality.model_copy(update={

@@ -35,7 +35,7 @@ from dropqa.retrieval.search import RetrievalResult, held_in, hybrid_search, sco
 from dropqa.services import Context, Services
 from dropqa.store import nodes as node_store
 from dropqa.store.scope import Scope
-from dropqa.text.asked import ask_weights, asked_text
+from dropqa.text.asked import ask_weights, asked_text, held_share
 from dropqa.text.lang import detect_language
 from dropqa.text.messages import render
 from dropqa.text.sentences import ends_mid_sentence
@@ -173,9 +173,12 @@ def asked_of(svc: Services, result: RetrievalResult, pool: list[Hit], named: dic
     held, missing = held_in(svc, ask, result.translations,
                             replace(scope, document_ids=tuple(uuid.UUID(d) for d in sorted(documents))))
     total = sum(ask.values()) or 1.0
+    best = [f"{h.breadcrumb}\n{h.content}" for h in pool[: svc.settings.retrieval.top_k]]
+    absent = [t for t in missing if held_share("\n".join(best), {t: 1.0}, result.translations) == 0.0]
     return Asked(subject=frozenset(subject), documents=frozenset(documents), named=bool(named),
                  in_subject=round(held, 4), gap=round(ask[missing[0]] / total, 4) if missing else 0.0,
-                 missing=tuple(missing), translations=result.translations)
+                 missing=tuple(missing), absent=round(sum(ask[t] for t in absent) / total, 4),
+                 translations=result.translations)
 
 
 def widen(svc: Services, query: str, intent: Intent, scope: Scope, result: RetrievalResult, k: int,

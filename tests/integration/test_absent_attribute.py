@@ -1,0 +1,79 @@
+"""A question that names its subject and asks what the subject's document never records is answered "the
+documents describe X but do not give Y" (issue 21) — offline, and with a chat model that would answer it
+from look-alikes (the check runs before the model is asked); the same document still answers what it
+does record."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from dropqa.config import ChatModelSettings
+from dropqa.runtime.run import ask
+from dropqa.services import Services
+from tests.support.scripted_openai import ScriptedOpenAI
+
+pytestmark = pytest.mark.integration
+
+DOCUMENTS = {
+    "kestrel_runbook.md": (
+        "# Kestrel Payments Gateway Runbook\n\n## Failover\n\nKestrel fails over to the standby region within "
+        "15 minutes (RTO). The on-call engineer confirms the switch in the status channel.\n\n## Alerts\n\n"
+        "Latency above 800 ms for five minutes pages the on-call engineer.\n"),
+    "falcon_charter.md": (
+        "# Project Falcon Charter\n\n## Budget\n\nThe budget code of Project Falcon is FAL-2291. Backups of the "
+        "project database are kept for 30 days.\n"),
+    "云帆员工手册.md": (
+        "# 云帆科技员工手册\n\n## 考勤\n\n员工工作日上午9点上班，下午6点下班。\n\n## 休假\n\n"
+        "正式员工每年享有带薪年假15天，病假需提供医院证明。\n"),
+}
+
+
+@pytest.fixture(scope="module")
+def corpus(indexer, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("absent")
+    for name, text in DOCUMENTS.items():
+        (root / name).write_text(text, encoding="utf-8")
+        assert indexer.index_file(root / name, name).status == "indexed"
+    return root
+
+
+@pytest.mark.parametrize(("question", "subject", "missing"), [
+    ("What is the RPO of the Kestrel Payments Gateway?", "Kestrel", "RPO"),
+    ("根据云帆科技员工手册，员工最喜欢的食物是什么？", "云帆科技员工手册", "食物"),
+])
+def test_what_the_subjects_document_never_records_is_refused(services, corpus, question, subject, missing):
+    result = ask(services, question)
+    assert not result.answerable and result.confidence == "medium", result.answer
+    assert subject in result.answer and missing in result.answer  # says what is there and what is not
+    said = " ".join(s["content"] for s in result.reasoning_trace if s["type"] == "quality_check")
+    assert ("Not in the documents" in said or "文档中没有" in said) and missing.lower() in said.lower(), said
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("What is the RTO of the Kestrel Payments Gateway?", "15 minutes"),
+    ("根据云帆科技员工手册，年假有多少天？", "15天"),
+])
+def test_what_it_records_is_still_answered(services, corpus, question, expected):
+    result = ask(services, question)
+    assert result.answerable and expected in result.answer, result.answer
+
+
+def test_a_chat_model_is_not_asked_what_no_document_records(services, corpus):
+    """The scripted model would answer with a number taken from another document; it is never asked for the
+    answer, and a final answer it proposes in the loop is not taken either."""
+    def reply(body: dict) -> dict:
+        return {"content": "The RPO of Kestrel is 30 days [1]."}
+
+    with ScriptedOpenAI(reply) as llm:
+        chat = ChatModelSettings(model=llm.model, base_url=llm.base_url, api_key="test", max_retries=0, timeout_s=5)
+        settings = services.settings.model_copy(update={
+            "models": services.settings.models.model_copy(update={"chat": chat, "fallbacks": []})})
+        result = ask(Services(settings=settings, db=services.db, embedder=services.embedder),
+                     "What is the RPO of the Kestrel Payments Gateway?")
+        asked_to_answer = [b for b in llm.requests if "Answer the question from the numbered passages"
+                           in str(b["messages"][-1].get("content"))]
+        assert llm.requests  # the model ran (it rewrote the question, it may have searched)
+    assert not result.answerable and "30 days" not in result.answer and "RPO" in result.answer
+    assert not asked_to_answer
