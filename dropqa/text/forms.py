@@ -37,14 +37,15 @@ def _stems(word: str) -> list[str]:
 
 
 def word_forms(word: str) -> list[str]:
-    """Regular inflections of a lower-case English ``word``, itself excluded: its stem(s) and the stems'
-    plural and past forms (for a Chinese word, a number or a short word: none)."""
+    """Regular inflections of a lower-case English ``word``, itself excluded: its stem(s), the stems' plural
+    and past forms and their agent noun (for a Chinese word, a number or a short word: none)."""
     if not word.isascii() or not word.isalpha() or len(word) < 4:
         return []
     stems = _stems(word) or [word]
     out: dict[str, None] = {}
     for stem in stems:
-        for form in (stem, stem + "s", stem + "d" if stem.endswith("e") else stem + "ed"):
+        agent = stem + "r" if stem.endswith("e") else stem + "er"  # who owns → "Owner:", approves → approver
+        for form in (stem, stem + "s", stem + "d" if stem.endswith("e") else stem + "ed", agent):
             if form != word and len(form) >= 3:
                 out.setdefault(form, None)
     return list(out)

@@ -9,6 +9,7 @@ from dropqa.text.segment import holds
 @pytest.mark.parametrize(("word", "form"), [
     ("occupations", "occupation"), ("diagnoses", "diagnosis"), ("sentencing", "sentenced"),
     ("sentencing", "sentence"), ("admitted", "admit"), ("activities", "activity"), ("charges", "charge"),
+    ("owns", "owner"), ("approves", "approver"),
 ])
 def test_word_forms(word: str, form: str) -> None:
     assert form in word_forms(word)
