@@ -73,6 +73,15 @@ def segment_words(text: str) -> list[str]:
     return [w for w in jieba.cut(text) if _WORD.search(w)]
 
 
+def compound_parts(term: str) -> list[str]:
+    """The words of two or more characters a Chinese compound of three or more is made of ("时间段" → 时间,
+    "注意事项" → 注意, 事项): a text that writes them speaks of it in other words. None for anything else."""
+    if len(term) < 3 or not has_han(term):
+        return []
+    initialize()
+    return [w for w in jieba.cut_for_search(term) if len(w) >= 2 and w != term]
+
+
 def is_dictionary_word(term: str) -> bool:
     """Whether jieba's dictionary holds ``term`` (a word it did not coin from context: "岗配" in "销售岗配的",
     "链增长" in "嘉沐冷链增长" are coined)."""

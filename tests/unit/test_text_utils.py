@@ -1,5 +1,5 @@
 from dropqa.text.lang import detect_language
-from dropqa.text.segment import han_bigrams, index_text, query_terms, tokens
+from dropqa.text.segment import compound_parts, han_bigrams, index_text, query_terms, tokens
 from dropqa.text.sentences import split_sentences, truncate
 
 
@@ -48,3 +48,8 @@ def test_language_detection():
 def test_han_bigrams_skip_everything_but_han():
     assert han_bigrams("云平台 建设 (cloud) 2024") == {"云平", "平台", "台建", "建设"}
     assert han_bigrams("cloud platform") == set() and han_bigrams("云") == set()
+
+
+def test_compound_parts_are_the_words_a_chinese_compound_is_made_of():
+    assert compound_parts("时间段") == ["时间"] and set(compound_parts("注意事项")) == {"注意", "事项"}
+    assert compound_parts("时间") == [] and compound_parts("timeline") == []

@@ -38,7 +38,7 @@ from dropqa.store.scope import Scope
 from dropqa.text.asked import ask_weights, asked_text, held_share
 from dropqa.text.lang import detect_language
 from dropqa.text.messages import render
-from dropqa.text.segment import has_han
+from dropqa.text.segment import compound_parts, has_han
 from dropqa.text.sentences import ends_mid_sentence
 
 
@@ -175,7 +175,9 @@ def asked_of(svc: Services, result: RetrievalResult, pool: list[Hit], named: dic
                             replace(scope, document_ids=tuple(uuid.UUID(d) for d in sorted(documents))))
     total = sum(ask.values()) or 1.0
     best = [f"{h.breadcrumb}\n{h.content}" for h in pool[: svc.settings.retrieval.top_k]]
-    absent = [t for t in missing if held_share("\n".join(best), {t: 1.0}, result.translations) == 0.0]
+    text = "\n".join(best)
+    absent = [t for t in missing if held_share(text, {t: 1.0}, result.translations) == 0.0
+              and not any(part in text for part in compound_parts(t))]
     own = [h.content for h in pool if h.document_id in documents][:5]
     asked_in_han = sum(w for t, w in ask.items() if has_han(t)) * 2 > total
     if own and asked_in_han != (sum(map(has_han, own)) * 2 > len(own)):
