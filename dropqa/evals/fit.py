@@ -9,7 +9,9 @@ Two steps, so the slow one runs once per suite:
     # 2. fit the logistic model on every collected suite; leave-one-corpus-out cross-validation
     #    picks the L2 strength and the threshold, then the final fit uses all suites
     .venv/bin/python -m dropqa.evals.fit fit suites/calibration/*.jsonl --out dropqa/models/answerability.json
-    # 3. the absent-attribute check's share (answer.absent_attribute_share) on ``dropqa eval`` reports
+    # 3. the absent-attribute check's share (answer.absent_attribute_share) on ``dropqa eval`` reports: the
+    #    lowest cost (a wrong refusal and an answered no-answer question weigh the same) among the shares
+    #    that refuse at most 5 % of any corpus's answerable questions
     .venv/bin/python -m dropqa.evals.fit absent eval-report/*/report.json
 
 ``collect --data-dir D`` reuses (or fills) a store in D, e.g. the data dir ``score_golden.py
@@ -303,11 +305,14 @@ def absent_outcomes(rows: list[dict[str, Any]], share: float | None) -> list[boo
     return out
 
 
-def absent_rates(rows: list[dict[str, Any]], answered: list[bool]) -> dict[str, dict[str, Any]]:
-    """Per suite: false abstention (answerable refused) and no-answer accuracy (no-answer refused)."""
+def absent_rates(rows: list[dict[str, Any]], answered: list[bool], by_corpus: bool = False,
+                 ) -> dict[str, dict[str, Any]]:
+    """Per suite (``by_corpus``: a cross-language suite ``xl-<corpus>`` counted with its corpus): false
+    abstention (answerable refused) and no-answer accuracy (no-answer refused)."""
     per: dict[str, dict[str, list[bool]]] = defaultdict(lambda: {"pos": [], "neg": []})
     for r, a in zip(rows, answered, strict=True):
-        per[r["suite"]]["pos" if r["answerable_label"] else "neg"].append(a)
+        name = r["suite"].removeprefix("xl-") if by_corpus else r["suite"]
+        per[name]["pos" if r["answerable_label"] else "neg"].append(a)
     return {name: {"false_abstention": round(1 - float(np.mean(v["pos"])), 3) if v["pos"] else None,
                    "no_answer_accuracy": round(1 - float(np.mean(v["neg"])), 3) if v["neg"] else None,
                    "answerable": len(v["pos"]), "no_answer": len(v["neg"])} for name, v in sorted(per.items())}
@@ -328,11 +333,21 @@ def _or_dash(value: float | None) -> str:
 ABSENT_GRID: tuple[float | None, ...] = (*[round(float(x), 2) for x in np.arange(0.2, 1.001, 0.05)], None)
 
 
-def choose_absent(rows: list[dict[str, Any]], abstain_cost: float) -> float | None:
-    """The share with the lowest cost on ``rows``; on a tie the higher (fewer refusals), the check off last."""
-    costs = [(absent_cost(absent_rates(rows, absent_outcomes(rows, s)), abstain_cost),
-              -(s if s is not None else 2.0), s) for s in ABSENT_GRID]
-    return min(costs)[2]
+def choose_absent(rows: list[dict[str, Any]], abstain_cost: float, max_false_abstention: float = 0.05,
+                  ) -> float | None:
+    """The share with the lowest cost (corpus by corpus) among those that keep every corpus's false
+    abstention within ``max_false_abstention`` (or within what it is with the check off, if that is more);
+    on a tie the higher share (fewer refusals); None (the check off) when no share keeps the bound."""
+    off = absent_rates(rows, absent_outcomes(rows, None), by_corpus=True)
+    best: tuple[float, float, float | None] | None = None
+    for share in ABSENT_GRID:
+        rates = absent_rates(rows, absent_outcomes(rows, share), by_corpus=True)
+        if any((v["false_abstention"] or 0.0) > max(max_false_abstention, off[name]["false_abstention"] or 0.0)
+               for name, v in rates.items()):
+            continue
+        key = (absent_cost(rates, abstain_cost), -(share if share is not None else 2.0), share)
+        best = key if best is None or key < best else best
+    return best[2] if best else None
 
 
 def fit_absent(args: argparse.Namespace) -> int:
@@ -345,14 +360,15 @@ def fit_absent(args: argparse.Namespace) -> int:
         cells = [f"FA {_or_dash(v['false_abstention'])} NA {_or_dash(v['no_answer_accuracy'])}"
                  for v in rates.values()]
         print(f"| {share} | {absent_cost(rates, args.abstain_cost):.3f} | " + " | ".join(cells) + " |")
-    chosen = choose_absent(rows, args.abstain_cost)
-    print(f"chosen (abstain cost {args.abstain_cost}): absent_attribute_share = {chosen}")
+    chosen = choose_absent(rows, args.abstain_cost, args.max_false_abstention)
+    print(f"chosen (abstain cost {args.abstain_cost}, false abstention at most {args.max_false_abstention} "
+          f"per corpus): absent_attribute_share = {chosen}")
     corpora = sorted({r["suite"].removeprefix("xl-") for r in rows})
     held: list[dict[str, Any]] = []
     for corpus in corpora:
         train = [r for r in rows if r["suite"].removeprefix("xl-") != corpus]
         test = [r for r in rows if r["suite"].removeprefix("xl-") == corpus]
-        share = choose_absent(train, args.abstain_cost)
+        share = choose_absent(train, args.abstain_cost, args.max_false_abstention)
         for name, v in absent_rates(test, absent_outcomes(test, share)).items():
             held.append({"suite": name, "share": share, **v})
     print("held out (leave one corpus out):")
@@ -383,6 +399,8 @@ def main() -> int:
     a = sub.add_parser("absent", help="fit answer.absent_attribute_share on eval reports")
     a.add_argument("files", nargs="+", type=Path)
     a.add_argument("--abstain-cost", type=float, default=1.0)
+    a.add_argument("--max-false-abstention", type=float, default=0.05,
+                   help="no corpus may refuse more of its answerable questions than this (issue 21's bound)")
     args = ap.parse_args()
     if args.command == "absent":
         return fit_absent(args)

@@ -277,6 +277,8 @@ def test_the_absent_share_is_fitted_on_report_rows():
     rates = absent_rates(rows, absent_outcomes(rows, 0.55))
     assert rates["a"] == {"false_abstention": 0.0, "no_answer_accuracy": 1.0, "answerable": 2, "no_answer": 2}
     assert choose_absent(rows, abstain_cost=1.0) == 0.6  # the highest share that refuses all three, none else
+    # a bound on false abstention wins over the cost: refusing b's 0.5 answerable one is out of bounds
+    assert choose_absent([*rows, row("b", False, 0.45)], abstain_cost=1.0) == 0.6
     # a row the check refused in the run counts as the model decided (probability ≥ threshold: answered)
     fired = {**row("a", False, 0.9, answered=False), "decision": {**row("a", False, 0.9)["decision"],
                                                                    "rule": "attribute_absent"}}
