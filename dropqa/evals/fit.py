@@ -296,7 +296,7 @@ def absent_outcomes(rows: list[dict[str, Any]], share: float | None) -> list[boo
     for r in rows:
         d = r["decision"]
         x = d.get("features") or {}
-        applies = x.get("named", 0.0) >= 1.0 and x.get("is_fact", 0.0) >= 1.0 and x.get("subject_documents") == 1.0
+        applies = x.get("named", 0.0) >= 1.0 and x.get("is_fact", 0.0) >= 1.0 and x.get("subjects") == 1.0
         fired = d.get("rule") == "attribute_absent"
         answered = (d.get("probability", 0.0) >= d.get("threshold", 0.0)) if fired else bool(r["answerable"])
         if applies and share is not None and x.get("ask_absent", 0.0) >= share:

@@ -29,7 +29,7 @@ from dropqa.text.segment import has_han, holds
 QUESTION_FEATURES = (
     "top_relevance", "top_similarity", "top_coverage", "content_coverage", "ask_coverage", "union_coverage",
     "agreement", "margin", "cross_language", "n_terms", "is_fact", "unseen", "named", "ask_in_subject", "ask_best",
-    "ask_gap", "ask_absent", "subject_documents",
+    "ask_gap", "ask_absent", "subjects",
 )
 
 
@@ -45,6 +45,7 @@ class Asked(BaseModel, frozen=True):
     gap: float = 0.0  # the share of the asked attribute's mass of its heaviest term the documents lack
     missing: tuple[str, ...] = ()  # the asked terms the subject's documents hold in no form, heaviest first
     absent: float = 0.0  # the share of the asked attribute's mass that neither they nor the best passages hold
+    subjects: int = 0  # how many subjects the named documents are named by (one: each by the same words)
     translations: dict[str, list[str]] = {}
 
     def weights(self, weights: dict[str, float]) -> dict[str, float]:
@@ -82,7 +83,7 @@ def question_features(hits: Sequence[Hit], terms: Sequence[str], weights: dict[s
     ask_best = max((held_share(f"{h.breadcrumb}\n{h.content}", ask, asked.translations) for h in subject_hits),
                    default=0.0)
     extra = {"named": float(asked.named), "ask_in_subject": asked.in_subject, "ask_best": ask_best,
-             "ask_gap": asked.gap, "ask_absent": asked.absent, "subject_documents": float(len(asked.documents))}
+             "ask_gap": asked.gap, "ask_absent": asked.absent, "subjects": float(asked.subjects)}
     if not best:
         return {name: 0.0 for name in QUESTION_FEATURES} | {"is_fact": float(kind == "fact"),
                                                              "n_terms": math.log1p(len(terms)), "unseen": missing,
@@ -134,13 +135,14 @@ class Decision(BaseModel, frozen=True):
 
 
 def attribute_absent(asked: Asked, kind: str, absent_share: float | None) -> bool:
-    """The question names one document as its subject and asks a single fact of it, and at least
+    """The question names one subject (its documents — a runbook and a register both named "Kestrel
+    Payments Gateway" — named by the same words; "A and B" are two) and asks a single fact of it, and at least
     ``absent_share`` of what it asks (the attribute: its terms other than the subject's) is written nowhere — not in the
     subject's documents, in either language or any inflection, nor in the best passages found anywhere
     (a fact one hop away, in a document the subject's page names, is in those). "What is the favourite
     food of the chief judge?" of a judgement that records no food: the documents do not say. ``None``
     turns the check off (``answer.absent_attribute_share``, fitted by ``python -m dropqa.evals.fit absent``)."""
-    return (absent_share is not None and asked.named and len(asked.documents) == 1 and kind == "fact"
+    return (absent_share is not None and asked.named and asked.subjects == 1 and kind == "fact"
             and asked.absent >= absent_share)
 
 

@@ -21,6 +21,9 @@ DOCUMENTS = {
         "# Kestrel Payments Gateway Runbook\n\n## Failover\n\nKestrel fails over to the standby region within "
         "15 minutes (RTO). The on-call engineer confirms the switch in the status channel.\n\n## Alerts\n\n"
         "Latency above 800 ms for five minutes pages the on-call engineer.\n"),
+    "project_register.md": (
+        "# Project register\n\n| Project | Owner | Status |\n|---|---|---|\n| Kestrel Payments Gateway | Li Wei | "
+        "live |\n| Project Falcon | Zhao Min | planning |\n"),
     "falcon_charter.md": (
         "# Project Falcon Charter\n\n## Budget\n\nThe budget code of Project Falcon is FAL-2291. Backups of the "
         "project database are kept for 30 days.\n"),

@@ -244,8 +244,8 @@ def test_decide_confidence_bands(calibration_file, relevance, answerable, confid
 # --- the absent-attribute check ------------------------------------------------------------------
 
 def _asked(absent: float, named: bool = True) -> Asked:
-    return Asked(subject=frozenset({"kestrel"}), documents=frozenset({"d1"}), named=named, absent=absent,
-                 missing=("rpo",) if absent else ())
+    return Asked(subject=frozenset({"kestrel"}), documents=frozenset({"d1", "d2"}), named=named, absent=absent,
+                 missing=("rpo",) if absent else (), subjects=1 if named else 0)
 
 
 def test_a_named_subject_whose_asked_attribute_is_written_nowhere_is_refused_whatever_the_model_says():
@@ -261,6 +261,8 @@ def test_a_named_subject_whose_asked_attribute_is_written_nowhere_is_refused_wha
         decision = decide(sure, pool, TERMS, WEIGHTS, "en", kind=kind, asked=asked, absent_share=share)
         assert decision.answerable and decision.rule is None
     assert attribute_absent(_asked(0.5), "fact", 0.5)  # the share itself refuses
+    two = _asked(0.9).model_copy(update={"subjects": 2})  # "A and B": a comparison, never refused this way
+    assert not attribute_absent(two, "fact", 0.5)
 
 
 def test_the_absent_share_is_fitted_on_report_rows():
@@ -268,7 +270,7 @@ def test_the_absent_share_is_fitted_on_report_rows():
         return {"suite": suite, "answerable_label": answerable, "answerable": answered,
                 "decision": {"probability": 0.8, "threshold": 0.2, "rule": None,
                              "features": {"named": 1.0, "is_fact": 1.0, "ask_absent": absent,
-                                          "subject_documents": 1.0}}}
+                                          "subjects": 1.0}}}
 
     rows = [row("a", True, 0.0), row("a", True, 0.3), row("a", False, 0.6), row("a", False, 0.9),
             row("b", True, 0.1), row("b", True, 0.5), row("b", False, 0.8)]

@@ -182,7 +182,8 @@ def asked_of(svc: Services, result: RetrievalResult, pool: list[Hit], named: dic
     asked_in_han = sum(w for t, w in ask.items() if has_han(t)) * 2 > total
     if own and asked_in_han != (sum(map(has_han, own)) * 2 > len(own)):
         absent = []  # asked in one language of a document in the other: a dictionary's few words cannot tell
-    return Asked(subject=frozenset(subject), documents=frozenset(documents), named=bool(named),
+    subjects = len({frozenset(terms) for terms in named.values()}) if named else 0
+    return Asked(subject=frozenset(subject), documents=frozenset(documents), named=bool(named), subjects=subjects,
                  in_subject=round(held, 4), gap=round(ask[missing[0]] / total, 4) if missing else 0.0,
                  missing=tuple(missing), absent=round(sum(ask[t] for t in absent) / total, 4),
                  translations=result.translations)
