@@ -12,6 +12,7 @@ import pytest
 from dropqa.config import ChatModelSettings
 from dropqa.runtime.run import ask
 from dropqa.services import Services
+from tests.support.corpora import index_texts
 from tests.support.scripted_openai import ScriptedOpenAI
 
 pytestmark = pytest.mark.integration
@@ -35,11 +36,7 @@ DOCUMENTS = {
 
 @pytest.fixture(scope="module")
 def corpus(indexer, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("absent")
-    for name, text in DOCUMENTS.items():
-        (root / name).write_text(text, encoding="utf-8")
-        assert indexer.index_file(root / name, name).status == "indexed"
-    return root
+    return index_texts(indexer, tmp_path_factory.mktemp("absent"), DOCUMENTS)
 
 
 @pytest.mark.parametrize(("question", "subject", "missing"), [

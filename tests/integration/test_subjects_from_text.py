@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from dropqa.runtime.run import ask
+from tests.support.corpora import index_texts
 
 pytestmark = pytest.mark.integration
 
@@ -24,11 +25,7 @@ REPORTS = {
 
 @pytest.fixture(scope="module")
 def reports(indexer, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("reports")
-    for name, text in REPORTS.items():
-        (root / name).write_text(text, encoding="utf-8")
-        assert indexer.index_file(root / name, name).status == "indexed"
-    return root
+    return index_texts(indexer, tmp_path_factory.mktemp("reports"), REPORTS)
 
 
 def test_a_question_naming_one_company_quotes_its_report(services, reports):
