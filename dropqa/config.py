@@ -273,8 +273,8 @@ class AnswerSettings(Section):
                                         "its own subject) needs no second hop")
     part_name_share: float = _share(0.5, "share of a document name's idf mass a question must hold to name it")
     absent_attribute_share: float | None = Field(
-        0.5, ge=0.0, le=1.0, description="a question that names its subject's document and asks one fact of it is "
-        "answered 'the documents do not say' when this share of what it asks is written neither in that document "
+        0.5, ge=0.0, le=1.0, description="a question that names one subject and asks one fact of it is answered "
+        "'the documents do not say' when this share of what it asks is written neither in the subject's documents "
         "nor in the best passages (fitted: python -m dropqa.evals.fit absent; null turns the check off)")
     max_parts: int = Field(4, ge=2, le=10, description="most documents / alternatives a question is split into")
     sentence_coverage_weight: float = _share(0.65, "offline answers: weight of the sentence's question-term coverage")

@@ -290,16 +290,17 @@ def confident_from(p: np.ndarray, y: np.ndarray, tau: float, precision: float = 
 
 def absent_outcomes(rows: list[dict[str, Any]], share: float | None) -> list[bool]:
     """Each row's verdict (answered?) had ``answer.absent_attribute_share`` been ``share``: the report's own
-    verdict, except where the check decides (a question naming its subject, asking one fact): there it
-    refuses from ``share`` up, and below it the fitted model decides as it did."""
+    verdict, except where the check decides (:func:`~dropqa.retrieval.answerability.attribute_absent_in`):
+    there it refuses from ``share`` up, and below it the fitted model decides as it did."""
+    from dropqa.retrieval.answerability import attribute_absent_in
+
     out = []
     for r in rows:
         d = r["decision"]
         x = d.get("features") or {}
-        applies = x.get("named", 0.0) >= 1.0 and x.get("is_fact", 0.0) >= 1.0 and x.get("subjects") == 1.0
         fired = d.get("rule") == "attribute_absent"
         answered = (d.get("probability", 0.0) >= d.get("threshold", 0.0)) if fired else bool(r["answerable"])
-        if applies and share is not None and x.get("ask_absent", 0.0) >= share:
+        if attribute_absent_in(x, share):
             answered = False
         out.append(answered)
     return out

@@ -15,7 +15,7 @@ coefficients always describe what the graph sees. Refit with
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel
@@ -142,8 +142,22 @@ def attribute_absent(asked: Asked, kind: str, absent_share: float | None) -> boo
     (a fact one hop away, in a document the subject's page names, is in those). "What is the favourite
     food of the chief judge?" of a judgement that records no food: the documents do not say. ``None``
     turns the check off (``answer.absent_attribute_share``, fitted by ``python -m dropqa.evals.fit absent``)."""
-    return (absent_share is not None and asked.named and asked.subjects == 1 and kind == "fact"
+    return (absent_share is not None and _absent_applies(asked.named, asked.subjects, kind == "fact")
             and asked.absent >= absent_share)
+
+
+def attribute_absent_in(features: Mapping[str, float], absent_share: float | None) -> bool:
+    """:func:`attribute_absent` read off a decision's recorded features (``named``, ``subjects``, ``is_fact``,
+    ``ask_absent``): the fitting script replays the check on eval reports with another share."""
+    return (absent_share is not None
+            and _absent_applies(features.get("named", 0.0) >= 1.0, features.get("subjects", 0.0),
+                                features.get("is_fact", 0.0) >= 1.0)
+            and features.get("ask_absent", 0.0) >= absent_share)
+
+
+def _absent_applies(named: bool, subjects: float, is_fact: bool) -> bool:
+    """The check's question: it names exactly one subject and asks one fact of it."""
+    return named and subjects == 1 and is_fact
 
 
 def decide(model: Logistic, hits: Sequence[Hit], terms: Sequence[str], weights: dict[str, float], language: str,
