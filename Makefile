@@ -88,6 +88,8 @@ EVAL_DEV_ALL := $(foreach c,$(EVAL_DEV_CORPORA),$(c) xl-$(c))
 SUITES ?= $(EVAL_DEV_ALL)
 EVAL_ARGS ?=
 EVAL_DEV_OUT ?= eval-report
+# Passage vectors kept between runs (models.embeddings.cache_dir): a second eval-dev re-embeds only what changed.
+EVAL_VECTORS ?= .cache/vectors
 
 eval-dev: $(BIN)/dropqa
 	@if [ ! -d "$(SHARED)" ]; then \
@@ -109,7 +111,8 @@ eval-dev: $(BIN)/dropqa
 			case $$s in xl-*) golden="suites/golden_xl/$$c.yaml";; *) golden="$$dir/golden.yaml";; esac; \
 			echo "== $$s: $$golden on $$dir/corpus"; \
 			rm -rf "$(EVAL_DEV_OUT)/$$s"; \
-			if env $${store:+DROPQA_DATA_DIR="$$store"} $(BIN)/dropqa eval "$$golden" --corpus "$$dir/corpus" \
+			if env $${store:+DROPQA_DATA_DIR="$$store"} DROPQA_MODELS__EMBEDDINGS__CACHE_DIR="$(EVAL_VECTORS)" \
+					$(BIN)/dropqa eval "$$golden" --corpus "$$dir/corpus" \
 					--out "$(EVAL_DEV_OUT)/$$s" $$reuse $(EVAL_ARGS); then \
 				reports="$$reports $(EVAL_DEV_OUT)/$$s/report.json"; \
 			else failed="$$failed $$s"; echo "!! $$s failed"; fi; \

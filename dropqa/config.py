@@ -112,6 +112,10 @@ class EmbeddingSettings(Section):
                                  "model reads 512 tokens at most): no request holds the model for long")
     lock_timeout_s: float = Field(30.0, gt=0, description="longest wait for the local model (shared by every "
                                   "request and the embedded workers) before the request fails as busy")
+    cache_dir: Path | None = Field(None, description="a folder where passage vectors are kept by model and text, "
+                                   "shared by every store and process pointed at it: indexing the same documents "
+                                   "again (dropqa eval's fresh stores, benchmarks, test runs) reads them instead of "
+                                   "computing them; unset = no cache")
 
 
 class ModelSettings(Section):

@@ -19,9 +19,31 @@ import psycopg
 import pytest
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+VECTOR_CACHE = "DROPQA_MODELS__EMBEDDINGS__CACHE_DIR"
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples" / "corpus"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """One passage-vector cache for the run (``models.embeddings.cache_dir``), made by the controlling process
+    before its workers start (they inherit the variable; :func:`tests.e2e.api_support.dropqa_env` passes it to
+    every ``dropqa`` a test starts): the example corpus and the sample documents, indexed by dozens of tests,
+    are embedded by the real model once per run. Empty at the start of every run, so no test reads a vector
+    an earlier run left; removed at the end."""
+    if not hasattr(config, "workerinput"):
+        folder = tempfile.mkdtemp(prefix="dropqa-test-vectors-")
+        os.environ[VECTOR_CACHE] = folder
+        config.stash[_CACHE_KEY] = folder
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    folder = config.stash.get(_CACHE_KEY, None)
+    if folder:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+_CACHE_KEY = pytest.StashKey[str]()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

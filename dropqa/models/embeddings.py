@@ -21,6 +21,7 @@ from typing import Protocol
 import numpy as np
 
 from dropqa.config import EmbeddingSettings
+from dropqa.models.vector_cache import cached
 
 
 class EmbedderBusy(RuntimeError):
@@ -178,8 +179,9 @@ _cache_lock = threading.Lock()
 def get_embedder(settings: EmbeddingSettings) -> Embedder:
     """One embedder per configuration per process (the local model loads once)."""
     key = (settings.provider, settings.model, settings.dimensions, settings.base_url, settings.num_threads,
-           settings.query_cache, settings.max_query_chars, settings.lock_timeout_s)
+           settings.query_cache, settings.max_query_chars, settings.lock_timeout_s, settings.cache_dir)
     with _cache_lock:
         if key not in _cache:
-            _cache[key] = LocalE5Embedder(settings) if settings.provider == "local" else OpenAIEmbedder(settings)
+            inner = LocalE5Embedder(settings) if settings.provider == "local" else OpenAIEmbedder(settings)
+            _cache[key] = cached(inner, settings.cache_dir)
         return _cache[key]

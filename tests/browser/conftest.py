@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, VECTOR_CACHE
 from tests.e2e.api_support import dropqa_env, free_port, fresh_data_dir, stop_group, wait_until_healthy
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is in the 'test' extra")
@@ -36,9 +36,11 @@ VIEWPORT = {"width": 1280, "height": 860}
 class Server:
     """``dropqa serve`` in its own process group with its own data dir."""
 
-    def __init__(self, extra_env: dict[str, str] | None = None) -> None:
+    def __init__(self, extra_env: dict[str, str] | None = None, vector_cache: bool = True) -> None:
         self.data = fresh_data_dir("dropqa-browser-")
         env = dropqa_env(self.data, **(extra_env or {}))
+        if not vector_cache:
+            env.pop(VECTOR_CACHE, None)
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = self.data / "serve.log"
@@ -93,7 +95,9 @@ def browser() -> Iterator[sync_api.Browser]:
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    srv = Server()
+    # The upload cards are watched going through parsing, chunking and embedding: the vectors are computed,
+    # as on a fresh install, not read from the run's cache (a cached upload is stored before a card can show it).
+    srv = Server(vector_cache=False)
     try:
         yield srv.wait().url
     finally:

@@ -21,6 +21,8 @@ from typing import Any
 
 import requests
 
+from tests.conftest import VECTOR_CACHE
+
 DROPQA = str(Path(sys.executable).with_name("dropqa"))
 
 
@@ -73,9 +75,12 @@ class Server:
 
 def dropqa_env(data: Path | None = None, **extra: str) -> dict[str, str]:
     """This process' environment without DropQA's own settings (``DATABASE_URL``, ``DROPQA_*``), so a
-    spawned ``dropqa`` sees only what the test gives it: ``data`` as its data dir, and ``extra``."""
+    spawned ``dropqa`` sees only what the test gives it: ``data`` as its data dir, the run's passage-vector
+    cache, and ``extra``."""
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL" and not k.startswith("DROPQA_")}
     env["OPENBLAS_NUM_THREADS"] = "1"
+    if os.environ.get(VECTOR_CACHE):  # the run's passage-vector cache (tests/conftest.py)
+        env[VECTOR_CACHE] = os.environ[VECTOR_CACHE]
     if data is not None:
         env["DROPQA_DATA_DIR"] = str(data)
     return {**env, **extra}

@@ -24,6 +24,7 @@ from tests.conftest import EXAMPLES, ROOT
 pytestmark = [pytest.mark.integration, pytest.mark.heavy(65)]
 SAMPLES = ROOT.parent / "shared" / "samples"
 SLICE = (".md", ".docx")
+LIMIT = 6  # questions per suite: enough to compare answers, few enough to keep the test short
 EXAMPLE_ITEMS = [
     {"id": "ex-rto", "question": "核心数据库的恢复时间目标是多少？", "answers": ["45 分钟"], "type": "single_hop",
      "language": "zh", "version": None,
@@ -50,7 +51,7 @@ def second_suite(tmp: Path) -> tuple[Path, Path]:
     for name in files:
         shutil.copy2(SAMPLES / "corpus" / name, corpus / name)
     items = yaml.safe_load((SAMPLES / "golden.yaml").read_text(encoding="utf-8"))
-    kept = [i for i in items if i["evidence"] and {e["document"] for e in i["evidence"]} <= files][:10]
+    kept = [i for i in items if i["evidence"] and {e["document"] for e in i["evidence"]} <= files][:6]
     golden.write_text(yaml.safe_dump(kept, allow_unicode=True), encoding="utf-8")
     return golden, corpus
 
@@ -78,11 +79,12 @@ def test_two_suites_in_one_store_answer_as_each_alone(pg_server_url: str, tmp_pa
     alone, shared = {}, {}
     for i, (kb, (golden, corpus)) in enumerate(suites.items()):
         own = Settings(data_dir=tmp_path / f"alone-{i}", database_url=fresh_database(pg_server_url, f"t_alone_{i}"))
-        assert eval_command(golden, corpus, tmp_path / f"alone-{kb}", reuse=True, settings=own) == 0
+        assert eval_command(golden, corpus, tmp_path / f"alone-{kb}", limit=LIMIT, reuse=True, settings=own) == 0
         alone[kb] = answers(tmp_path / f"alone-{kb}")
     one_store = Settings(data_dir=tmp_path / "shared", database_url=fresh_database(pg_server_url, "t_shared_store"))
     for kb, (golden, corpus) in suites.items():
-        assert eval_command(golden, corpus, tmp_path / f"shared-{kb}", reuse=True, settings=one_store, kb=kb) == 0
+        assert eval_command(golden, corpus, tmp_path / f"shared-{kb}", limit=LIMIT, reuse=True, settings=one_store,
+                            kb=kb) == 0
         shared[kb] = answers(tmp_path / f"shared-{kb}")
     for kb in suites:
         assert alone[kb] and all(a["error"] is None for a in alone[kb].values())
