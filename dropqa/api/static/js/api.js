@@ -69,7 +69,14 @@ function headers(extra = {}) {
   return out;
 }
 
-async function errorOf(response) {
+/** A 401 to the key the page holds now asks for a key; one to a key since replaced (a request sent before
+ *  signing in, answered after) does not reopen the dialog. */
+function unauthorized(sentHeaders) {
+  const token = getToken();
+  if (((sentHeaders && sentHeaders.Authorization) || '') === (token ? `Bearer ${token}` : '')) unauthorizedHandler();
+}
+
+async function errorOf(response, sentHeaders) {
   let code = `http_${response.status}`;
   let message = response.statusText || code;
   let params = null;
@@ -85,7 +92,7 @@ async function errorOf(response) {
   } catch {
     // not JSON: keep the status text
   }
-  if (response.status === 401) unauthorizedHandler();
+  if (response.status === 401) unauthorized(sentHeaders);
   return new ApiError(response.status, code, message, params);
 }
 
@@ -102,7 +109,7 @@ export async function api(path, { method = 'GET', json, body, query, signal, sco
   if (json !== undefined) init.body = JSON.stringify(narrow ? withKbBody(path, json) : json);
   else if (body !== undefined) init.body = body;
   const response = await fetch(narrow ? withKb(url) : url, init);
-  if (!response.ok) throw await errorOf(response);
+  if (!response.ok) throw await errorOf(response, init.headers);
   if (response.status === 204) return null;
   const type = response.headers.get('content-type') || '';
   return type.includes('json') ? response.json() : response.text();
@@ -154,7 +161,7 @@ export async function* stream(path, { json, signal, scoped: narrow = true } = {}
     headers: headers({ Accept: 'text/event-stream', ...(json === undefined ? {} : { 'Content-Type': 'application/json' }) }) };
   if (json !== undefined) init.body = JSON.stringify(narrow ? withKbBody(path, json) : json);
   const response = await fetch(narrow ? withKb(path) : path, init);
-  if (!response.ok) throw await errorOf(response);
+  if (!response.ok) throw await errorOf(response, init.headers);
   yield* readEvents(response);
 }
 
@@ -183,7 +190,7 @@ export function upload(files, onProgress) {
         resolve(body);
         return;
       }
-      if (xhr.status === 401) unauthorizedHandler();
+      if (xhr.status === 401) unauthorized(token ? { Authorization: `Bearer ${token}` } : {});
       const err = body && body.error ? body.error : {};
       reject(new ApiError(xhr.status, err.code || `http_${xhr.status}`, err.message || xhr.statusText || 'upload failed',
         err.params));
@@ -195,8 +202,9 @@ export function upload(files, onProgress) {
 
 /** Fetch a protected binary (an image) with the token and return an object URL for ``<img src>``. */
 export async function blobUrl(path) {
-  const response = await fetch(withKb(path), { headers: headers({ Accept: '*/*' }) });
-  if (!response.ok) throw await errorOf(response);
+  const sent = headers({ Accept: '*/*' });
+  const response = await fetch(withKb(path), { headers: sent });
+  if (!response.ok) throw await errorOf(response, sent);
   return URL.createObjectURL(await response.blob());
 }
 
