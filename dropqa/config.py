@@ -280,6 +280,10 @@ class AnswerSettings(Section):
         0.5, ge=0.0, le=1.0, description="a question that names one subject and asks one fact of it is answered "
         "'the documents do not say' when this share of what it asks is written neither in the subject's documents "
         "nor in the best passages (fitted: python -m dropqa.evals.fit absent; null turns the check off)")
+    nowhere_share: float | None = Field(
+        0.25, ge=0.0, le=1.0, description="a question that asks one fact is answered 'the documents do not say' when "
+        "this share of what it asks no passage of the collection writes at all, in any form or translation (fitted: "
+        "python -m dropqa.evals.fit nowhere; null turns the check off)")
     max_parts: int = Field(4, ge=2, le=10, description="most documents / alternatives a question is split into")
     sentence_coverage_weight: float = _share(0.65, "offline answers: weight of the sentence's question-term coverage")
     sentence_relevance_weight: float = _share(0.35, "offline answers: weight of the sentence's passage relevance")

@@ -13,6 +13,8 @@ Two steps, so the slow one runs once per suite:
     #    lowest cost (a wrong refusal and an answered no-answer question weigh the same) among the shares
     #    that refuse at most 5 % of any corpus's answerable questions
     .venv/bin/python -m dropqa.evals.fit absent eval-report/*/report.json
+    # 4. the same for the written-nowhere check's share (answer.nowhere_share), the absent check as configured
+    .venv/bin/python -m dropqa.evals.fit nowhere eval-report/*/report.json
 
 ``collect --data-dir D`` reuses (or fills) a store in D, e.g. the data dir ``score_golden.py
 --data-dir`` left behind. ``fit`` also reads ``dropqa eval`` reports (``<out>/<suite>/report.json``: each
@@ -38,6 +40,7 @@ import os
 import sys
 import tempfile
 from collections import defaultdict
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -286,24 +289,36 @@ def confident_from(p: np.ndarray, y: np.ndarray, tau: float, precision: float = 
     return round(max(tau, 0.99), 4)
 
 
-# ----------------------------------------------------------------------------- absent-attribute check
+# ----------------------------------------------------------------------------- the refusal checks' shares
 
-def absent_outcomes(rows: list[dict[str, Any]], share: float | None) -> list[bool]:
-    """Each row's verdict (answered?) had ``answer.absent_attribute_share`` been ``share``: the report's own
-    verdict, except where the check decides (:func:`~dropqa.retrieval.answerability.attribute_absent_in`):
-    there it refuses from ``share`` up, and below it the fitted model decides as it did."""
-    from dropqa.retrieval.answerability import attribute_absent_in
+CHECKS = {"absent": ("attribute_absent", "absent_attribute_share"), "nowhere": ("attribute_nowhere", "nowhere_share")}
+"""``fit absent`` / ``fit nowhere``: the rule a decision records and the ``answer`` setting that is its share."""
 
+
+def rule_outcomes(rows: list[dict[str, Any]], share: float | None, rule: str = "attribute_absent",
+                  fixed: Mapping[str, float | None] | None = None) -> list[bool]:
+    """Each row's verdict (answered?) had ``rule``'s share been ``share`` and every other check's its value in
+    ``fixed`` (rule → share; default: off): the report's own verdict, except where a check decides
+    (:data:`~dropqa.retrieval.answerability.RULES`): a row a check refused in the run counts as the fitted
+    model decided it, then each check refuses from its share up."""
+    from dropqa.retrieval.answerability import RULES
+
+    shares = {**{name: None for name in RULES}, **(fixed or {}), rule: share}
     out = []
     for r in rows:
         d = r["decision"]
         x = d.get("features") or {}
-        fired = d.get("rule") == "attribute_absent"
+        fired = d.get("rule") in RULES
         answered = (d.get("probability", 0.0) >= d.get("threshold", 0.0)) if fired else bool(r["answerable"])
-        if attribute_absent_in(x, share):
+        if any(RULES[name](x, value) for name, value in shares.items()):
             answered = False
         out.append(answered)
     return out
+
+
+def absent_outcomes(rows: list[dict[str, Any]], share: float | None) -> list[bool]:
+    """:func:`rule_outcomes` of the absent-attribute check alone."""
+    return rule_outcomes(rows, share)
 
 
 def absent_rates(rows: list[dict[str, Any]], answered: list[bool], by_corpus: bool = False,
@@ -334,15 +349,16 @@ def _or_dash(value: float | None) -> str:
 ABSENT_GRID: tuple[float | None, ...] = (*[round(float(x), 2) for x in np.arange(0.2, 1.001, 0.05)], None)
 
 
-def choose_absent(rows: list[dict[str, Any]], abstain_cost: float, max_false_abstention: float = 0.05,
-                  ) -> float | None:
-    """The share with the lowest cost (corpus by corpus) among those that keep every corpus's false
+def choose_share(rows: list[dict[str, Any]], abstain_cost: float, max_false_abstention: float = 0.05,
+                 rule: str = "attribute_absent", fixed: Mapping[str, float | None] | None = None) -> float | None:
+    """``rule``'s share with the lowest cost (corpus by corpus) among those that keep every corpus's false
     abstention within ``max_false_abstention`` (or within what it is with the check off, if that is more);
-    on a tie the higher share (fewer refusals); None (the check off) when no share keeps the bound."""
-    off = absent_rates(rows, absent_outcomes(rows, None), by_corpus=True)
+    on a tie the higher share (fewer refusals); None (the check off) when no share keeps the bound. The other
+    checks stay at their ``fixed`` shares."""
+    off = absent_rates(rows, rule_outcomes(rows, None, rule, fixed), by_corpus=True)
     best: tuple[float, float, float | None] | None = None
     for share in ABSENT_GRID:
-        rates = absent_rates(rows, absent_outcomes(rows, share), by_corpus=True)
+        rates = absent_rates(rows, rule_outcomes(rows, share, rule, fixed), by_corpus=True)
         if any((v["false_abstention"] or 0.0) > max(max_false_abstention, off[name]["false_abstention"] or 0.0)
                for name, v in rates.items()):
             continue
@@ -351,26 +367,39 @@ def choose_absent(rows: list[dict[str, Any]], abstain_cost: float, max_false_abs
     return best[2] if best else None
 
 
-def fit_absent(args: argparse.Namespace) -> int:
-    """Fit ``answer.absent_attribute_share`` on eval reports: the in-sample table, the chosen share, and the
-    leave-one-corpus-out figures (each corpus judged by the share chosen on the others)."""
+def choose_absent(rows: list[dict[str, Any]], abstain_cost: float, max_false_abstention: float = 0.05,
+                  ) -> float | None:
+    """:func:`choose_share` of the absent-attribute check alone."""
+    return choose_share(rows, abstain_cost, max_false_abstention)
+
+
+def fit_check(args: argparse.Namespace) -> int:
+    """Fit one check's share (``answer.absent_attribute_share`` or ``answer.nowhere_share``) on eval reports,
+    the other check at its configured share: the in-sample table, the chosen share, and the leave-one-corpus-out
+    figures (each corpus judged by the share chosen on the others)."""
+    from dropqa.config import Settings
+
+    rule, setting = CHECKS[args.command]
+    knobs = Settings().answer
+    fixed = {other: getattr(knobs, name) for other, name in CHECKS.values() if other != rule}
     rows = [r for path in args.files for r in read_rows(path) if (r.get("decision") or {}).get("features")]
+    print(f"{setting} (the other checks at {fixed})")
     print("| share | cost | " + " | ".join(sorted({r["suite"] for r in rows})) + " |")
     for share in ABSENT_GRID:
-        rates = absent_rates(rows, absent_outcomes(rows, share))
+        rates = absent_rates(rows, rule_outcomes(rows, share, rule, fixed))
         cells = [f"FA {_or_dash(v['false_abstention'])} NA {_or_dash(v['no_answer_accuracy'])}"
                  for v in rates.values()]
         print(f"| {share} | {absent_cost(rates, args.abstain_cost):.3f} | " + " | ".join(cells) + " |")
-    chosen = choose_absent(rows, args.abstain_cost, args.max_false_abstention)
+    chosen = choose_share(rows, args.abstain_cost, args.max_false_abstention, rule, fixed)
     print(f"chosen (abstain cost {args.abstain_cost}, false abstention at most {args.max_false_abstention} "
-          f"per corpus): absent_attribute_share = {chosen}")
+          f"per corpus): {setting} = {chosen}")
     corpora = sorted({r["suite"].removeprefix("xl-") for r in rows})
     held: list[dict[str, Any]] = []
     for corpus in corpora:
         train = [r for r in rows if r["suite"].removeprefix("xl-") != corpus]
         test = [r for r in rows if r["suite"].removeprefix("xl-") == corpus]
-        share = choose_absent(train, args.abstain_cost, args.max_false_abstention)
-        for name, v in absent_rates(test, absent_outcomes(test, share)).items():
+        share = choose_share(train, args.abstain_cost, args.max_false_abstention, rule, fixed)
+        for name, v in absent_rates(test, rule_outcomes(test, share, rule, fixed)).items():
             held.append({"suite": name, "share": share, **v})
     print("held out (leave one corpus out):")
     for h in held:
@@ -397,14 +426,15 @@ def main() -> int:
     f.add_argument("--question-features", help="comma-separated subset of QUESTION_FEATURES (default: all)")
     f.add_argument("--no-select", dest="select", action="store_false",
                    help="keep every question feature (default: greedy forward selection by held-out score)")
-    a = sub.add_parser("absent", help="fit answer.absent_attribute_share on eval reports")
-    a.add_argument("files", nargs="+", type=Path)
-    a.add_argument("--abstain-cost", type=float, default=1.0)
-    a.add_argument("--max-false-abstention", type=float, default=0.05,
-                   help="no corpus may refuse more of its answerable questions than this (issue 21's bound)")
+    for command, (_rule, setting) in CHECKS.items():
+        a = sub.add_parser(command, help=f"fit answer.{setting} on eval reports")
+        a.add_argument("files", nargs="+", type=Path)
+        a.add_argument("--abstain-cost", type=float, default=1.0)
+        a.add_argument("--max-false-abstention", type=float, default=0.05,
+                       help="no corpus may refuse more of its answerable questions than this (issue 21's bound)")
     args = ap.parse_args()
-    if args.command == "absent":
-        return fit_absent(args)
+    if args.command in CHECKS:
+        return fit_check(args)
     return collect(args) if args.command == "collect" else fit(args)
 
 

@@ -15,7 +15,7 @@ coefficients always describe what the graph sees. Refit with
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel
@@ -29,7 +29,7 @@ from dropqa.text.segment import has_han, holds
 QUESTION_FEATURES = (
     "top_relevance", "top_similarity", "top_coverage", "content_coverage", "ask_coverage", "union_coverage",
     "agreement", "margin", "cross_language", "n_terms", "is_fact", "unseen", "named", "ask_in_subject", "ask_best",
-    "ask_gap", "ask_absent", "subjects",
+    "ask_gap", "ask_absent", "subjects", "ask_nowhere",
 )
 
 
@@ -46,6 +46,8 @@ class Asked(BaseModel, frozen=True):
     missing: tuple[str, ...] = ()  # the asked terms the subject's documents hold in no form, heaviest first
     absent: float = 0.0  # the share of the asked attribute's mass that neither they nor the best passages hold
     subjects: int = 0  # how many subjects the named documents are named by (one: each by the same words)
+    nowhere: float = 0.0  # the share of the asked attribute's mass no passage of the collection writes at all
+    nowhere_terms: tuple[str, ...] = ()  # those terms, heaviest first
     translations: dict[str, list[str]] = {}
 
     def weights(self, weights: dict[str, float]) -> dict[str, float]:
@@ -83,7 +85,8 @@ def question_features(hits: Sequence[Hit], terms: Sequence[str], weights: dict[s
     ask_best = max((held_share(f"{h.breadcrumb}\n{h.content}", ask, asked.translations) for h in subject_hits),
                    default=0.0)
     extra = {"named": float(asked.named), "ask_in_subject": asked.in_subject, "ask_best": ask_best,
-             "ask_gap": asked.gap, "ask_absent": asked.absent, "subjects": float(asked.subjects)}
+             "ask_gap": asked.gap, "ask_absent": asked.absent, "subjects": float(asked.subjects),
+             "ask_nowhere": asked.nowhere}
     if not best:
         return {name: 0.0 for name in QUESTION_FEATURES} | {"is_fact": float(kind == "fact"),
                                                              "n_terms": math.log1p(len(terms)), "unseen": missing,
@@ -126,7 +129,7 @@ class Decision(BaseModel, frozen=True):
     confidence: Literal["high", "medium", "low"]
     features: dict[str, float]
     threshold: float
-    rule: str | None = None  # "attribute_absent": refused by that check, whatever the probability
+    rule: str | None = None  # "attribute_absent" / "attribute_nowhere": refused by that check, whatever p is
 
     def as_dict(self) -> dict[str, Any]:
         return {"probability": round(self.probability, 4), "answerable": self.answerable,
@@ -160,17 +163,53 @@ def _absent_applies(named: bool, subjects: float, is_fact: bool) -> bool:
     return named and subjects == 1 and is_fact
 
 
+def attribute_nowhere(asked: Asked, kind: str, nowhere_share: float | None) -> bool:
+    """The question asks one fact, and at least ``nowhere_share`` of what it asks (its terms other than its
+    subject's) no passage of the collection writes at all — not the word, not inside a longer word, not a
+    translation, not the words a Chinese compound is made of: "星河科技的海外业务收入" of documents that never
+    mention 海外, "the phone number of the staff cafeteria" of documents without one. Whether or not the question
+    names a document, but not of two ("A and B": a comparison). Not judged across languages (``Asked.nowhere``
+    is 0 when the question and its documents differ). ``None`` turns the check off (``answer.nowhere_share``,
+    fitted by ``python -m dropqa.evals.fit nowhere``)."""
+    return (nowhere_share is not None and kind == "fact" and asked.subjects <= 1 and asked.nowhere > 0
+            and asked.nowhere >= nowhere_share)
+
+
+def attribute_nowhere_in(features: Mapping[str, float], nowhere_share: float | None) -> bool:
+    """:func:`attribute_nowhere` read off a decision's recorded features (``is_fact``, ``subjects``,
+    ``ask_nowhere``)."""
+    nowhere = features.get("ask_nowhere", 0.0)
+    return (nowhere_share is not None and features.get("is_fact", 0.0) >= 1.0
+            and features.get("subjects", 0.0) <= 1 and nowhere > 0 and nowhere >= nowhere_share)
+
+
+RULES: dict[str, Callable[[Mapping[str, float], float | None], bool]] = {
+    "attribute_absent": attribute_absent_in, "attribute_nowhere": attribute_nowhere_in}
+"""The checks that refuse whatever the fitted model says, by the rule name a decision records, replayed on
+recorded features (the fitting script)."""
+
+
+def refusal_rule(asked: Asked, kind: str, absent_share: float | None, nowhere_share: float | None) -> str | None:
+    """Which check refuses the question before any answer is composed or asked of a model, if one does."""
+    if attribute_absent(asked, kind, absent_share):
+        return "attribute_absent"
+    if attribute_nowhere(asked, kind, nowhere_share):
+        return "attribute_nowhere"
+    return None
+
+
 def decide(model: Logistic, hits: Sequence[Hit], terms: Sequence[str], weights: dict[str, float], language: str,
            kind: str = "fact", unseen: Sequence[str] = (), asked: Asked | None = None,
-           absent_share: float | None = None) -> Decision:
+           absent_share: float | None = None, nowhere_share: float | None = None) -> Decision:
     """Is the question answerable from ``hits`` (best first), and how sure is that? ``model``: the fitted
     question model (``services.calibration.question``); a question whose asked attribute is written nowhere
-    (:func:`attribute_absent`) is not, whatever the model says (``medium``: the subject is there)."""
+    (:func:`attribute_absent`, :func:`attribute_nowhere`) is not, whatever the model says (``medium``)."""
     x = question_features(hits, terms, weights, language, kind, unseen=unseen, asked=asked)
     p = model.probability(x) if hits else 0.0
-    if attribute_absent(asked or Asked(), kind, absent_share):
+    rule = refusal_rule(asked or Asked(), kind, absent_share, nowhere_share)
+    if rule is not None:
         return Decision(probability=p, answerable=False, confidence="medium", features=x,
-                        threshold=model.threshold, rule="attribute_absent")
+                        threshold=model.threshold, rule=rule)
     answerable = p >= model.threshold
     if not answerable:
         confidence = "high" if p < model.threshold / 2 else "medium"

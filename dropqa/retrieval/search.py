@@ -29,9 +29,11 @@ from dropqa.text.bilingual import translate_terms
 from dropqa.text.forms import word_forms
 from dropqa.text.segment import (
     coined_spans,
+    compound_parts,
     covering_candidates,
     has_han,
     holds,
+    names_a_thing,
     query_terms,
     resegment,
 )
@@ -90,6 +92,23 @@ def held_in(svc: Services, weights: dict[str, float], translations: dict[str, li
     missing = [t for t, _ in sorted(weights.items(), key=lambda x: -x[1])
                if t not in present and not any(x in present for x in translations.get(t, ()))]
     return 1.0 - sum(weights[t] for t in missing) / total, missing
+
+
+def written_nowhere(svc: Services, terms: list[str], unseen: list[str], scope: Scope) -> list[str]:
+    """Of ``terms`` that name a thing (``names_a_thing``: an action may be worded otherwise), those no passage
+    in ``scope`` writes in any form: none holds the word or a translation (``unseen``, from the word index),
+    nor writes it inside a longer word (负责 inside 负责人 is written), nor writes the words a Chinese compound
+    is made of. "海外" of a report that never mentions overseas business. A term inside another of them
+    counts once (the longer)."""
+    candidates = [t for t in terms if t in set(unseen) and names_a_thing(t)]
+    if not candidates:
+        return []
+    parts = {t: compound_parts(t) for t in candidates}
+    written = search.written_terms(svc.db, sorted({*candidates, *(p for ps in parts.values() for p in ps)}), scope)
+    nowhere = [t for t in candidates if t not in written and not any(p in written for p in parts[t])]
+    # a piece of a longer question term is no subject of its own: 公司, 司员 of 公司员工 (whose 员工 the
+    # documents write), 抢走 of 抢走了 (the longer counts, once)
+    return [t for t in nowhere if not any(t != o and t in o for o in terms)]
 
 
 def translations_of(terms: list[str]) -> dict[str, list[str]]:

@@ -70,6 +70,20 @@ def present_terms(db: Database, terms: list[str], scope: Scope) -> set[str]:
     return {r["term"] for r in rows}
 
 
+def written_terms(db: Database, terms: list[str], scope: Scope) -> set[str]:
+    """The terms some visible passage (or a document's file name) writes, as text rather than as an indexed
+    word: "负责" in "负责人", "零售" anywhere. A scan per term: for the few terms the word index never saw."""
+    if not terms:
+        return set()
+    where, params = scope.sql()
+    sql = ("SELECT t AS term FROM unnest(%(terms)s::text[]) t WHERE EXISTS (SELECT 1 FROM nodes n "
+           "JOIN documents d ON d.id = n.document_id "
+           f"WHERE (strpos(lower(n.content), lower(t)) > 0 OR strpos(lower(d.filename), lower(t)) > 0) AND {where})")
+    with db.connection() as conn:
+        rows = conn.execute(sql, {**params, "terms": terms}).fetchall()  # type: ignore[arg-type]
+    return {r["term"] for r in rows}
+
+
 def term_frequencies(db: Database, terms: list[str], scope: Scope) -> tuple[dict[str, int], int]:
     """How many visible nodes contain each term, and how many visible nodes there are."""
     if not terms:

@@ -82,6 +82,30 @@ def compound_parts(term: str) -> list[str]:
     return [w for w in jieba.cut_for_search(term) if len(w) >= 2 and w != term]
 
 
+_THING_TAGS = ("n", "s", "t", "a")  # jieba: nouns (nr, ns, nt, nz…), places, times, adjectives (爱好)
+
+
+def names_a_thing(term: str) -> bool:
+    """Whether ``term`` names a thing a document would write down (海外, 年薪, 零售价, 企业版, 卧室) rather than
+    an action a document may word otherwise (抢走 for 抢劫, 是从): the part of speech jieba gives its last
+    word is a noun, place, time, adjective or verbal noun (零售). English, without a tagger: a word that is no
+    adverb in -ly and no stop word, plural or not ("goes", "far", "quickly" frame a question; "phone",
+    "warranty", "RPO" are asked); a name or code always."""
+    if not has_han(term):
+        word = term.lower()
+        if " " in word or not word.isalpha():
+            return True  # a name or code ("orion x2", "heron-02")
+        common = english_stopwords() | stopwords()
+        stems = {word, word.removesuffix("s"), word.removesuffix("es")}
+        return len(word) >= 3 and not word.endswith("ly") and not stems & common
+    initialize()
+    import jieba.posseg as pseg
+
+    words = list(pseg.cut(term, HMM=False))
+    flag = words[-1].flag if words else ""
+    return flag.startswith(_THING_TAGS) or flag in ("vn", "eng")
+
+
 def is_dictionary_word(term: str) -> bool:
     """Whether jieba's dictionary holds ``term`` (a word it did not coin from context: "岗配" in "销售岗配的",
     "链增长" in "嘉沐冷链增长" are coined)."""

@@ -51,6 +51,32 @@ def test_what_the_subjects_document_never_records_is_refused(services, corpus, q
     assert ("Not in the documents" in said or "文档中没有" in said) and missing.lower() in said.lower(), said
 
 
+@pytest.mark.parametrize(("question", "missing", "rule"), [
+    # named by no document, asking what none writes: the written-nowhere check
+    ("What is the phone number of the on-call engineer?", "“phone”", "attribute_nowhere"),
+    ("员工的年薪是多少？", "「年薪」", "attribute_nowhere"),
+])
+def test_what_no_document_writes_at_all_is_refused_saying_which_words(services, corpus, question, missing, rule):
+    fs: dict = {}
+    result = ask(services, question, final_state=fs)
+    assert not result.answerable and missing in result.answer, result.answer
+    assert fs["quality"].decision.rule == rule
+    said = " ".join(s["content"] for s in result.reasoning_trace if s["type"] == "quality_check")
+    assert "no passage of the collection writes" in said or "整个文档库没有任何段落写到" in said, said
+
+
+@pytest.mark.parametrize(("question", "nowhere"), [
+    ("员工几点上班？", ()),  # 上班 is written; 几点 frames the question
+    ("员工在考勤时抢走了什么？", ()),  # an action the documents may word otherwise is not judged
+    ("公司员工的平均年薪是多少？", ("年薪", "平均")),  # 公司员工 is partly written (员工): not 公司, not 司员
+    ("Who owns the Kestrel Payments Gateway and how quickly does it fail over?", ()),  # owns: Owner; quickly
+])
+def test_only_things_no_document_writes_in_any_form_are_nowhere(services, corpus, question, nowhere):
+    fs: dict = {}
+    ask(services, question, final_state=fs)
+    assert set(fs["quality"].asked.nowhere_terms) == set(nowhere)
+
+
 @pytest.mark.parametrize(("question", "expected"), [
     ("What is the RTO of the Kestrel Payments Gateway?", "15 minutes"),
     ("根据云帆科技员工手册，年假有多少天？", "15天"),
@@ -77,3 +103,4 @@ def test_a_chat_model_is_not_asked_what_no_document_records(services, corpus):
         assert llm.requests  # the model ran (it rewrote the question, it may have searched)
     assert not result.answerable and "30 days" not in result.answer and "RPO" in result.answer
     assert not asked_to_answer
+

@@ -10,7 +10,7 @@ import math
 
 import pytest
 
-from dropqa.evals.fit import absent_outcomes, absent_rates, choose_absent
+from dropqa.evals.fit import absent_outcomes, absent_rates, choose_absent, choose_share, rule_outcomes
 from dropqa.models.calibration import Logistic, load_calibration
 from dropqa.retrieval.answerability import (
     QUESTION_FEATURES,
@@ -18,6 +18,7 @@ from dropqa.retrieval.answerability import (
     attribute_absent,
     decide,
     question_features,
+    refusal_rule,
 )
 from dropqa.retrieval.hits import Hit
 
@@ -285,3 +286,46 @@ def test_the_absent_share_is_fitted_on_report_rows():
     fired = {**row("a", False, 0.9, answered=False), "decision": {**row("a", False, 0.9)["decision"],
                                                                    "rule": "attribute_absent"}}
     assert absent_outcomes([fired], None) == [True] and absent_outcomes([fired], 0.9) == [False]
+
+
+# --- the written-nowhere check ------------------------------------------------------------------
+
+def _nowhere(share: float) -> Asked:
+    return Asked(subject=frozenset({"星河"}), documents=frozenset({"d1"}), named=False, nowhere=share,
+                 nowhere_terms=("海外",) if share else ())
+
+
+def test_what_no_passage_writes_at_all_is_refused_named_or_not():
+    sure = Logistic(features=("top_relevance",), mean=(0.0,), scale=(1.0,), coef=(5.0,), intercept=5.0,
+                    threshold=0.5, confident=0.9)
+    pool = _good_pool()
+    refused = decide(sure, pool, TERMS, WEIGHTS, "zh", asked=_nowhere(0.4), absent_share=0.5, nowhere_share=0.3)
+    assert not refused.answerable and refused.rule == "attribute_nowhere" and refused.features["ask_nowhere"] == 0.4
+    assert refusal_rule(_nowhere(0.4), "fact", None, 0.3) == "attribute_nowhere"
+    # below the share, nothing written nowhere, another kind of question, or switched off: the model decides
+    for asked, kind, share in ((_nowhere(0.2), "fact", 0.3), (_nowhere(0.0), "fact", 0.0),
+                               (_nowhere(0.9), "multi_hop", 0.3), (_nowhere(0.9), "fact", None)):
+        decision = decide(sure, pool, TERMS, WEIGHTS, "zh", kind=kind, asked=asked, nowhere_share=share)
+        assert decision.answerable and decision.rule is None, (asked, kind, share)
+    # both checks fire: the absent-attribute one names the rule (its message names the subject)
+    both = _asked(0.7).model_copy(update={"nowhere": 0.7, "nowhere_terms": ("rpo",)})
+    assert refusal_rule(both, "fact", 0.5, 0.5) == "attribute_absent"
+
+
+def test_each_checks_share_is_fitted_with_the_other_at_its_setting():
+    def row(suite: str, answerable: bool, absent: float, nowhere: float, rule: str | None = None) -> dict:
+        return {"suite": suite, "answerable_label": answerable, "answerable": rule is None,
+                "decision": {"probability": 0.8, "threshold": 0.2, "rule": rule,
+                             "features": {"named": 1.0, "is_fact": 1.0, "ask_absent": absent, "subjects": 1.0,
+                                          "ask_nowhere": nowhere}}}
+
+    rows = [row("a", True, 0.0, 0.0), row("a", True, 0.2, 0.2), row("a", False, 0.7, 0.0, "attribute_absent"),
+            row("a", False, 0.0, 0.5, "attribute_nowhere"), row("b", True, 0.0, 0.1), row("b", False, 0.1, 0.35)]
+    # replayed: a row either check refused in the run counts as the model decided it (answered here)
+    assert rule_outcomes(rows, None, "attribute_nowhere") == [True] * 6
+    assert rule_outcomes(rows, 0.3, "attribute_nowhere", {"attribute_absent": 0.5}) == [
+        True, True, False, False, True, False]
+    # the absent check fixed at 0.5 refuses a's first no-answer row; the nowhere share must catch the other two
+    assert choose_share(rows, 1.0, rule="attribute_nowhere", fixed={"attribute_absent": 0.5}) == 0.35
+    # a share that refuses an answerable question beyond the bound is never chosen
+    assert choose_share(rows, 1.0, rule="attribute_nowhere", fixed={"attribute_absent": 0.5}) > 0.2

@@ -1,5 +1,5 @@
 from dropqa.text.lang import detect_language
-from dropqa.text.segment import compound_parts, han_bigrams, index_text, query_terms, tokens
+from dropqa.text.segment import compound_parts, han_bigrams, index_text, names_a_thing, query_terms, tokens
 from dropqa.text.sentences import split_sentences, truncate
 
 
@@ -53,3 +53,11 @@ def test_han_bigrams_skip_everything_but_han():
 def test_compound_parts_are_the_words_a_chinese_compound_is_made_of():
     assert compound_parts("时间段") == ["时间"] and set(compound_parts("注意事项")) == {"注意", "事项"}
     assert compound_parts("时间") == [] and compound_parts("timeline") == []
+
+
+def test_things_a_document_would_write_down_not_actions_or_question_frames():
+    for thing in ("海外", "年薪", "零售价", "企业版", "卧室", "爱好", "phone", "warranty", "rpo", "attempts",
+                  "orion x2", "heron-02"):
+        assert names_a_thing(thing), thing
+    for frame in ("抢走", "是从", "更换", "goes", "far", "quickly", "the", "much"):
+        assert not names_a_thing(frame), frame

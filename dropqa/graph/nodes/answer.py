@@ -24,7 +24,7 @@ from dropqa.graph.nodes.common import decide_answerable, has_model, last_ai, mod
 from dropqa.graph.prompts import fill
 from dropqa.graph.state import State
 from dropqa.models.chat import ChatUnavailable, Usage, ainvoke_chat, text_of
-from dropqa.retrieval.answerability import Decision, attribute_absent
+from dropqa.retrieval.answerability import Decision, refusal_rule
 from dropqa.retrieval.fusion import calibrate_similarity
 from dropqa.retrieval.hits import Hit
 from dropqa.services import Context, Services
@@ -63,18 +63,22 @@ def abstain(state: State, decision: Decision | None = None) -> dict[str, Any]:
     """The "not in the documents" answer, naming the closest passages — and, when the question names its
     subject and the subject's documents say nothing of what it asks, saying so ("the documents describe
     Kestrel Payments Gateway but do not give RPO"); ``decision`` is the answerability decision that withheld
-    the answer (default: quality_check's)."""
+    the answer (default: quality_check's). A question whose asked words no passage writes at all is told which
+    ("the documents do not mention “overseas”")."""
     lang = state.language
     asked = state.quality.asked
     hits = [h for h in state.hits if not asked.named or h.document_id in asked.documents] or state.hits
     closest = ("、" if lang == "zh" else ", ").join(_place(h, lang) for h in hits[:2])
     missing = missing_terms(" ".join(f"{h.breadcrumb} {h.content}" for h in hits[:8]),
                             asked.weights(state.quality.weights), asked.translations)[:3]
+    quote = "「{}」" if lang == "zh" else "“{}”"
+    sep = "、" if lang == "zh" else ", "
     if hits and asked.named and missing:
-        quote = "「{}」" if lang == "zh" else "“{}”"
         text = render(lang, "no_answer_attribute", subject=subject_label(hits[0], asked.subject, lang),
-                      missing=("、" if lang == "zh" else ", ").join(quote.format(as_written(state.question, t))
-                                                                  for t in missing), closest=closest)
+                      missing=sep.join(quote.format(as_written(state.question, t)) for t in missing), closest=closest)
+    elif hits and asked.nowhere_terms:  # no passage of the collection writes what is asked: say that
+        text = render(lang, "no_answer_nowhere", closest=closest,
+                      missing=sep.join(quote.format(as_written(state.question, t)) for t in asked.nowhere_terms[:3]))
     elif hits:
         text = render(lang, "no_answer", closest=closest)
     else:
@@ -124,7 +128,8 @@ async def answer(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     svc = runtime.context.services
     lang = state.language
     pool = state.hits
-    if attribute_absent(state.quality.asked, state.intent.kind, svc.settings.answer.absent_attribute_share):
+    knobs = svc.settings.answer
+    if refusal_rule(state.quality.asked, state.intent.kind, knobs.absent_attribute_share, knobs.nowhere_share):
         return abstain(state)  # what is asked is written nowhere: no model may answer it from look-alikes
     if has_model(svc, state.degraded) and pool:
         try:

@@ -79,4 +79,5 @@ def decide_answerable(state: State, hits: list[Hit], svc: Services,
     return decide(svc.calibration.question, hits, list(state.terms),
                   state.quality.weights if weights is None else weights, state.language, state.intent.kind,
                   unseen=state.quality.unseen, asked=state.quality.asked,
-                  absent_share=svc.settings.answer.absent_attribute_share)
+                  absent_share=svc.settings.answer.absent_attribute_share,
+                  nowhere_share=svc.settings.answer.nowhere_share)

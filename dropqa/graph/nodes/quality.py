@@ -48,6 +48,11 @@ async def quality_check(state: State, runtime: Runtime[Context]) -> dict[str, An
         steps.append(step(state, "quality_check", render(
             lang, "quality_absent", missing=("、" if lang == "zh" else ", ").join(asked.missing[:3]),
             share=f"{asked.absent:.0%}")))
+    elif decision.rule == "attribute_nowhere":
+        asked = state.quality.asked
+        steps.append(step(state, "quality_check", render(
+            lang, "quality_nowhere", missing=("、" if lang == "zh" else ", ").join(asked.nowhere_terms[:3]),
+            share=f"{asked.nowhere:.0%}")))
     if intent.needs_loop:
         steps.append(step(state, "quality_check", render(lang, "quality_loop", kind=intent.kind)))
     quality = state.quality.model_copy(update={

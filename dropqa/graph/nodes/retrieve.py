@@ -31,7 +31,7 @@ from dropqa.retrieval.answerability import Asked
 from dropqa.retrieval.fusion import rrf
 from dropqa.retrieval.hits import Hit
 from dropqa.retrieval.names import document_names
-from dropqa.retrieval.search import RetrievalResult, held_in, hybrid_search, score_hits
+from dropqa.retrieval.search import RetrievalResult, held_in, hybrid_search, score_hits, written_nowhere
 from dropqa.services import Context, Services
 from dropqa.store import nodes as node_store
 from dropqa.store.scope import Scope
@@ -180,12 +180,15 @@ def asked_of(svc: Services, result: RetrievalResult, pool: list[Hit], named: dic
               and not any(part in text for part in compound_parts(t))]
     own = [h.content for h in pool if h.document_id in documents][:5]
     asked_in_han = sum(w for t, w in ask.items() if has_han(t)) * 2 > total
+    nowhere = sorted(written_nowhere(svc, list(ask), result.unseen, scope), key=lambda t: -ask[t])
     if own and asked_in_han != (sum(map(has_han, own)) * 2 > len(own)):
         absent = []  # asked in one language of a document in the other: a dictionary's few words cannot tell
+        nowhere = []
     subjects = len({frozenset(terms) for terms in named.values()}) if named else 0
     return Asked(subject=frozenset(subject), documents=frozenset(documents), named=bool(named), subjects=subjects,
                  in_subject=round(held, 4), gap=round(ask[missing[0]] / total, 4) if missing else 0.0,
                  missing=tuple(missing), absent=round(sum(ask[t] for t in absent) / total, 4),
+                 nowhere=round(sum(ask[t] for t in nowhere) / total, 4), nowhere_terms=tuple(nowhere),
                  translations=result.translations)
 
 
