@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 export OPENBLAS_NUM_THREADS ?= 1
 
-.PHONY: run test lint eval eval-dev bench studio clean-data help browser compose-tool try-local-model
+.PHONY: run test test-venvs lint eval eval-dev bench studio clean-data help browser compose-tool try-local-model
 
 help:
 	@echo "make run    - install, index ./examples into the embedded database, serve on 127.0.0.1:8000 (PORT=8765 for another)"
@@ -57,10 +57,15 @@ $(STUDIO_VENV)/.installed: pyproject.toml
 	$(STUDIO_VENV)/bin/pip install -q -e '.[studio]'
 	@touch $@
 
+# The two virtualenvs the tests need are independent: on a fresh clone they install side by side (about a
+# minute less than one after the other). apt-get (browser, compose-tool) stays serial: dpkg takes one lock.
+test-venvs:
+	@$(MAKE) --no-print-directory -j2 $(VENV)/.test-installed $(STUDIO_VENV)/.installed
+
 # Test modules run in parallel (pytest-xdist; a module's tests stay together on one worker, so its fixtures are
 # made once), the modules marked heavy first: many tests wait on processes and servers more than they compute. TEST_WORKERS=0 runs them in turn in one process.
 TEST_WORKERS ?= 4
-test: $(VENV)/.test-installed browser compose-tool $(STUDIO_VENV)/.installed
+test: test-venvs browser compose-tool
 	$(BIN)/ruff check dropqa tests benchmarks
 	$(BIN)/pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist loadscope --no-loadscope-reorder --durations=15 tests
 
