@@ -98,8 +98,8 @@ def written_nowhere(svc: Services, terms: list[str], unseen: list[str], scope: S
     """Of ``terms`` that name a thing (``names_a_thing``: an action may be worded otherwise), those no passage
     in ``scope`` writes in any form: none holds the word or a translation (``unseen``, from the word index),
     nor writes it inside a longer word (负责 inside 负责人 is written), nor writes the words a Chinese compound
-    is made of. "海外" of a report that never mentions overseas business. A term inside another of them
-    counts once (the longer)."""
+    is made of. "海外" of a report that never mentions overseas business. A piece of a longer question term
+    is not counted on its own."""
     candidates = [t for t in terms if t in set(unseen) and names_a_thing(t)]
     if not candidates:
         return []
