@@ -171,16 +171,20 @@ def attribute_nowhere(asked: Asked, kind: str, nowhere_share: float | None) -> b
     names a document, but not of two ("A and B": a comparison). Not judged across languages (``Asked.nowhere``
     is 0 when the question and its documents differ). ``None`` turns the check off (``answer.nowhere_share``,
     fitted by ``python -m dropqa.evals.fit nowhere``)."""
-    return (nowhere_share is not None and kind == "fact" and asked.subjects <= 1 and asked.nowhere > 0
-            and asked.nowhere >= nowhere_share)
+    return _nowhere_applies(kind == "fact", asked.subjects, asked.nowhere, nowhere_share)
 
 
 def attribute_nowhere_in(features: Mapping[str, float], nowhere_share: float | None) -> bool:
     """:func:`attribute_nowhere` read off a decision's recorded features (``is_fact``, ``subjects``,
     ``ask_nowhere``)."""
-    nowhere = features.get("ask_nowhere", 0.0)
-    return (nowhere_share is not None and features.get("is_fact", 0.0) >= 1.0
-            and features.get("subjects", 0.0) <= 1 and nowhere > 0 and nowhere >= nowhere_share)
+    return _nowhere_applies(features.get("is_fact", 0.0) >= 1.0, features.get("subjects", 0.0),
+                            features.get("ask_nowhere", 0.0), nowhere_share)
+
+
+def _nowhere_applies(is_fact: bool, subjects: float, nowhere: float, nowhere_share: float | None) -> bool:
+    """The check's question and verdict: one fact of at most one subject, and something asked is written
+    nowhere, at least ``nowhere_share`` of it."""
+    return nowhere_share is not None and is_fact and subjects <= 1 and nowhere > 0 and nowhere >= nowhere_share
 
 
 RULES: dict[str, Callable[[Mapping[str, float], float | None], bool]] = {

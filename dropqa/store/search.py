@@ -57,31 +57,28 @@ def fulltext(db: Database, terms: list[str], scope: Scope, limit: int,
         return conn.execute(sql, {**params, "terms": terms, "idf": idf, "limit": limit}).fetchall()  # type: ignore[arg-type]
 
 
-def present_terms(db: Database, terms: list[str], scope: Scope) -> set[str]:
-    """The terms some visible passage holds (an existence test per term, cheap on the GIN index)."""
+def _terms_matching(db: Database, terms: list[str], scope: Scope, match: str) -> set[str]:
+    """The terms ``t`` for which some visible passage ``n`` (of document ``d``) satisfies the SQL ``match``."""
     if not terms:
         return set()
     where, params = scope.sql()
     sql = ("SELECT t AS term FROM unnest(%(terms)s::text[]) t WHERE EXISTS (SELECT 1 FROM nodes n "
-           "JOIN documents d ON d.id = n.document_id "
-           f"WHERE n.search_vector @@ plainto_tsquery('simple', t) AND {where})")
+           f"JOIN documents d ON d.id = n.document_id WHERE ({match}) AND {where})")
     with db.connection() as conn:
         rows = conn.execute(sql, {**params, "terms": terms}).fetchall()  # type: ignore[arg-type]
     return {r["term"] for r in rows}
+
+
+def present_terms(db: Database, terms: list[str], scope: Scope) -> set[str]:
+    """The terms some visible passage holds (an existence test per term, cheap on the GIN index)."""
+    return _terms_matching(db, terms, scope, "n.search_vector @@ plainto_tsquery('simple', t)")
 
 
 def written_terms(db: Database, terms: list[str], scope: Scope) -> set[str]:
     """The terms some visible passage (or a document's file name) writes, as text rather than as an indexed
     word: "负责" in "负责人", "零售" anywhere. A scan per term: for the few terms the word index never saw."""
-    if not terms:
-        return set()
-    where, params = scope.sql()
-    sql = ("SELECT t AS term FROM unnest(%(terms)s::text[]) t WHERE EXISTS (SELECT 1 FROM nodes n "
-           "JOIN documents d ON d.id = n.document_id "
-           f"WHERE (strpos(lower(n.content), lower(t)) > 0 OR strpos(lower(d.filename), lower(t)) > 0) AND {where})")
-    with db.connection() as conn:
-        rows = conn.execute(sql, {**params, "terms": terms}).fetchall()  # type: ignore[arg-type]
-    return {r["term"] for r in rows}
+    return _terms_matching(db, terms, scope,
+                           "strpos(lower(n.content), lower(t)) > 0 OR strpos(lower(d.filename), lower(t)) > 0")
 
 
 def term_frequencies(db: Database, terms: list[str], scope: Scope) -> tuple[dict[str, int], int]:

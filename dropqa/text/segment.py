@@ -95,9 +95,9 @@ def names_a_thing(term: str) -> bool:
         word = term.lower()
         if " " in word or not word.isalpha():
             return True  # a name or code ("orion x2", "heron-02")
-        common = english_stopwords() | stopwords()
         stems = {word, word.removesuffix("s"), word.removesuffix("es")}
-        return len(word) >= 3 and not word.endswith("ly") and not stems & common
+        return (len(word) >= 3 and not word.endswith("ly") and not stems & english_stopwords()
+                and not stems & stopwords())
     initialize()
     import jieba.posseg as pseg
 

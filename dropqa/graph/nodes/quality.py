@@ -43,16 +43,13 @@ async def quality_check(state: State, runtime: Runtime[Context]) -> dict[str, An
     key = "quality_ok" if decision.answerable else "quality_low"
     shown_p, shown_threshold = distinct(decision.probability, threshold)
     steps = [step(state, "quality_check", render(lang, key, p=shown_p, threshold=shown_threshold))]
-    if decision.rule == "attribute_absent":
-        asked = state.quality.asked
+    asked = state.quality.asked
+    said = {"attribute_absent": ("quality_absent", asked.missing, asked.absent),
+            "attribute_nowhere": ("quality_nowhere", asked.nowhere_terms, asked.nowhere)}.get(decision.rule or "")
+    if said is not None:  # a check refused: which words are missing, and what share of the question they are
+        key, missing, share = said
         steps.append(step(state, "quality_check", render(
-            lang, "quality_absent", missing=("、" if lang == "zh" else ", ").join(asked.missing[:3]),
-            share=f"{asked.absent:.0%}")))
-    elif decision.rule == "attribute_nowhere":
-        asked = state.quality.asked
-        steps.append(step(state, "quality_check", render(
-            lang, "quality_nowhere", missing=("、" if lang == "zh" else ", ").join(asked.nowhere_terms[:3]),
-            share=f"{asked.nowhere:.0%}")))
+            lang, key, missing=("、" if lang == "zh" else ", ").join(missing[:3]), share=f"{share:.0%}")))
     if intent.needs_loop:
         steps.append(step(state, "quality_check", render(lang, "quality_loop", kind=intent.kind)))
     quality = state.quality.model_copy(update={
