@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 from pathlib import PurePath
@@ -181,6 +181,47 @@ def mentions(text: str, spans: Sequence[str]) -> bool:
     """``text`` writes every one of ``spans`` (the question's subject), ignoring case and spacing."""
     flat = re.sub(r"\s+", "", text.lower())
     return bool(spans) and all(re.sub(r"\s+", "", s) in flat for s in spans)
+
+
+_NAME_FRAME = re.compile(r"[\W_]+")
+_YEAR_END = re.compile(r"(?:19|20)\d\d$")
+
+
+def _flat_name(name: str) -> str:
+    """A name without case, spaces, punctuation or file extension: "Acme Corp., Ltd." → "acmecorpltd"."""
+    return _NAME_FRAME.sub("", re.sub(r"\.[a-z0-9]{1,5}$", "", name.lower()))
+
+
+def sibling_documents(spans: Sequence[str], own: Collection[str], others: Mapping[str, Collection[str]]) -> set[str]:
+    """Documents of the same kind as the subject's, about another subject: a name of theirs is one of the
+    subject's names (``own``) with the question's subject (``spans``, as ``subject_spans`` finds it) swapped for
+    another — "恒屿冷链物流股份有限公司" beside "嘉沐冷链物流股份有限公司" for a question about 嘉沐冷链,
+    "Globex Corporation Annual Report" beside "Acme Corporation Annual Report" for one about Acme. What they
+    write is what the question asks of *another* subject, never the missing part of this one's answer.
+    ``others``: document id → its names (title, file name, subjects). A year the question writes after the
+    subject ("嘉沐冷链2024年") is not part of its name."""
+    flat_spans = {_flat_name(s) for s in spans}
+    flat_spans = (flat_spans | {_YEAR_END.sub("", s) for s in flat_spans}) - {""}
+    frames: set[tuple[str, str]] = set()
+    for span in flat_spans:
+        for name in map(_flat_name, own):
+            at = name.find(span)
+            if at < 0:
+                continue
+            head, tail = name[:at], name[at + len(span):]
+            frames |= {("tail", tail)} if len(tail) >= 2 else set()
+            frames |= {("head", head)} if len(head) >= 2 else set()
+    flat_own = {_flat_name(n) for n in own}
+    out = set()
+    for doc, names in others.items():
+        for name in map(_flat_name, names):
+            if name in flat_own or any(s in name for s in flat_spans):
+                continue  # the subject's own name, or a document that writes the subject out
+            if any(len(name) > len(f) and (name.endswith(f) if side == "tail" else name.startswith(f))
+                   for side, f in frames):
+                out.add(doc)
+                break
+    return out
 
 
 def _without(question: str, keep: str, alternatives: Sequence[str]) -> str:

@@ -11,7 +11,7 @@ many / how much → a number, anything else
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Literal
 
 from dropqa.text.segment import holds
@@ -129,3 +129,28 @@ def missing_terms(text: str, weights: Mapping[str, float],
     low = text.lower()
     missing = [t for t, _ in sorted(weights.items(), key=lambda x: -x[1]) if not _held(low, t, translations)]
     return [t for t in missing if not any(t != m and t in m for m in missing)]
+
+
+def as_written(question: str, terms: Sequence[str]) -> list[str]:
+    """``terms`` (lower-cased) as the question writes them ("GPU", not "gpu"), terms the question writes side by
+    side joined into the phrase they make ("研发" and "投入" → "研发投入"); in the order of ``terms``. A term the
+    question does not write stays as it is."""
+    low = question.lower()
+    spans: list[list[int]] = []  # [start, end, order of the first term in it]
+    loose: list[tuple[int, str]] = []
+    for order, term in enumerate(terms):
+        at = low.find(term)
+        if at < 0 or len(question[at:at + len(term)]) != len(term):
+            loose.append((order, term))
+        else:
+            spans.append([at, at + len(term), order])
+    spans.sort()
+    merged: list[list[int]] = []
+    for start, end, order in spans:
+        if merged and start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+            merged[-1][2] = min(merged[-1][2], order)
+        else:
+            merged.append([start, end, order])
+    found = [(order, question[start:end]) for start, end, order in merged]
+    return [text for _, text in sorted(found + loose)]

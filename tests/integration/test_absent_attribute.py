@@ -31,6 +31,15 @@ DOCUMENTS = {
     "云帆员工手册.md": (
         "# 云帆科技员工手册\n\n## 考勤\n\n员工工作日上午9点上班，下午6点下班。\n\n## 休假\n\n"
         "正式员工每年享有带薪年假15天，病假需提供医院证明。\n"),
+    # two reports of one kind, generic file names, no headings: what one writes is not the other's answer
+    "公司年报_1.txt": (
+        "恒屿冷链物流股份有限公司董事会现将公司2024年度经营情况报告如下。\n\n"
+        "2024年公司实现营业收入52.3亿元，研发投入1.26亿元，主要用于冷库温控系统。\n\n"
+        "截至2024年末，公司在全国28个城市运营冷库，总库容86万立方米。\n"),
+    "公司年报_2.txt": (
+        "嘉沐冷链物流股份有限公司董事会现将公司2024年度经营情况报告如下。\n\n"
+        "2024年公司实现营业收入31.8亿元，较上年增长12%。\n\n"
+        "截至2024年末，公司在全国19个城市运营冷库，总库容61万立方米。\n"),
 }
 
 
@@ -42,6 +51,8 @@ def corpus(indexer, tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.mark.parametrize(("question", "subject", "missing"), [
     ("What is the RPO of the Kestrel Payments Gateway?", "Kestrel", "RPO"),
     ("根据云帆科技员工手册，员工最喜欢的食物是什么？", "云帆科技员工手册", "食物"),
+    # the other company's report writes 研发投入: of another subject, not a fact one hop away
+    ("嘉沐冷链2024年的研发投入是多少？", "嘉沐冷链", "研发投入"),
 ])
 def test_what_the_subjects_document_never_records_is_refused(services, corpus, question, subject, missing):
     result = ask(services, question)
@@ -80,6 +91,8 @@ def test_only_things_no_document_writes_in_any_form_are_nowhere(services, corpus
 @pytest.mark.parametrize(("question", "expected"), [
     ("What is the RTO of the Kestrel Payments Gateway?", "15 minutes"),
     ("根据云帆科技员工手册，年假有多少天？", "15天"),
+    ("恒屿冷链2024年的研发投入是多少？", "1.26亿元"),
+    ("嘉沐冷链2024年的营业收入是多少？", "31.8亿元"),
 ])
 def test_what_it_records_is_still_answered(services, corpus, question, expected):
     result = ask(services, question)

@@ -2,7 +2,15 @@
 
 import pytest
 
-from dropqa.answering.parts import Part, alternatives, decompose, mentions, named_documents, subject_spans
+from dropqa.answering.parts import (
+    Part,
+    alternatives,
+    decompose,
+    mentions,
+    named_documents,
+    sibling_documents,
+    subject_spans,
+)
 from dropqa.config import AnswerSettings
 
 CFG = AnswerSettings()
@@ -211,3 +219,33 @@ def test_another_document_mentions_the_subject_only_when_it_writes_it_out() -> N
     assert not mentions("Project Falcon-04 uses budget code FC-2292.", spans)
     assert not mentions("The falcon is a bird.", spans)
     assert not mentions("anything", [])
+
+
+# --- sibling_documents ------------------------------------------------------------------------
+
+REPORTS = {"r1": ["公司年报_1", "恒屿冷链物流股份有限公司", "新开通"],
+           "r2": ["公司年报_2", "嘉沐冷链物流股份有限公司", "新开通"],
+           "hb": ["员工手册", "明澜软件有限公司"]}
+
+
+@pytest.mark.parametrize(("question", "words", "subject", "expected"), [
+    # the subject's name with the question's words swapped for another company's: a report of the same kind
+    ("嘉沐冷链2024年的研发投入是多少？", {"嘉沐冷链"}, "r2", {"r1"}),
+    ("恒屿冷链2024年末的资产负债率是多少？", {"恒屿", "冷链"}, "r1", {"r2"}),
+    ("What was Acme's R&D spend?", {"acme"}, "acme",
+     {"globex"}),
+    # the question uses the whole name: nothing else is "the same name, another subject"
+    ("Who is the wife of Kim Jong-chul?", {"kim", "jong", "chul"}, "kim", set()),
+])
+def test_sibling_documents_are_the_same_kind_of_document_about_another_subject(question, words, subject, expected):
+    names = {**REPORTS,
+             "acme": ["acme-2023.pdf", "Acme Corporation Annual Report 2023"],
+             "globex": ["globex-2023.pdf", "Globex Corporation Annual Report 2023"],
+             "kim": ["kim-jong-chul", "Kim Jong-chul"], "kim-un": ["kim-jong-un", "Kim Jong-un"]}
+    others = {doc: ns for doc, ns in names.items() if doc != subject}
+    assert sibling_documents(subject_spans(question, words), names[subject], others) == expected
+
+
+def test_a_document_that_writes_the_subject_out_is_not_its_sibling():
+    others = {"minutes": ["会议纪要", "嘉沐冷链物流股份有限公司2025年会议纪要"], "r1": REPORTS["r1"]}
+    assert sibling_documents(["嘉沐冷链"], REPORTS["r2"], others) == {"r1"}

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from dropqa.answering.parts import name_terms, named_documents
-from dropqa.text.asked import expected_kind, held_share, holds_kind, missing_terms
+from dropqa.text.asked import as_written, expected_kind, held_share, holds_kind, missing_terms
 from dropqa.text.subjects import document_subjects
 
 JUDGEMENT = """Criminal Judgment Document
@@ -200,3 +200,13 @@ def test_a_missing_word_is_named_once_not_by_its_pieces() -> None:
     weights = {"gpu": 2.0, "服务": 1.0, "务器": 1.0, "服务器": 1.5, "供应商": 1.8}
     assert missing_terms("极光项目预算：采购服务器", {"供应商": 1.8}) == ["供应商"]
     assert missing_terms("极光项目立项书", weights) == ["gpu", "供应商", "服务器"]
+
+
+@pytest.mark.parametrize(("question", "terms", "expected"), [
+    ("嘉沐冷链2024年的研发投入是多少？", ["投入", "研发"], ["研发投入"]),  # side by side: the phrase written
+    ("恒屿冷链2024年末的资产负债率是多少？", ["负债", "负债率", "资产负债率", "资产"], ["资产负债率"]),
+    ("What is the RPO of the GPU cluster?", ["gpu", "rpo"], ["GPU", "RPO"]),  # as written, in the terms' order
+    ("Where is it?", ["phone"], ["phone"]),  # not in the question: as it is
+])
+def test_as_written(question, terms, expected):
+    assert as_written(question, terms) == expected

@@ -28,7 +28,7 @@ from dropqa.retrieval.answerability import Decision, refusal_rule
 from dropqa.retrieval.fusion import calibrate_similarity
 from dropqa.retrieval.hits import Hit
 from dropqa.services import Context, Services
-from dropqa.text.asked import missing_terms
+from dropqa.text.asked import as_written, missing_terms
 from dropqa.text.messages import render
 
 _NODE_REF = re.compile(r"\[([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\]")
@@ -75,10 +75,10 @@ def abstain(state: State, decision: Decision | None = None) -> dict[str, Any]:
     sep = "、" if lang == "zh" else ", "
     if hits and asked.named and missing:
         text = render(lang, "no_answer_attribute", subject=subject_label(hits[0], asked.subject, lang),
-                      missing=sep.join(quote.format(as_written(state.question, t)) for t in missing), closest=closest)
+                      missing=sep.join(quote.format(w) for w in as_written(state.question, missing)), closest=closest)
     elif hits and asked.nowhere_terms:  # no passage of the collection writes what is asked: say that
         text = render(lang, "no_answer_nowhere", closest=closest,
-                      missing=sep.join(quote.format(as_written(state.question, t)) for t in asked.nowhere_terms[:3]))
+                      missing=sep.join(quote.format(w) for w in as_written(state.question, asked.nowhere_terms[:3])))
     elif hits:
         text = render(lang, "no_answer", closest=closest)
     else:
@@ -87,12 +87,6 @@ def abstain(state: State, decision: Decision | None = None) -> dict[str, Any]:
     p = decision.probability if decision is not None else 0.0
     return {"answer": text, "answerable": False, "citations": [],
             "reasoning_trace": [step(state, "answer", render(lang, "insufficient", relevance=f"{p:.2f}"))]}
-
-
-def as_written(question: str, term: str) -> str:
-    """``term`` (lower-cased) as the question writes it ("GPU", not "gpu"), else as it is."""
-    at = question.lower().find(term)
-    return question[at:at + len(term)] if at >= 0 and len(question[at:at + len(term)]) == len(term) else term
 
 
 async def _model_answer(svc: Any, state: State, pool: list[Hit]) -> dict[str, Any] | None:

@@ -19,6 +19,7 @@ from dropqa.graph.nodes.common import decide_answerable, step
 from dropqa.graph.nodes.readers import readers_for
 from dropqa.graph.state import State
 from dropqa.services import Context
+from dropqa.text.asked import as_written
 from dropqa.text.messages import render
 
 
@@ -49,7 +50,8 @@ async def quality_check(state: State, runtime: Runtime[Context]) -> dict[str, An
     if said is not None:  # a check refused: which words are missing, and what share of the question they are
         key, missing, share = said
         steps.append(step(state, "quality_check", render(
-            lang, key, missing=("、" if lang == "zh" else ", ").join(missing[:3]), share=f"{share:.0%}")))
+            lang, key, missing=("、" if lang == "zh" else ", ").join(as_written(state.question, missing[:3])),
+            share=f"{share:.0%}")))
     if intent.needs_loop:
         steps.append(step(state, "quality_check", render(lang, "quality_loop", kind=intent.kind)))
     quality = state.quality.model_copy(update={

@@ -21,7 +21,15 @@ from pydantic import BaseModel, Field
 from dropqa.answering import followup
 from dropqa.answering.hops import linked_documents, needs_second_hop, second_hop_queries
 from dropqa.answering.intent import Intent, classify
-from dropqa.answering.parts import Part, decompose, mentions, name_terms, named_documents, subject_spans
+from dropqa.answering.parts import (
+    Part,
+    decompose,
+    mentions,
+    name_terms,
+    named_documents,
+    sibling_documents,
+    subject_spans,
+)
 from dropqa.blocking import in_thread
 from dropqa.graph.nodes.common import has_model, merge_hits, model_deadline
 from dropqa.graph.prompts import fill
@@ -159,9 +167,12 @@ def fuse_rewrites(svc: Services, result: RetrievalResult, rewrites: list[str], s
 
 
 def asked_of(svc: Services, result: RetrievalResult, pool: list[Hit], named: dict[str, set[str]],
-             scope: Scope) -> Asked:
+             scope: Scope, query: str = "") -> Asked:
     """What the question asks of which documents: the ones it names (by the words that name them), else the
-    best passage's (by the words of its names the question uses); and how much of it they hold anywhere."""
+    best passage's (by the words of its names the question uses); and how much of it they hold anywhere.
+    What is asked is ``absent`` when neither the subject's documents write it nor the best passages (where a
+    fact one hop away would be) — but for passages of documents of the subject's kind about another subject
+    (``parts.sibling_documents``): another company's report writing 研发投入 does not answer for this one."""
     if named:
         documents = set(named)
         subject = set().union(*named.values())
@@ -174,7 +185,9 @@ def asked_of(svc: Services, result: RetrievalResult, pool: list[Hit], named: dic
     held, missing = held_in(svc, ask, result.translations,
                             replace(scope, document_ids=tuple(uuid.UUID(d) for d in sorted(documents))))
     total = sum(ask.values()) or 1.0
-    best = [f"{h.breadcrumb}\n{h.content}" for h in pool[: svc.settings.retrieval.top_k]]
+    siblings = siblings_in(query, named, pool) if named else set()
+    best = [f"{h.breadcrumb}\n{h.content}" for h in pool[: svc.settings.retrieval.top_k]
+            if h.document_id not in siblings]
     text = "\n".join(best)
     absent = [t for t in missing if held_share(text, {t: 1.0}, result.translations) == 0.0
               and not any(part in text for part in compound_parts(t))]
@@ -233,7 +246,21 @@ def widen(svc: Services, query: str, intent: Intent, scope: Scope, result: Retri
     for doc, words in mentioning(query, naming, pool).items():  # other documents that write the subject out
         intent.about.append(doc)
         naming[doc] = words
-    return pool, parts, hops, asked_of(svc, result, pool, naming, scope)
+    return pool, parts, hops, asked_of(svc, result, pool, naming, scope, query)
+
+
+def siblings_in(query: str, named: dict[str, set[str]], pool: list[Hit]) -> set[str]:
+    """Documents of ``pool`` of the same kind as a named subject's, about another subject
+    (``parts.sibling_documents``)."""
+    names: dict[str, set[str]] = {}
+    for h in pool:
+        names.setdefault(h.document_id, set()).update(
+            [PurePath(h.document_name).stem, h.breadcrumb.split(" > ")[0], *h.subjects])
+    others = {doc: ns for doc, ns in names.items() if doc not in named}
+    out: set[str] = set()
+    for doc, words in named.items():
+        out |= sibling_documents(subject_spans(query, words), names.get(doc, set()), others)
+    return out
 
 
 def mentioning(query: str, naming: dict[str, set[str]], pool: list[Hit]) -> dict[str, set[str]]:
