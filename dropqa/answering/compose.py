@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
-from dropqa.answering.extractive import Similarity, pick_sentences, sentence_units, table_cell
+from dropqa.answering.extractive import Similarity, continuation, pick_sentences, sentence_units, table_cell
 from dropqa.answering.intent import Intent
 from dropqa.answering.outline import Outline
 from dropqa.config import AnswerSettings
@@ -17,7 +17,7 @@ from dropqa.retrieval.hits import Hit
 from dropqa.text.headings import is_chapter_title
 from dropqa.text.messages import render
 from dropqa.text.segment import query_terms
-from dropqa.text.sentences import clean_markup, ends_mid_sentence
+from dropqa.text.sentences import clean_markup
 
 
 @dataclass
@@ -176,19 +176,6 @@ def locate(lang: str, question: str, terms: list[str], weights: dict[str, float]
                      render(lang, "answer_item", text=clean_markup(picked[0].text), n=i + 1)], [i])
 
 
-def _continuation(pool: list[Hit], i: int) -> tuple[int, str] | None:
-    """The passage that continues pool[i] when it stops mid-sentence (a page break in a PDF)."""
-    hit = pool[i]
-    if not ends_mid_sentence(hit.content):
-        return None
-    for k, other in enumerate(pool):
-        if other.document_id == hit.document_id and other.version == hit.version \
-                and other.position == hit.position + 1 and other.node_type not in ("section", "document"):
-            units = sentence_units(other)
-            return (k, units[0]) if units else None
-    return None
-
-
 def extractive(lang: str, question: str, terms: list[str], weights: dict[str, float], pool: list[Hit],
                max_sentences: int, translations: dict[str, list[str]] | None = None, *, cfg: AnswerSettings,
                documents: Collection[str] | None = None, similarity: Similarity | None = None,
@@ -207,7 +194,7 @@ def extractive(lang: str, question: str, terms: list[str], weights: dict[str, fl
         text, refs = p.text, [p.hit_index]
         units = sentence_units(pool[p.hit_index])
         if units and units[-1] == p.text:
-            cont = _continuation(pool, p.hit_index)
+            cont = continuation(pool, p.hit_index)
             if cont is not None:
                 text, refs = f"{text}{cont[1]}", [p.hit_index, cont[0]]
         if pool[p.hit_index].node_type == "table":

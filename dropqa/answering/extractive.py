@@ -16,7 +16,8 @@ from dropqa.retrieval.fusion import coverage
 from dropqa.retrieval.hits import Hit
 from dropqa.text.asked import expected_kind, holds_kind
 from dropqa.text.segment import holds
-from dropqa.text.sentences import split_sentences
+from dropqa.text.sentences import ends_mid_sentence, split_sentences
+from dropqa.text.subjects import is_document_kind
 
 _QUANTITY = re.compile(
     r"多少|几|how (many|much|long)|what (percentage|share)|number of|\bwhen\b|哪天|何时|什么时候|多久"
@@ -78,6 +79,33 @@ def _with_continuation(units: list[str], i: int, terms: list[str] | None = None,
     return f"{text} {following[best]}"[: limit * 2]
 
 
+_LEADING_LABEL = re.compile(r"^\s*[^:：\n]{1,40}[:：]\s*")
+_WORDY = re.compile(r"[^\W_]")
+
+
+def states_nothing(line: str) -> bool:
+    """A line of labels without a value ("Specialist Examination: Auxiliary Examination:", "体格检查：") says
+    nothing, however well its labels match the question."""
+    text = re.sub(r"[*_`#]+", "", line).strip()
+    while (m := _LEADING_LABEL.match(text)) and m.end() > 0:
+        text = text[m.end():]
+    return not _WORDY.search(text)
+
+
+def continuation(hits: list[Hit], i: int) -> tuple[int, str] | None:
+    """The passage of ``hits`` that continues hits[i] when it stops mid-sentence (a page break in a PDF), and
+    its first sentence. A table or list ends where its last row does."""
+    hit = hits[i]
+    if hit.node_type in ("table", "list") or not ends_mid_sentence(hit.content):
+        return None
+    for k, other in enumerate(hits):
+        if other.document_id == hit.document_id and other.version == hit.version \
+                and other.position == hit.position + 1 and other.node_type not in ("section", "document"):
+            units = sentence_units(other)
+            return (k, units[0]) if units else None
+    return None
+
+
 def asked_terms(hit: Hit, weights: dict[str, float], subject_weight: float) -> dict[str, float]:
     """The question's term weights with the terms that name ``hit``'s document (its file name or
     root title) discounted to ``subject_weight``: they hold for every sentence of it, so the rest of
@@ -112,19 +140,25 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
         # sentence in it: what picks the sentence is the rest of the question.
         ask = asked_terms(hit, weights, cfg.subject_weight)
         crumb = _flat(hit.breadcrumb)
+        cont = continuation(hits, idx)
         for i in range(len(units)):
             sent = _with_continuation(units, i, terms)
-            if _flat(sent) in crumb:
-                continue  # a line that only repeats its heading ("附表1 主要技术指标") states nothing
-            low = sent.lower()
+            if _flat(sent) in crumb or states_nothing(sent):
+                continue  # a line that only repeats its heading ("附表1 主要技术指标"), or only labels, states nothing
+            # a sentence cut by a page break is judged whole: what it holds is what the answer will quote
+            whole = f"{sent}{cont[1]}" if cont is not None and i == len(units) - 1 else sent
+            low = whole.lower()
             matched = [t for t in terms if holds(low, t) or any(holds(low, x) for x in translations.get(t, ()))]
             cov = coverage(matched, ask) if terms else 0.0
-            asked = frozenset(t for t in matched if ask.get(t, 0.0) >= weights.get(t, 0.0) > 0)
+            # what it asks of the document: not the words naming it, nor the kind of document ("judgment",
+            # "判决书") — a line holding only those adds nothing to an answer, and its label is no answer's
+            asked = frozenset(t for t in matched if ask.get(t, 0.0) >= weights.get(t, 0.0) > 0
+                              and not is_document_kind(t))
             label = _LABEL.match(sent)
             if label and any(holds(label.group(1).lower(), t) for t in asked):
                 cov += cfg.label_bonus  # "Defendant: G. Torres", "主诉：…": the line that states what is asked
             score = cfg.sentence_coverage_weight * cov + cfg.sentence_relevance_weight * hit.relevance
-            if kind != "thing" and holds_kind(sent, kind, question):
+            if kind != "thing" and holds_kind(whole, kind, question):
                 score += cfg.kind_bonus
             if len(sent) < 4:
                 score *= 0.5

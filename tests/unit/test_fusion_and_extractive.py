@@ -80,3 +80,32 @@ def test_a_linked_document_completes_the_answer_but_a_look_alike_does_not():
     linked = pick_sentences(question, list(w), w, hits, 3, cfg=CFG, documents={"knott"}, complement=True,
                             linked={"lake"})
     assert [p.hit_index for p in linked] == [0, 2]
+
+
+def test_a_line_of_labels_without_a_value_is_never_quoted():
+    w = {"physical": 1.0, "examination": 1.0, "condition": 1.0}
+    hits = [hit("n1", "Physical Examination: General Condition:", 0.9),
+            hit("n2", "General condition at examination: alert and oriented, no acute distress.", 0.5)]
+    picked = pick_sentences("What did the physical examination find about the general condition?", list(w), w,
+                            hits, max_sentences=2, cfg=CFG, complement=True)
+    assert [p.text for p in picked] == ["General condition at examination: alert and oriented, no acute distress."]
+
+
+def test_a_sentence_cut_by_a_page_break_is_judged_whole():
+    """The RTO is on the next page: the sentence that starts on this one is the answer, and the definition
+    of RTO elsewhere adds nothing the question asks."""
+    w = {"核心": 1.0, "数据库": 1.0, "rto": 2.0}
+    hits = [hit("n1", "对于核心数据库服务，平台承诺RPO不超过15分钟，", 0.9),
+            hit("n5", "RTO（恢复时间目标）：从故障发生到业务恢复所需的最长时间。", 0.6),
+            hit("n2", "RTO不超过30分钟。数据库每日全量备份。", 0.5)]
+    picked = pick_sentences("核心数据库服务的RTO是多少？", list(w), w, hits, max_sentences=3, cfg=CFG, complement=True)
+    assert [p.text for p in picked] == ["对于核心数据库服务，平台承诺RPO不超过15分钟，"]
+
+
+def test_a_line_that_only_names_the_kind_of_document_is_not_appended():
+    w = {"judgment": 1.7, "occupation": 2.4}
+    hits = [hit("n1", "Occupation: Registered Nurse", 0.9),
+            hit("n2", "This judgment was issued on 10 August 2023 by the court.", 0.9)]
+    picked = pick_sentences("According to the court judgment, what was the occupation of T. Collins?", list(w), w,
+                            hits, max_sentences=3, cfg=CFG, complement=True)
+    assert [p.text for p in picked] == ["Occupation: Registered Nurse"]
