@@ -31,7 +31,11 @@ _MONEY_Q = re.compile(r"(?i)how much (?:does|do|is|are|will|did|would)\b.*\b(?:c
                       r"多少钱|价格|价钱|收费|费用|售价|报价")
 _MONEY = re.compile(r"(?i)\d[\d,.]*\s*(?:万|亿)?\s*(?:元|块|美元|欧元|英镑|yuan|rmb|cny|usd|eur|gbp|dollars?|euros?)|"
                     r"(?:[¥￥$€£]|rmb|cny|usd|eur|gbp)\s*\d|免费|\bfree\b")
-_DIGIT = re.compile(r"\d|[一二三四五六七八九十百千万亿两]+")
+# A number: digits, or Chinese numerals that count something — several of them ("十五", "二十"), an ordinal
+# ("第三"), or one before a measure word ("三台", "两名", "一次") — not the 一 of 一种, 一些, 统一, 唯一.
+_CN_MEASURE = "个只台名人次项天年月日周时分秒米里克吨元岁倍层家件条份辆座所间股位届期批场套张页章节款"
+_DIGIT = re.compile(rf"\d|第[一二三四五六七八九十百千两]+|[一二三四五六七八九十百千万亿两]{{2,}}|"
+                    rf"[一二三四五六七八九十百千万亿两][{_CN_MEASURE}]")
 _DATE = re.compile(
     r"(?i)\b(?:19|20)\d{2}\b|\d{1,4}\s*[年月日号时点]|\d{1,2}:\d{2}|"
     r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\b|"

@@ -210,3 +210,12 @@ def test_a_missing_word_is_named_once_not_by_its_pieces() -> None:
 ])
 def test_as_written(question, terms, expected):
     assert as_written(question, terms) == expected
+
+
+@pytest.mark.parametrize(("sentence", "expected"), [
+    ("树高可达五十米。", True), ("研发岗配两台显示器。", True), ("这是第三次延期。", True), ("共录取二十人。", True),
+    # 一 that counts nothing: "a kind of", "some", "unified", "the only"
+    ("是罗汉松科鸡毛松属的一种，纽西兰的特有种。", False), ("一些员工统一管理。", False), ("唯一的入口。", False),
+])
+def test_a_chinese_numeral_is_a_number_when_it_counts_something(sentence, expected):
+    assert holds_kind(sentence, "number", "有多高？") is expected
