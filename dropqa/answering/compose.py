@@ -166,7 +166,8 @@ def locate(lang: str, question: str, terms: list[str], weights: dict[str, float]
     """"Which section says …?": the section path of the best passage, cited, with the sentence that
     says it (in the documents the question names, when it names any)."""
     picked = pick_sentences(question, terms, weights, pool, 1, cfg.subject_passages if documents else 5,
-                            translations=translations, cfg=cfg, documents=documents, similarity=similarity)
+                            translations=translations, cfg=cfg, documents=documents, similarity=similarity,
+                            require_asked=True)
     if not picked:
         return None
     i = picked[0].hit_index
@@ -185,7 +186,7 @@ def extractive(lang: str, question: str, terms: list[str], weights: dict[str, fl
     subject is never appended; or from a document the subject's own names (``linked``: a second hop)."""
     picked = pick_sentences(question, terms, weights, pool, max_sentences, cfg.subject_passages if documents else 5,
                             translations=translations, cfg=cfg, documents=documents, complement=True,
-                            similarity=similarity, linked=linked)
+                            similarity=similarity, linked=linked, require_asked=not linked)
     if not picked:
         return None
     lines = [render(lang, "answer_lead")]

@@ -118,7 +118,8 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
                    max_sentences: int, max_passages: int = 5,
                    translations: dict[str, list[str]] | None = None, *, cfg: AnswerSettings,
                    documents: Collection[str] | None = None, complement: bool = False,
-                   similarity: Similarity | None = None, linked: Collection[str] = ()) -> list[Extract]:
+                   similarity: Similarity | None = None, linked: Collection[str] = (),
+                   require_asked: bool = False) -> list[Extract]:
     """The best sentences of the best passages. ``translations`` (term → its words in the other
     language) let a sentence in the other language than the question match its terms; ``cfg`` holds
     the score's weights (``Settings.answer``). ``documents``: only passages of these documents (the
@@ -127,7 +128,10 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
     (another project's code, another document's hours). ``linked``: documents the subject's own document
     names (a second hop): their best passages are read too, and a sentence of theirs that holds what the
     quoted ones lack follows them however it scores beside the subject's ("Knott … in the Lake District"
-    → "It is located entirely within the county of Cumbria")."""
+    → "It is located entirely within the county of Cumbria"). ``require_asked``: a sentence holding nothing the
+    question asks beyond the words naming its document or its kind ("This judgment has been recorded … Riverside,
+    Glenwood Court" for "who was the defendant?") is not quoted when another holds some — not for a chain of
+    hops, whose first link names only its subject ("Privilege is an album by Ivor Cutler")."""
     translations = translations or {}
     kind = expected_kind(question)
     candidates: list[Extract] = []
@@ -165,6 +169,8 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
             candidates.append(Extract(sent, idx, round(score, 4), asked))
     if not candidates:
         return []
+    if require_asked and any(c.asked for c in candidates):
+        candidates = [c for c in candidates if c.asked]
     candidates.sort(key=lambda e: (-e.score, e.hit_index))
     if similarity is not None and cfg.sentence_rerank and cfg.sentence_similarity_weight:
         candidates = _reranked(candidates, similarity, cfg)

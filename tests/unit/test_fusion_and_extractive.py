@@ -109,3 +109,18 @@ def test_a_line_that_only_names_the_kind_of_document_is_not_appended():
     picked = pick_sentences("According to the court judgment, what was the occupation of T. Collins?", list(w), w,
                             hits, max_sentences=3, cfg=CFG, complement=True)
     assert [p.text for p in picked] == ["Occupation: Registered Nurse"]
+
+
+def test_a_line_that_only_names_the_subject_does_not_answer_when_another_holds_what_is_asked():
+    """"Who was the defendant?" of Riverside, Glenwood, Court's judgment: the closing line names the court and
+    the judgment only; the sentence naming the defendant answers (unless a chain of hops needs its first link)."""
+    w = {"riverside": 1.0, "glenwood": 1.0, "judgment": 1.7, "defendant": 1.5}
+    hits = [hit("n1", "This judgment has been recorded under the authority of Riverside, Glenwood Court.", 0.95),
+            hit("n2", "The defendant, X. Morgan, is hereby informed of her rights to appeal.", 0.6)]
+    hits = [h.model_copy(update={"document_name": "131_Riverside, Glenwood, Court.md",
+                                 "breadcrumb": "Riverside, Glenwood, Court > s"}) for h in hits]
+    q = "According to the court judgment of Riverside, Glenwood, Court, who was the defendant?"
+    picked = pick_sentences(q, list(w), w, hits, max_sentences=1, cfg=CFG, complement=True, require_asked=True)
+    assert "X. Morgan" in picked[0].text
+    chain = pick_sentences(q, list(w), w, hits, max_sentences=1, cfg=CFG, complement=True)
+    assert "Riverside" in chain[0].text
