@@ -166,8 +166,7 @@ def locate(lang: str, question: str, terms: list[str], weights: dict[str, float]
     """"Which section says …?": the section path of the best passage, cited, with the sentence that
     says it (in the documents the question names, when it names any)."""
     picked = pick_sentences(question, terms, weights, pool, 1, cfg.subject_passages if documents else 5,
-                            translations=translations, cfg=cfg, documents=documents, similarity=similarity,
-                            require_asked=True)
+                            translations=translations, cfg=cfg, documents=documents, similarity=similarity)
     if not picked:
         return None
     i = picked[0].hit_index

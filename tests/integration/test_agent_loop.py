@@ -83,7 +83,7 @@ def test_question_the_documents_cannot_answer(services, agent_corpus):
     assert result.mode == "agent"
     # the project is there, the supplier is not: the answer says which, in the question's own words
     assert "极光项目" in result.answer and "没有" in result.answer
-    assert "「GPU」" in result.answer and "「务器」" not in result.answer
+    assert "「GPU服务器」" in result.answer and "「务器」" not in result.answer and "是从" not in result.answer
 
 
 def test_document_text_is_data_not_instructions(services, agent_corpus):

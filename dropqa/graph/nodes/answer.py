@@ -30,6 +30,7 @@ from dropqa.retrieval.hits import Hit
 from dropqa.services import Context, Services
 from dropqa.text.asked import as_written, missing_terms
 from dropqa.text.messages import render
+from dropqa.text.segment import names_a_thing
 
 _NODE_REF = re.compile(r"\[([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\]")
 _NUM_REF = re.compile(r"\[(\d+)\]")
@@ -69,8 +70,10 @@ def abstain(state: State, decision: Decision | None = None) -> dict[str, Any]:
     asked = state.quality.asked
     hits = [h for h in state.hits if not asked.named or h.document_id in asked.documents] or state.hits
     closest = ("、" if lang == "zh" else ", ").join(_place(h, lang) for h in hits[:2])
-    missing = missing_terms(" ".join(f"{h.breadcrumb} {h.content}" for h in hits[:8]),
-                            asked.weights(state.quality.weights), asked.translations)[:3]
+    unseen = set(state.quality.unseen)  # a fragment of the question's wording no passage has ("是从") is no word
+    missing = [t for t in missing_terms(" ".join(f"{h.breadcrumb} {h.content}" for h in hits[:8]),
+                                        asked.weights(state.quality.weights), asked.translations)
+               if t not in unseen or names_a_thing(t)][:3]
     quote = "「{}」" if lang == "zh" else "“{}”"
     sep = "、" if lang == "zh" else ", "
     if hits and asked.named and missing:
