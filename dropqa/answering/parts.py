@@ -188,8 +188,8 @@ _YEAR_END = re.compile(r"(?:19|20)\d\d$")
 
 
 def _flat_name(name: str) -> str:
-    """A name without case, spaces, punctuation or file extension: "Acme Corp., Ltd." → "acmecorpltd"."""
-    return _NAME_FRAME.sub("", re.sub(r"\.[a-z0-9]{1,5}$", "", name.lower()))
+    """A name without case, spaces or punctuation: "Acme Corp., Ltd." → "acmecorpltd", "Nova 3.0" → "nova30"."""
+    return _NAME_FRAME.sub("", name.lower())
 
 
 def sibling_documents(spans: Sequence[str], own: Collection[str], others: Mapping[str, Collection[str]]) -> set[str]:
