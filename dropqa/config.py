@@ -284,6 +284,11 @@ class AnswerSettings(Section):
         0.25, ge=0.0, le=1.0, description="a question that asks one fact is answered 'the documents do not say' when "
         "this share of what it asks no passage of the collection writes at all, in any form or translation (fitted: "
         "python -m dropqa.evals.fit nowhere; null turns the check off)")
+    required_kinds: list[Literal["money", "date", "number", "person"]] = Field(
+        default_factory=lambda: ["money"], description="an offline answer to a question asking one of these kinds "
+        "(how much does it cost → an amount of money, when → a date, how many → a number, who → a person) is "
+        "given only when a quoted line holds an answer of that kind; else 'the documents do not say' (fitted: "
+        "python -m dropqa.evals.fit kinds)")
     max_parts: int = Field(4, ge=2, le=10, description="most documents / alternatives a question is split into")
     sentence_coverage_weight: float = _share(0.65, "offline answers: weight of the sentence's question-term coverage")
     sentence_relevance_weight: float = _share(0.35, "offline answers: weight of the sentence's passage relevance")

@@ -15,6 +15,7 @@ from dropqa.config import AnswerSettings
 from dropqa.retrieval.fusion import coverage
 from dropqa.retrieval.hits import Hit
 from dropqa.text.asked import expected_kind, holds_kind
+from dropqa.text.rivals import about_another
 from dropqa.text.segment import holds
 from dropqa.text.sentences import ends_mid_sentence, split_sentences
 from dropqa.text.subjects import is_document_kind
@@ -23,6 +24,7 @@ _QUANTITY = re.compile(
     r"多少|几|how (many|much|long)|what (percentage|share)|number of|\bwhen\b|哪天|何时|什么时候|多久"
 )
 _DIGIT = re.compile(r"\d")
+_CELL = re.compile(r"^\s*([^:|]{1,60}):\s*(.+?)\s*$")
 _LABEL = re.compile(r"^[\W_]*([^:：\n]{1,40}?)\s*\**\s*[:：][\s*_]*[^\s*_]")  # a labelled value: "Pulse: 90 bpm"
 
 
@@ -32,6 +34,7 @@ class Extract:
     hit_index: int
     score: float
     asked: frozenset[str] = frozenset()  # the question's terms it holds that do not merely name its document
+    of_kind: bool = False  # it holds an answer of the kind the question asks (a price for "多少钱")
 
 
 _NUMERIC = re.compile(r"^[\d.,%％\s]+[\u4e00-\u9fffA-Za-z%]{0,6}$")
@@ -62,7 +65,11 @@ def _pair_label_runs(lines: list[str]) -> list[str]:
 
 def sentence_units(hit: Hit) -> list[str]:
     if hit.node_type in ("table", "list"):
-        return [line.strip(" -") for line in hit.content.split("\n") if line.strip(" -")]
+        lines = [line.strip(" -") for line in hit.content.split("\n") if line.strip(" -")]
+        if hit.node_type == "table" and len(lines) > 1 and ":" not in lines[0] \
+                and lines[1].startswith(lines[0].split(" | ")[0].strip() + ":"):
+            lines = lines[1:]  # the header row ("岗位 | 显示器型号"): its rows say each header's value
+        return lines
     if (hit.metadata or {}).get("segment_type") == "ocr":
         return _pair_label_runs([line.strip() for line in hit.content.split("\n") if line.strip()])
     return split_sentences(hit.content)
@@ -92,6 +99,20 @@ def states_nothing(line: str) -> bool:
     return not _WORDY.search(text)
 
 
+def value_labels(line: str, row: bool, asked: Collection[str]) -> list[str]:
+    """The labels of the values ``line`` states: its leading label ("Defendant: G. Torres" → "Defendant"); and
+    in a table row about something the question asks (its first cell holds one of ``asked``), every cell's
+    header ("Project: Falcon-03 | Budget code: CC-4215-036" → "Budget code"). A label holding what the question
+    asks marks the line that states it; another row's "型号" column (the headset's) does not."""
+    label = _LABEL.match(line)
+    labels = [label.group(1)] if label else []
+    if row:
+        cells = [m for cell in re.split(r" \| | · ", line) if (m := _CELL.match(cell))]
+        if cells and any(holds(cells[0].group(2).lower(), t) for t in asked):
+            labels += [m.group(1) for m in cells[1:]]
+    return labels
+
+
 def continuation(hits: list[Hit], i: int) -> tuple[int, str] | None:
     """The passage of ``hits`` that continues hits[i] when it stops mid-sentence (a page break in a PDF), and
     its first sentence. A table or list ends where its last row does."""
@@ -112,6 +133,15 @@ def asked_terms(hit: Hit, weights: dict[str, float], subject_weight: float) -> d
     the question picks."""
     root = hit.names()
     return {t: w * subject_weight if t in root else w for t, w in weights.items()}
+
+
+def _context_asked(hit: Hit, terms: list[str], weights: dict[str, float], cfg: AnswerSettings) -> set[str]:
+    """What the question asks (not its document's name or kind) that ``hit``'s heading path or first line (a
+    table's caption or header) holds: what every row of the passage is about."""
+    ask = asked_terms(hit, weights, cfg.subject_weight)
+    text = f"{hit.breadcrumb} {hit.content.split(chr(10), 1)[0]}".lower()
+    return {t for t in terms if ask.get(t, 0.0) >= weights.get(t, 0.0) > 0 and not is_document_kind(t)
+            and holds(text, t)}
 
 
 def pick_sentences(question: str, terms: list[str], weights: dict[str, float], hits: list[Hit],
@@ -137,6 +167,8 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
     candidates: list[Extract] = []
     allowed = [i for i, h in enumerate(hits) if documents is None or h.document_id in documents][:max_passages]
     allowed += [i for i, h in enumerate(hits) if h.document_id in linked and i not in allowed][:2]
+    known = " ".join(h.content for h in hits).lower()  # names the documents write (text.rivals)
+    rivalled: set[str] = set()  # the items the question names that other rows' look-alikes were dropped for
     for idx in allowed:
         hit = hits[idx]
         units = sentence_units(hit)
@@ -145,10 +177,14 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
         ask = asked_terms(hit, weights, cfg.subject_weight)
         crumb = _flat(hit.breadcrumb)
         cont = continuation(hits, idx)
+        rows = hit.node_type in ("table", "list")
         for i in range(len(units)):
             sent = _with_continuation(units, i, terms)
             if _flat(sent) in crumb or states_nothing(sent):
                 continue  # a line that only repeats its heading ("附表1 主要技术指标"), or only labels, states nothing
+            if rows and (item := about_another(sent, question, known)):
+                rivalled.add(item)
+                continue  # the row of a look-alike item (设计岗's monitor for a question about 销售岗)
             # a sentence cut by a page break is judged whole: what it holds is what the answer will quote
             whole = f"{sent}{cont[1]}" if cont is not None and i == len(units) - 1 else sent
             low = whole.lower()
@@ -158,19 +194,28 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
             # "判决书") — a line holding only those adds nothing to an answer, and its label is no answer's
             asked = frozenset(t for t in matched if ask.get(t, 0.0) >= weights.get(t, 0.0) > 0
                               and not is_document_kind(t))
-            label = _LABEL.match(sent)
-            if label and any(holds(label.group(1).lower(), t) for t in asked):
+            if any(holds(label.lower(), t) for label in value_labels(sent, rows, asked) for t in asked):
                 cov += cfg.label_bonus  # "Defendant: G. Torres", "主诉：…": the line that states what is asked
             score = cfg.sentence_coverage_weight * cov + cfg.sentence_relevance_weight * hit.relevance
-            if kind != "thing" and holds_kind(whole, kind, question):
+            of_kind = kind != "thing" and holds_kind(whole, kind, question)
+            if of_kind:
                 score += cfg.kind_bonus
             if len(sent) < 4:
                 score *= 0.5
-            candidates.append(Extract(sent, idx, round(score, 4), asked))
+            candidates.append(Extract(sent, idx, round(score, 4), asked, of_kind))
+    if rivalled:
+        # a table gives look-alike items this attribute (研发岗's, 设计岗's monitor): a line naming the item
+        # itself (销售岗's laptop row) answers only when it, or its table's heading and caption, also holds
+        # something else the question asks (住宿费限额标准 over the 一线城市 row)
+        naming = {t for t in terms if any(holds(item, t) for item in rivalled)}
+        candidates = [c for c in candidates if (c.asked | _context_asked(hits[c.hit_index], terms, weights, cfg))
+                      - naming]
     if not candidates:
         return []
     if require_asked and any(c.asked for c in candidates):
         candidates = [c for c in candidates if c.asked]
+    if kind in cfg.required_kinds and any(c.of_kind for c in candidates):
+        candidates = [c for c in candidates if c.of_kind]  # the answer must quote one: the lines that hold one
     candidates.sort(key=lambda e: (-e.score, e.hit_index))
     if similarity is not None and cfg.sentence_rerank and cfg.sentence_similarity_weight:
         candidates = _reranked(candidates, similarity, cfg)
@@ -210,7 +255,7 @@ def _reranked(candidates: list[Extract], similarity: Similarity, cfg: AnswerSett
     texts = list(dict.fromkeys(c.text for c in head))
     sims = dict(zip(texts, similarity(texts), strict=True))
     rescored = [Extract(c.text, c.hit_index, round(c.score + cfg.sentence_similarity_weight * sims[c.text], 4),
-                        c.asked) for c in head]
+                        c.asked, c.of_kind) for c in head]
     return sorted(rescored, key=lambda e: (-e.score, e.hit_index)) + candidates[cfg.sentence_rerank:]
 
 
@@ -218,8 +263,6 @@ def _flat(text: str) -> str:
     """Text without markup, spaces and case, to compare a line with a heading path."""
     return re.sub(r"[\s*_`#]+", "", text).lower()
 
-
-_CELL = re.compile(r"^\s*([^:|]{1,60}):\s*(.+?)\s*$")
 
 
 def table_cell(row: str, terms: list[str]) -> str:

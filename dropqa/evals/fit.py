@@ -15,6 +15,9 @@ Two steps, so the slow one runs once per suite:
     .venv/bin/python -m dropqa.evals.fit absent eval-report/*/report.json
     # 4. the same for the written-nowhere check's share (answer.nowhere_share), the absent check as configured
     .venv/bin/python -m dropqa.evals.fit nowhere eval-report/*/report.json
+    # 5. the kinds of answer an offline answer must quote (answer.required_kinds): reports run with the gate off
+    DROPQA_ANSWER__REQUIRED_KINDS='[]' .venv/bin/dropqa eval …
+    .venv/bin/python -m dropqa.evals.fit kinds eval-report/*/report.json
 
 ``collect --data-dir D`` reuses (or fills) a store in D, e.g. the data dir ``score_golden.py
 --data-dir`` left behind. ``fit`` also reads ``dropqa eval`` reports (``<out>/<suite>/report.json``: each
@@ -229,7 +232,8 @@ def read_rows(path: Path) -> list[dict[str, Any]]:
         return [json.loads(line) for line in text.splitlines() if line.strip()]
     return [{"suite": path.parent.name, "id": item["id"], "type": item["type"], "language": item.get("language"),
              "answerable_label": not item["no_answer"], "decision": item.get("decision") or {},
-             "answerable": item["answerable"], "mode": item.get("mode")}
+             "answerable": item["answerable"], "mode": item.get("mode"), "question": item.get("question", ""),
+             "answer": item.get("answer", "")}
             for item in json.loads(text)["items"]]
 
 
@@ -409,6 +413,72 @@ def fit_check(args: argparse.Namespace) -> int:
     return 0
 
 
+# ----------------------------------------------------------------------------- kinds an answer must quote
+KINDS = ("money", "date", "number", "person")
+
+
+def kind_outcomes(rows: list[dict[str, Any]], kinds: set[str]) -> list[bool]:
+    """Each row's verdict (answered?) had ``answer.required_kinds`` been ``kinds``: an answered question asking
+    one of them is refused when no line of its answer holds an answer of that kind. Answers that report what
+    each of several documents says (the readers' ``findings_lead``) are not gated, as in the graph."""
+    from dropqa.text.asked import expected_kind, quotes_kind
+    from dropqa.text.messages import render
+
+    several = {render(lang, "findings_lead") for lang in ("en", "zh")}
+    out = []
+    for r in rows:
+        answered = bool(r["answerable"])
+        lines = str(r.get("answer", "")).splitlines()
+        kind = expected_kind(str(r.get("question", "")))
+        if answered and kind in kinds and lines and lines[0].strip() not in several \
+                and not quotes_kind(lines[1:], kind, str(r["question"])):
+            answered = False
+        out.append(answered)
+    return out
+
+
+def choose_kinds(rows: list[dict[str, Any]], abstain_cost: float, max_false_abstention: float = 0.05) -> list[str]:
+    """The kinds whose gate, each added alone to the run's own verdicts, does not raise the cost (corpus by
+    corpus) and keeps every corpus's false abstention within ``max_false_abstention`` (or what it is without the
+    gate). A kind the suites give no evidence against is kept: issue 21 asks that an answer hold the asked kind,
+    and the fit removes the kinds whose gate costs right answers (who, when, how many, on the dev suites)."""
+    off = absent_rates(rows, kind_outcomes(rows, set()), by_corpus=True)
+    base = absent_cost(off, abstain_cost)
+    chosen = []
+    for kind in KINDS:
+        rates = absent_rates(rows, kind_outcomes(rows, {kind}), by_corpus=True)
+        if any((v["false_abstention"] or 0.0) > max(max_false_abstention, off[name]["false_abstention"] or 0.0)
+               for name, v in rates.items()):
+            continue
+        if absent_cost(rates, abstain_cost) <= base:
+            chosen.append(kind)
+    return chosen
+
+
+def fit_kinds(args: argparse.Namespace) -> int:
+    """``answer.required_kinds`` on eval reports run with the gate off (``DROPQA_ANSWER__REQUIRED_KINDS='[]'``):
+    each kind's table, the chosen kinds, and leave-one-corpus-out figures."""
+    rows = [r for path in args.files for r in read_rows(path)]
+    print("| gate | cost | " + " | ".join(sorted({r["suite"] for r in rows})) + " |")
+    for kinds in [set(), *({k} for k in KINDS)]:
+        rates = absent_rates(rows, kind_outcomes(rows, kinds))
+        cells = [f"FA {_or_dash(v['false_abstention'])} NA {_or_dash(v['no_answer_accuracy'])}"
+                 for v in rates.values()]
+        print(f"| {','.join(sorted(kinds)) or 'off'} | {absent_cost(rates, args.abstain_cost):.3f} | "
+              + " | ".join(cells) + " |")
+    chosen = choose_kinds(rows, args.abstain_cost, args.max_false_abstention)
+    print(f"chosen (abstain cost {args.abstain_cost}, false abstention at most {args.max_false_abstention} per "
+          f"corpus): answer.required_kinds = {chosen}")
+    for corpus in sorted({r["suite"].removeprefix("xl-") for r in rows}):
+        train = [r for r in rows if r["suite"].removeprefix("xl-") != corpus]
+        test = [r for r in rows if r["suite"].removeprefix("xl-") == corpus]
+        kinds = choose_kinds(train, args.abstain_cost, args.max_false_abstention)
+        for name, v in absent_rates(test, kind_outcomes(test, set(kinds))).items():
+            print(f"  held out {name}: kinds {kinds} → false abstention {_or_dash(v['false_abstention'])}, "
+                  f"no-answer accuracy {_or_dash(v['no_answer_accuracy'])}")
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="command", required=True)
@@ -432,7 +502,13 @@ def main() -> int:
         a.add_argument("--abstain-cost", type=float, default=1.0)
         a.add_argument("--max-false-abstention", type=float, default=0.05,
                        help="no corpus may refuse more of its answerable questions than this (issue 21's bound)")
+    k = sub.add_parser("kinds", help="fit answer.required_kinds on eval reports run with the gate off")
+    k.add_argument("files", nargs="+", type=Path)
+    k.add_argument("--abstain-cost", type=float, default=1.0)
+    k.add_argument("--max-false-abstention", type=float, default=0.05)
     args = ap.parse_args()
+    if args.command == "kinds":
+        return fit_kinds(args)
     if args.command in CHECKS:
         return fit_check(args)
     return collect(args) if args.command == "collect" else fit(args)

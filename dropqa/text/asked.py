@@ -88,6 +88,11 @@ def holds_kind(sentence: str, kind: AnswerKind, question: str = "") -> bool:
     return False
 
 
+def quotes_kind(lines: Iterable[str], kind: AnswerKind, question: str) -> bool:
+    """Does one of an answer's lines (its citation markers aside) hold an answer of ``kind``?"""
+    return any(holds_kind(re.sub(r"\[\d+\]", " ", line), kind, question) for line in lines)
+
+
 def ask_weights(weights: Mapping[str, float], subject: Iterable[str]) -> dict[str, float]:
     """The question's term weights without the terms that name its subject or the kind of document it is
     ("judgment", "records", "判决书"): what it asks of it."""

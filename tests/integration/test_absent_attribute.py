@@ -40,6 +40,14 @@ DOCUMENTS = {
         "嘉沐冷链物流股份有限公司董事会现将公司2024年度经营情况报告如下。\n\n"
         "2024年公司实现营业收入31.8亿元，较上年增长12%。\n\n"
         "截至2024年末，公司在全国19个城市运营冷库，总库容61万立方米。\n"),
+    "定价说明.md": (
+        "# Nova 3.0 价格说明\n\nNova 3.0 提供基础版、专业版和企业版三个版本。\n\n## 版本与价格\n\n"
+        "| 项目 | 基础版 | 专业版 | 企业版 |\n|---|---|---|---|\n| 价格 | 免费 | 69元/席位/月 | 联系销售获取报价 |\n"
+        "| 团队人数 | 最多10人 | 不限 | 不限 |\n\n企业版的席位数量按合同约定，可随时增加席位。\n"),
+    "硬件配置标准.md": (
+        "# 办公电脑硬件配置标准\n\n## 笔记本电脑\n\n| 岗位 | 标准机型 |\n|---|---|\n| 销售岗 | ThinkPad T14s |\n"
+        "| 研发岗 | MacBook Pro 14 |\n\n## 显示器\n\n| 岗位 | 显示器型号 |\n|---|---|\n| 研发岗 | Dell U2723QE |\n"
+        "| 设计岗 | BenQ SW272U |\n"),
 }
 
 
@@ -117,3 +125,22 @@ def test_a_chat_model_is_not_asked_what_no_document_records(services, corpus):
     assert not result.answerable and "30 days" not in result.answer and "RPO" in result.answer
     assert not asked_to_answer
 
+
+
+@pytest.mark.parametrize("question", [
+    "Nova 3.0 企业版多少钱一个席位？",  # 企业版: "contact sales", no price anywhere
+    "销售岗配的显示器是什么型号？",  # the monitor table's rows are the 研发岗's and the 设计岗's
+])
+def test_a_look_alike_items_value_does_not_answer(services, corpus, question):
+    result = ask(services, question)
+    assert not result.answerable, result.answer
+    assert "BenQ" not in result.answer and "Dell" not in result.answer and "69元" not in result.answer
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("Nova 3.0 专业版多少钱一个席位？", "69元"),
+    ("研发岗配的显示器是什么型号？", "Dell U2723QE"),
+])
+def test_the_items_own_value_answers(services, corpus, question, expected):
+    result = ask(services, question)
+    assert result.answerable and expected in result.answer, result.answer

@@ -329,3 +329,18 @@ def test_each_checks_share_is_fitted_with_the_other_at_its_setting():
     assert choose_share(rows, 1.0, rule="attribute_nowhere", fixed={"attribute_absent": 0.5}) == 0.35
     # a share that refuses an answerable question beyond the bound is never chosen
     assert choose_share(rows, 1.0, rule="attribute_nowhere", fixed={"attribute_absent": 0.5}) > 0.2
+
+
+def test_required_kinds_keep_a_gate_that_costs_nothing_and_drop_one_that_refuses_right_answers():
+    from dropqa.evals.fit import choose_kinds, kind_outcomes
+
+    def row(suite: str, question: str, answer: str, label: bool) -> dict:
+        return {"suite": suite, "question": question, "answer": answer, "answerable": True,
+                "answerable_label": label, "decision": {}}
+
+    rows = [row("a", "企业版多少钱一个席位？", "根据文档中的相关内容：\nNova 提供三个版本。 [1]", False),
+            row("a", "专业版多少钱一个席位？", "根据文档中的相关内容：\n专业版: 69元/席位/月 [1]", True),
+            row("b", "When was he arrested?", "From the documents:\nHe was arrested after the raid. [1]", True)]
+    assert kind_outcomes(rows, {"money"}) == [False, True, True]
+    assert kind_outcomes(rows, {"date"}) == [True, True, False]
+    assert choose_kinds(rows, abstain_cost=1.0) == ["money", "number", "person"]

@@ -124,3 +124,39 @@ def test_a_line_that_only_names_the_subject_does_not_answer_when_another_holds_w
     assert "X. Morgan" in picked[0].text
     chain = pick_sentences(q, list(w), w, hits, max_sentences=1, cfg=CFG, complement=True)
     assert "Riverside" in chain[0].text
+
+
+def test_the_row_of_a_look_alike_item_is_not_quoted():
+    """销售岗 has no monitor: the design role's row answers another question, and is not quoted."""
+    w = {"销售": 1.0, "显示器": 1.5, "型号": 1.0}
+    hits = [hit("n1", "岗位: 研发岗 · 显示器型号: Dell U2723QE\n岗位: 设计岗 · 显示器型号: BenQ SW272U", 0.9,
+                node_type="table"),
+            hit("n2", "岗位: 销售岗 | 标准机型: ThinkPad T14s Gen 5", 0.5, node_type="table")]
+    picked = pick_sentences("销售岗配的显示器是什么型号？", list(w), w, hits, max_sentences=2, cfg=CFG, complement=True)
+    assert not any("显示器型号" in p.text for p in picked)
+    both = pick_sentences("研发岗和设计岗的显示器是什么型号？", list(w), w, hits, max_sentences=2, cfg=CFG)
+    assert any("Dell" in p.text for p in both)
+
+
+def test_a_row_about_the_subject_with_a_column_for_what_is_asked_beats_prose():
+    """"What is the budget code of Falcon-03?": the register row's Budget code cell, not the note that names
+    Falcon-03, "budget code" and another project's code."""
+    w = {"budget": 1.0, "code": 1.0, "falcon": 2.0, "03": 2.0}
+    hits = [hit("n1", "Falcon-03 was split out of Falcon-02 and given its own budget code. Work booked to "
+                      "CC-4102-127 before 1 March stays with Falcon-02.", 0.8),
+            hit("n2", "Project: Falcon-02 | Budget code: CC-4102-127\nProject: Falcon-03 | Budget code: CC-4215-036",
+                0.68, node_type="table")]
+    picked = pick_sentences("What is the budget code of Falcon-03?", list(w), w, hits, max_sentences=1, cfg=CFG,
+                            complement=True)
+    assert "CC-4215-036" in picked[0].text
+
+
+def test_a_price_question_quotes_a_line_with_an_amount_when_one_has_it():
+    w = {"专业": 1.0, "席位": 1.0, "nova": 0.5}
+    hits = [hit("n1", "Nova 专业版的席位数可以在订阅期内增加。", 0.9),
+            hit("n2", "专业版按席位计费，每席位每月69元。", 0.5)]
+    picked = pick_sentences("Nova 专业版一个席位多少钱？", list(w), w, hits, max_sentences=1, cfg=CFG)
+    assert "69元" in picked[0].text
+    off = pick_sentences("Nova 专业版一个席位多少钱？", list(w), w, hits, max_sentences=1,
+                         cfg=AnswerSettings(required_kinds=[]))
+    assert "69元" not in off[0].text

@@ -4,6 +4,7 @@ the one prompt loader refuses a prompt with a placeholder nobody filled."""
 from __future__ import annotations
 
 import dataclasses
+import typing
 
 import pytest
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
@@ -95,8 +96,13 @@ def test_state_defaults_need_no_get():
 def test_every_answer_knob_has_a_description_and_bounds():
     for name, info in AnswerSettings.model_fields.items():
         assert info.description, name
+        if typing.get_origin(info.annotation) is list:  # a set of named choices, bounded by its Literal
+            assert typing.get_origin(typing.get_args(info.annotation)[0]) is typing.Literal, name
+            continue
         bounds = {type(m).__name__ for m in info.metadata}
         assert {"Ge", "Le"} <= bounds, name
+    with pytest.raises(ValidationError):
+        AnswerSettings(required_kinds=["colour"])  # type: ignore[list-item]
 
 
 def test_answer_knobs_reject_out_of_range_and_unknown_keys():
