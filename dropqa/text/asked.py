@@ -30,7 +30,9 @@ _MONEY_Q = re.compile(r"(?i)how much (?:does|do|is|are|will|did|would)\b.*\b(?:c
                       r"what (?:is|are) the (?:\w+ )?(?:price|cost|fee|charge)s?\b|\b(?:price|cost|fee)s? of\b|"
                       r"多少钱|价格|价钱|收费|费用|售价|报价")
 _MONEY = re.compile(r"(?i)\d[\d,.]*\s*(?:万|亿)?\s*(?:元|块|美元|欧元|英镑|yuan|rmb|cny|usd|eur|gbp|dollars?|euros?)|"
-                    r"(?:[¥￥$€£]|rmb|cny|usd|eur|gbp)\s*\d|免费|\bfree\b")
+                    r"(?:[¥￥$€£]|rmb|cny|usd|eur|gbp)\s*\d|"
+                    # a price that is nothing: "基础版: 免费", "the Basic plan is free" — not "可免费升级", "free trial"
+                    r"(?:[:：]\s*|为|是)免费|免费(?:[。；;]|$)|(?:\bis|\bare|:)\s*free\b|\bfree(?: of charge)?[.;]?$")
 # A number: digits, or Chinese numerals that count something — several of them ("十五", "二十"), an ordinal
 # ("第三"), or one before a measure word ("三台", "两名", "一次") — not the 一 of 一种, 一些, 统一, 唯一.
 _CN_MEASURE = "个只台名人次项天年月日周时分秒米里克吨元岁倍层家件条份辆座所间股位届期批场套张页章节款"

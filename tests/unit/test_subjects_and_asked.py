@@ -97,6 +97,14 @@ def test_holds_kind_ignores_what_the_question_itself_says() -> None:
     assert holds_kind("Arrested on 25 January 2023.", "date", "When was he arrested?")
 
 
+def test_a_price_is_an_amount_or_a_price_of_nothing_not_any_free_thing() -> None:
+    for line in ("专业版: 69元/席位/月", "基础版: 免费", "The Basic plan is free.", "试用期间免费。",
+                 "USD 1,200 per month"):
+        assert holds_kind(line, "money", "多少钱？"), line
+    for line in ("Nova 2.x 专业版用户可免费升级到 Nova 3.0 专业版", "Start a free trial today", "提供三个版本"):
+        assert not holds_kind(line, "money", "多少钱？"), line
+
+
 def test_held_share_and_missing_terms_read_translations_too() -> None:
     weights = {"rpo": 3.0, "kestrel": 1.0}
     assert held_share("Kestrel fails over in 15 minutes (RTO).", weights) == 0.25
