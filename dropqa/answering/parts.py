@@ -187,9 +187,14 @@ _NAME_FRAME = re.compile(r"[\W_]+")
 _YEAR_END = re.compile(r"(?:19|20)\d\d$")
 
 
+_EXTENSION = re.compile(r"\.[a-z][a-z0-9]{1,4}$")  # ".md", ".docx" — not the ".0" of "Nova 3.0"
+
+
 def _flat_name(name: str) -> str:
-    """A name without case, spaces or punctuation: "Acme Corp., Ltd." → "acmecorpltd", "Nova 3.0" → "nova30"."""
-    return _NAME_FRAME.sub("", name.lower())
+    """A name without case, spaces, punctuation or file extension: "Acme Corp., Ltd." → "acmecorpltd",
+    "peter-bonetti.md" → "peterbonetti", "Nova 3.0" → "nova30". A file name's extension is no part of its
+    subject's name: kept, every other ``.md`` file would look like a sibling ("…md")."""
+    return _NAME_FRAME.sub("", _EXTENSION.sub("", name.lower()))
 
 
 def sibling_documents(spans: Sequence[str], own: Collection[str], others: Mapping[str, Collection[str]]) -> set[str]:
