@@ -134,8 +134,7 @@ def quoted_measures(answer: str, quality: Any) -> dict[str, float]:
     """How much of what the question asks (its terms beyond its subject, idf-weighted) the answer's quoted lines
     hold between them (``held``), and whether they hold its heaviest asked term (``focus``): what a refusal
     rule on the composed answer would read (``python -m dropqa.evals.fit`` replays such rules on reports)."""
-    from dropqa.graph.nodes.finalize import quoted
-    from dropqa.text.asked import held_share
+    from dropqa.text.asked import held_share, quoted
 
     ask = quality.asked.weights(quality.weights)
     text = quoted(answer)

@@ -17,6 +17,7 @@ from typing import Literal
 from dropqa.text.segment import holds
 from dropqa.text.subjects import is_document_kind
 
+_MARK = re.compile(r"\s*\[\d+\]")  # a citation marker, "[3]"
 AnswerKind = Literal["person", "date", "money", "number", "thing"]
 
 _WHO = re.compile(r"(?i)\bwho(?:m|se)?\b|谁|哪位|哪个人|何人|什么人|姓名|名字|负责人是")
@@ -88,6 +89,11 @@ def holds_kind(sentence: str, kind: AnswerKind, question: str = "") -> bool:
         if re.sub(r"[\W_]+", " ", name.lower()).strip() not in flat:
             return True
     return False
+
+
+def quoted(answer: str) -> str:
+    """What an answer quotes: its cited lines, without their citation markers."""
+    return "\n".join(_MARK.sub("", line) for line in answer.splitlines() if _MARK.search(line))
 
 
 def quotes_kind(lines: Iterable[str], kind: AnswerKind, question: str) -> bool:

@@ -13,7 +13,7 @@ from dropqa.graph.state import PastTurn, State
 from dropqa.services import Context, Services
 from dropqa.store.documents import topics_named
 from dropqa.store.scope import Scope
-from dropqa.text.asked import expected_kind, held_share, holds_kind
+from dropqa.text.asked import expected_kind, held_share, holds_kind, quoted
 
 
 def renumber_citations(answer: str, renumber: dict[int, int]) -> str:
@@ -35,12 +35,6 @@ def citation_order(answer: str, cited: set[int]) -> list[int]:
 
 
 Confidence = Literal["high", "medium", "low"]
-_MARK = re.compile(r"\s*\[\d+\]")
-
-
-def quoted(answer: str) -> str:
-    """What an answer quotes: its cited lines, without their markers."""
-    return "\n".join(_MARK.sub("", line) for line in answer.splitlines() if _MARK.search(line))
 
 
 def confidence_of(state: State) -> Confidence:
