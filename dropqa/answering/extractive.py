@@ -135,13 +135,18 @@ def asked_terms(hit: Hit, weights: dict[str, float], subject_weight: float) -> d
     return {t: w * subject_weight if t in root else w for t, w in weights.items()}
 
 
+def _asks(term: str, ask: dict[str, float], weights: dict[str, float]) -> bool:
+    """``term`` is something the question asks of a passage (``ask``: its ``asked_terms``): not a word naming the
+    passage's document, nor the kind of document ("judgment", "判决书")."""
+    return ask.get(term, 0.0) >= weights.get(term, 0.0) > 0 and not is_document_kind(term)
+
+
 def _context_asked(hit: Hit, terms: list[str], weights: dict[str, float], cfg: AnswerSettings) -> set[str]:
-    """What the question asks (not its document's name or kind) that ``hit``'s heading path or first line (a
-    table's caption or header) holds: what every row of the passage is about."""
+    """What the question asks that ``hit``'s heading path or first line (a table's caption or header) holds:
+    what every row of the passage is about."""
     ask = asked_terms(hit, weights, cfg.subject_weight)
     text = f"{hit.breadcrumb} {hit.content.split(chr(10), 1)[0]}".lower()
-    return {t for t in terms if ask.get(t, 0.0) >= weights.get(t, 0.0) > 0 and not is_document_kind(t)
-            and holds(text, t)}
+    return {t for t in terms if _asks(t, ask, weights) and holds(text, t)}
 
 
 def pick_sentences(question: str, terms: list[str], weights: dict[str, float], hits: list[Hit],
@@ -192,8 +197,7 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
             cov = coverage(matched, ask) if terms else 0.0
             # what it asks of the document: not the words naming it, nor the kind of document ("judgment",
             # "判决书") — a line holding only those adds nothing to an answer, and its label is no answer's
-            asked = frozenset(t for t in matched if ask.get(t, 0.0) >= weights.get(t, 0.0) > 0
-                              and not is_document_kind(t))
+            asked = frozenset(t for t in matched if _asks(t, ask, weights))
             if any(holds(label.lower(), t) for label in value_labels(sent, rows, asked) for t in asked):
                 cov += cfg.label_bonus  # "Defendant: G. Torres", "主诉：…": the line that states what is asked
             score = cfg.sentence_coverage_weight * cov + cfg.sentence_relevance_weight * hit.relevance
@@ -262,7 +266,6 @@ def _reranked(candidates: list[Extract], similarity: Similarity, cfg: AnswerSett
 def _flat(text: str) -> str:
     """Text without markup, spaces and case, to compare a line with a heading path."""
     return re.sub(r"[\s*_`#]+", "", text).lower()
-
 
 
 def table_cell(row: str, terms: list[str]) -> str:

@@ -421,7 +421,7 @@ def kind_outcomes(rows: list[dict[str, Any]], kinds: set[str]) -> list[bool]:
     """Each row's verdict (answered?) had ``answer.required_kinds`` been ``kinds``: an answered question asking
     one of them is refused when no line of its answer holds an answer of that kind. Answers that report what
     each of several documents says (the readers' ``findings_lead``) are not gated, as in the graph."""
-    from dropqa.text.asked import expected_kind, quotes_kind
+    from dropqa.text.asked import lacks_required_kind
     from dropqa.text.messages import render
 
     several = {render(lang, "findings_lead") for lang in ("en", "zh")}
@@ -429,9 +429,8 @@ def kind_outcomes(rows: list[dict[str, Any]], kinds: set[str]) -> list[bool]:
     for r in rows:
         answered = bool(r["answerable"])
         lines = str(r.get("answer", "")).splitlines()
-        kind = expected_kind(str(r.get("question", "")))
-        if answered and kind in kinds and lines and lines[0].strip() not in several \
-                and not quotes_kind(lines[1:], kind, str(r["question"])):
+        if answered and lines and lines[0].strip() not in several \
+                and lacks_required_kind(lines[1:], str(r.get("question", "")), kinds):
             answered = False
         out.append(answered)
     return out

@@ -11,7 +11,7 @@ many / how much → a number, anything else
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Literal
 
 from dropqa.text.segment import holds
@@ -99,6 +99,13 @@ def quoted(answer: str) -> str:
 def quotes_kind(lines: Iterable[str], kind: AnswerKind, question: str) -> bool:
     """Does one of an answer's lines (its citation markers aside) hold an answer of ``kind``?"""
     return any(holds_kind(re.sub(r"\[\d+\]", " ", line), kind, question) for line in lines)
+
+
+def lacks_required_kind(lines: Iterable[str], question: str, kinds: Collection[str]) -> bool:
+    """``question`` asks a kind in ``kinds`` (``answer.required_kinds``) and none of an answer's ``lines`` holds an
+    answer of it: the graph refuses such an answer, and ``evals.fit kinds`` replays the same verdict."""
+    kind = expected_kind(question)
+    return kind in kinds and not quotes_kind(lines, kind, question)
 
 
 def ask_weights(weights: Mapping[str, float], subject: Iterable[str]) -> dict[str, float]:

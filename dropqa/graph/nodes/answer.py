@@ -28,7 +28,7 @@ from dropqa.retrieval.answerability import Decision, refusal_rule
 from dropqa.retrieval.fusion import calibrate_similarity
 from dropqa.retrieval.hits import Hit
 from dropqa.services import Context, Services
-from dropqa.text.asked import as_written, expected_kind, missing_terms, quotes_kind
+from dropqa.text.asked import as_written, lacks_required_kind, missing_terms
 from dropqa.text.messages import render
 from dropqa.text.segment import names_a_thing
 
@@ -191,9 +191,8 @@ def compose_offline(state: State, svc: Services) -> dict[str, Any]:
             composed = compose.extractive(lang, question, terms, weights, pool, cfg.answer_sentences, translations,
                                           cfg=svc.settings.answer, documents=named, similarity=similarity,
                                           linked=set(intent.linked))
-        kind = expected_kind(question)
-        if composed is not None and kind in svc.settings.answer.required_kinds \
-                and not quotes_kind(composed.lines[1:], kind, question):
+        if composed is not None and lacks_required_kind(composed.lines[1:], question,
+                                                        svc.settings.answer.required_kinds):
             # "企业版多少钱" answered with lines that name no price: the documents do not say it
             return abstain(state, decision)
     if composed is None:
