@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from dropqa.config import AnswerSettings
 from dropqa.retrieval.fusion import coverage
 from dropqa.retrieval.hits import Hit
-from dropqa.text.asked import expected_kind, holds_kind
+from dropqa.text.asked import expected_kind, holds_kind, role_words
 from dropqa.text.rivals import about_another
 from dropqa.text.segment import holds
 from dropqa.text.sentences import ends_mid_sentence, split_sentences
@@ -127,12 +127,14 @@ def continuation(hits: list[Hit], i: int) -> tuple[int, str] | None:
     return None
 
 
-def asked_terms(hit: Hit, weights: dict[str, float], subject_weight: float) -> dict[str, float]:
+def asked_terms(hit: Hit, weights: dict[str, float], subject_weight: float,
+                naming: Collection[str] = ()) -> dict[str, float]:
     """The question's term weights with the terms that name ``hit``'s document (its file name or
     root title) discounted to ``subject_weight``: they hold for every sentence of it, so the rest of
-    the question picks."""
+    the question picks. ``naming``: more words naming the question's subjects (the role a name is given: "the
+    defendants Q. Ruiz and M. Ward"), discounted alike."""
     root = hit.names()
-    return {t: w * subject_weight if t in root else w for t, w in weights.items()}
+    return {t: w * subject_weight if t in root or t in naming else w for t, w in weights.items()}
 
 
 def _asks(term: str, ask: dict[str, float], weights: dict[str, float]) -> bool:
@@ -141,10 +143,11 @@ def _asks(term: str, ask: dict[str, float], weights: dict[str, float]) -> bool:
     return ask.get(term, 0.0) >= weights.get(term, 0.0) > 0 and not is_document_kind(term)
 
 
-def _context_asked(hit: Hit, terms: list[str], weights: dict[str, float], cfg: AnswerSettings) -> set[str]:
+def _context_asked(hit: Hit, terms: list[str], weights: dict[str, float], cfg: AnswerSettings,
+                   naming: Collection[str]) -> set[str]:
     """What the question asks that ``hit``'s heading path or first line (a table's caption or header) holds:
     what every row of the passage is about."""
-    ask = asked_terms(hit, weights, cfg.subject_weight)
+    ask = asked_terms(hit, weights, cfg.subject_weight, naming)
     text = f"{hit.breadcrumb} {hit.content.split(chr(10), 1)[0]}".lower()
     return {t for t in terms if _asks(t, ask, weights) and holds(text, t)}
 
@@ -154,7 +157,7 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
                    translations: dict[str, list[str]] | None = None, *, cfg: AnswerSettings,
                    documents: Collection[str] | None = None, complement: bool = False,
                    similarity: Similarity | None = None, linked: Collection[str] = (),
-                   require_asked: bool = False) -> list[Extract]:
+                   require_asked: bool = False, subjects: Collection[str] = ()) -> list[Extract]:
     """The best sentences of the best passages. ``translations`` (term → its words in the other
     language) let a sentence in the other language than the question match its terms; ``cfg`` holds
     the score's weights (``Settings.answer``). ``documents``: only passages of these documents (the
@@ -166,7 +169,11 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
     → "It is located entirely within the county of Cumbria"). ``require_asked``: a sentence holding nothing the
     question asks beyond the words naming its document or its kind ("This judgment has been recorded … Riverside,
     Glenwood Court" for "who was the defendant?") is not quoted when another holds some — not for a chain of
-    hops, whose first link names only its subject ("Privilege is an album by Ivor Cutler")."""
+    hops, whose first link names only its subject ("Privilege is an album by Ivor Cutler"). ``subjects``: the
+    question's words naming its subjects (``Asked.subject``), to find the role the question gives a subject's
+    name ("the defendants Q. Ruiz and M. Ward", "被告人张某某"): that role counts as the words naming a document
+    do. Another subject's name is not discounted: a word of another document's title may be what is asked
+    of this one ("足球运动员" in another player's title, "哪个国家运动员" of this one)."""
     translations = translations or {}
     kind = expected_kind(question)
     candidates: list[Extract] = []
@@ -174,12 +181,14 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
     allowed += [i for i, h in enumerate(hits) if h.document_id in linked and i not in allowed][:2]
     known = " ".join(h.content for h in hits).lower()  # names the documents write (text.rivals)
     rivalled: set[str] = set()  # the items the question names that other rows' look-alikes were dropped for
+    subject = set(subjects) | {t for t in terms if any(t in hits[i].names() for i in allowed)}
+    naming = role_words(question, subject)
     for idx in allowed:
         hit = hits[idx]
         units = sentence_units(hit)
         # Terms that name the passage's document ("Parker City Hospital", "星图计划") hold for every
         # sentence in it: what picks the sentence is the rest of the question.
-        ask = asked_terms(hit, weights, cfg.subject_weight)
+        ask = asked_terms(hit, weights, cfg.subject_weight, naming)
         crumb = _flat(hit.breadcrumb)
         cont = continuation(hits, idx)
         rows = hit.node_type in ("table", "list")
@@ -211,9 +220,9 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
         # a table gives look-alike items this attribute (研发岗's, 设计岗's monitor): a line naming the item
         # itself (销售岗's laptop row) answers only when it, or its table's heading and caption, also holds
         # something else the question asks (住宿费限额标准 over the 一线城市 row)
-        naming = {t for t in terms if any(holds(item, t) for item in rivalled)}
-        candidates = [c for c in candidates if (c.asked | _context_asked(hits[c.hit_index], terms, weights, cfg))
-                      - naming]
+        item_words = {t for t in terms if any(holds(item, t) for item in rivalled)}
+        candidates = [c for c in candidates
+                      if (c.asked | _context_asked(hits[c.hit_index], terms, weights, cfg, naming)) - item_words]
     if not candidates:
         return []
     if require_asked and any(c.asked for c in candidates):

@@ -183,6 +183,8 @@ class ReaderState(TypedDict):
     hits: list[Hit]
     degraded: bool
     deadline: float  # when the question's model time runs out (time.time())
+    subjects: list[str]  # the question's words naming its subjects (``pick_sentences``' ``subjects``)
+    named: bool  # the question names this document among several ("A 和 B 分别…"): one reader each
 
 
 class OutputState(TypedDict, total=False):

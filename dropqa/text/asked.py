@@ -14,7 +14,7 @@ import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Literal
 
-from dropqa.text.segment import holds
+from dropqa.text.segment import has_han, holds, names_a_thing, query_terms
 from dropqa.text.subjects import is_document_kind
 
 _MARK = re.compile(r"\s*\[\d+\]")  # a citation marker, "[3]"
@@ -113,6 +113,50 @@ def ask_weights(weights: Mapping[str, float], subject: Iterable[str]) -> dict[st
     ("judgment", "records", "判决书"): what it asks of it."""
     naming = set(subject)
     return {t: w for t, w in weights.items() if t not in naming and not t.isdigit() and not is_document_kind(t)}
+
+
+# What may stand right before a role word that names a subject: an article or preposition ("the defendants
+# Q. Ruiz", "of patients J. Rodriguez") or the question's start — not a noun, nor what comes before a verb
+# ("company acquired Acme", "refuse to surrender Namibia", "did … visit Paris").
+_ROLE_LEAD = re.compile(r"(?:^|\b(?:the|a|an|of|for|by|with|and)\s+)$")
+_VERB_FORM = re.compile(r"(?:ing|ed)$")  # "by acquiring Acme", "the acquired Acme": a verb's form is no role
+# A Chinese role names a person or a party (被告人, 患者, 申请人, 工程师, 法官, 原告): not 病史 before a word that
+# happens to be a name ("病史陈述者").
+_ROLE_END_ZH = ("人", "者", "员", "师", "官", "告", "方")
+_INITIALS_END = re.compile(r"(?:\b[a-z]\.\s*)+$")
+
+
+def role_words(question: str, names: Collection[str]) -> set[str]:
+    """The words ``question`` names a subject by its role in, written right before its name ("what crimes did the
+    defendants Q. Ruiz and M. Ward commit" → defendants; "patients J. Rodriguez" → patients; "被告人张某某" → 被告人):
+    they name who the question is about, as the name does, and are not asked of them. A word set off by a comma
+    is not one ("whose blood pressure is higher, L. Rogers or M. Young" asks "higher"). ``names``: the question's
+    words (lower-cased) that name its subjects; an English name counts where the question capitalises it."""
+    low = question.lower()
+    words = [w for w in names if w]
+    out: set[str] = set()
+    for name in words:
+        for m in re.finditer(re.escape(name), low):
+            prefix = low[:m.start()]
+            while True:  # the rest of the name before this word ("granville general" of "… hospital"), initials
+                stripped = _INITIALS_END.sub("", prefix.rstrip(" -"))
+                stripped = next((stripped[:-len(w)] for w in words if w != name and stripped.endswith(w)), stripped)
+                if stripped == prefix:
+                    break
+                prefix = stripped
+            if name.isascii():
+                if not question[m.start()].isupper():
+                    continue  # a name is written as one ("Q. Ruiz"); "the general health" names no one
+                word = re.search(r"([a-z][a-z-]+)\s*$", prefix)
+                if word and word.group(1) not in words and names_a_thing(word.group(1)) \
+                        and not _VERB_FORM.search(word.group(1)) \
+                        and _ROLE_LEAD.search(prefix[:word.start(1)]):
+                    out.add(word.group(1))
+            elif prefix and has_han(prefix[-1]):
+                tail = [t for t in query_terms(prefix[-6:]) if prefix.endswith(t)]
+                if tail and tail[-1] not in words and tail[-1].endswith(_ROLE_END_ZH):
+                    out.add(tail[-1])
+    return {w for w in out if not is_document_kind(w)}
 
 
 def asked_text(question: str, subject: Iterable[str]) -> str:

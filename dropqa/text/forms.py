@@ -36,6 +36,14 @@ def _stems(word: str) -> list[str]:
     return out
 
 
+def word_stems(word: str) -> list[str]:
+    """The stems of a lower-case English ``word`` ("diagnoses" → diagnosis, "sentencing" → sentenc, sentence);
+    none for a Chinese word, a number or a short word."""
+    if not word.isascii() or not word.isalpha() or len(word) < 4:
+        return []
+    return _stems(word)
+
+
 def word_forms(word: str) -> list[str]:
     """Regular inflections of a lower-case English ``word``, itself excluded: its stem(s), the stems' plural
     and past forms and their agent noun (for a Chinese word, a number or a short word: none)."""

@@ -23,3 +23,9 @@ def test_holds_another_inflection_but_not_inside_a_word() -> None:
     assert holds("*occupation:* barista", "occupations")
     assert holds("he was sentenced to 12 years", "sentencing")
     assert not holds("dosage: 5 mg", "age")
+
+
+def test_holds_the_singular_of_an_irregular_plural() -> None:
+    """"What are the diagnoses of …" finds "Preliminary Diagnosis:", "analyses" finds "analysis"."""
+    assert holds("preliminary diagnosis: furuncle", "diagnoses")
+    assert holds("a risk analysis of the vendor", "analyses")

@@ -126,6 +126,50 @@ def test_a_line_that_only_names_the_subject_does_not_answer_when_another_holds_w
     assert "Riverside" in chain[0].text
 
 
+def test_the_role_a_question_gives_its_subjects_is_not_asked():
+    """A reader of M. Ward's judgment, for "what crimes did the defendants Q. Ruiz and M. Ward commit": the line
+    naming the defendant ("Defendant: Name: M. Ward") says whose document it is, not which crime — "defendants"
+    names the subjects as their names do (found before both names, the other document's too)."""
+    w = {"hamilton": 1.0, "court": 0.5, "crimes": 1.8, "committed": 1.2, "defendants": 1.5, "ruiz": 2.0, "ward": 2.0}
+    hits = [hit("n1", "Defendant: Name: M. Ward", 0.9),
+            hit("n5", "This court finds M. Ward guilty of the crime of negligent homicide.", 0.7)]
+    hits = [h.model_copy(update={"document_name": "127_Hamilton, Harrison, Court.md",
+                                 "breadcrumb": "Hamilton, Harrison, Court > s", "subjects": ["M. Ward"]})
+            for h in hits]
+    q = "According to the judgment of Hamilton, Harrison, Court, what crimes were committed by the defendants " \
+        "Q. Ruiz and M. Ward?"
+    picked = pick_sentences(q, list(w), w, hits, max_sentences=3, cfg=CFG, complement=True, require_asked=True,
+                            subjects=["ruiz", "ward"])
+    assert [p.text for p in picked] == ["This court finds M. Ward guilty of the crime of negligent homicide."]
+    assert picked[0].asked == {"crimes"}
+
+
+def test_a_word_of_another_subjects_title_can_be_what_is_asked():
+    """"阿夸弗雷斯卡是哪个国家运动员？": 运动员 is in another player's title ("杨昊 (足球运动员)"), and it is what the
+    question asks of 阿夸弗雷斯卡's page: the sentence holding it answers."""
+    w = {"阿夸": 2.0, "弗雷斯": 2.0, "国家": 1.0, "运动员": 1.2}
+    hits = [hit("n1", "罗伯特·阿夸弗雷斯卡，意大利足球运动员，司职前锋。阿夸弗雷斯卡带有波兰血统。", 0.9)]
+    hits = [h.model_copy(update={"document_name": "TRIAL_495.txt", "breadcrumb": "罗伯特·阿夸弗雷斯卡"}) for h in hits]
+    picked = pick_sentences("阿夸弗雷斯卡是哪个国家运动员？", list(w), w, hits, max_sentences=1, cfg=CFG,
+                            complement=True, require_asked=True, subjects=["阿夸", "弗雷斯", "运动员"])
+    assert "意大利足球运动员" in picked[0].text
+
+
+def test_role_words_name_a_subject_right_before_its_name():
+    from dropqa.text.asked import role_words
+
+    q = "what crimes were committed by the defendants Q. Ruiz and M. Ward?"
+    assert role_words(q, ["ruiz", "ward"]) == {"defendants"}
+    assert role_words("what is the general health condition of patients J. Rodriguez and X. Price?",
+                      ["rodriguez", "price", "general"]) == {"patients"}
+    assert role_words("根据判决书，被告人张某某的职业是什么？", ["张某某"]) == {"被告人"}
+    assert role_words("Which company acquired Acme?", ["acme"]) == set()  # a verb before a name is asked
+    assert role_words("Who founded Acme?", ["acme"]) == set()
+    assert role_words("whose blood pressure is higher, L. Rogers or M. Young?", ["rogers", "young"]) == set()
+    assert role_words("When did the country refuse to surrender Namibia?", ["namibia"]) == set()
+    assert role_words("What did the company gain by acquiring Acme?", ["acme"]) == set()
+
+
 def test_the_row_of_a_look_alike_item_is_not_quoted():
     """销售岗 has no monitor: the design role's row answers another question, and is not quoted."""
     w = {"销售": 1.0, "显示器": 1.5, "型号": 1.0}

@@ -35,8 +35,12 @@ def _offline_statements(reader: ReaderState, hits: list[Hit], cfg: AnswerSetting
     weights = idf_weights({t: 1 for t in terms}, 10)
     for b in reader["bridge"]:
         weights[b.lower()] = weights.get(b.lower(), 1.0) * 2  # the bridge entity is what the reader looks for
+    # of a document the question names among several, a statement says something the question asks of it, not
+    # only whose it is ("Name: M. Ward"), where one does; a link of a chain may name only its subject
+    named = reader["named"]
     picked = pick_sentences(reader["question"], terms, weights, hits, cfg.reader_candidate_sentences,
-                            max_passages=len(hits), cfg=cfg, complement=not reader["bridge"], similarity=similarity)
+                            max_passages=len(hits), cfg=cfg, complement=not reader["bridge"], similarity=similarity,
+                            require_asked=named, subjects=reader["subjects"])
     if reader["bridge"]:  # a statement about this document's part in the chain names the entity
         picked = [p for p in picked if any(b in p.text or b in hits[p.hit_index].breadcrumb
                                            for b in reader["bridge"])]
@@ -131,7 +135,12 @@ def readers_for(state: State, cfg: AnswerSettings, agent: AgentSettings) -> list
         by_doc.setdefault(h.document_name, []).append(h)
     if len(by_doc) < 2:
         return []
+    readers = list(by_doc.items())[:cfg.max_readers]
+    # the words naming the question's subjects (the documents it names, else the best passage's): each reader
+    # finds the role the question gives them ("the defendants Q. Ruiz and M. Ward") from all of them
+    subjects = sorted(state.quality.asked.subject)
     return [ReaderState(question=state.search_text, language=state.language, terms=list(state.terms),
                         bridge=list(bridge), document=doc, hits=doc_hits, degraded=state.degraded,
-                        deadline=model_deadline(state.started_at, agent))
-            for doc, doc_hits in list(by_doc.items())[:cfg.max_readers]]
+                        deadline=model_deadline(state.started_at, agent), subjects=subjects,
+                        named=len(part_docs) >= 2)
+            for doc, doc_hits in readers]
