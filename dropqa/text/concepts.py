@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 from functools import lru_cache
+from pathlib import Path
 
 from dropqa.text.bilingual import translate_terms
 from dropqa.text.segment import english_stopwords, initialize, stopwords
@@ -42,6 +44,15 @@ def fold(word: str) -> str:
     if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
         return word[:-1]
     return word
+
+
+def title_text(filename: str, heads: Sequence[str], times: int = 1) -> str:
+    """A document's titles as its concepts and candidate names read them: the file name's stem ``times``
+    times, then the section titles ``heads``. A lower-case English file name ("aurora_handbook") is left
+    out: it would pass names off as common words (a word counts once it is seen in lower case)."""
+    stem = Path(filename).stem.replace("_", " ")
+    named = [stem] * times if stem != stem.lower() or not stem.isascii() else []
+    return "\n".join([*named, *heads])
 
 
 def concepts(text: str, titles: str = "", *, title_weight: float = 1.0, limit: int = 200) -> dict[str, float]:

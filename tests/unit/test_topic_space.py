@@ -4,12 +4,16 @@ to a second group carries its topic too. No database: the functions refresh_topi
 
 from __future__ import annotations
 
+import uuid
+
 import numpy as np
 
 from dropqa.config import TopicSettings
 from dropqa.ingestion.phrases import valid_name
+from dropqa.ingestion.pipeline import Indexer
+from dropqa.ingestion.rows import NodeRow
 from dropqa.ingestion.topic_space import center, concept_matrix, group, place, similarity
-from dropqa.text.concepts import FILE_WORDS, concepts, specificity
+from dropqa.text.concepts import FILE_WORDS, concepts, specificity, title_text
 
 TRAVEL_ZH = "差旅费报销规定：出差住宿费标准，伙食补助，报销流程须提交发票。差旅费报销由财务部审核。"
 TRAVEL_EN = "Travel expense policy: hotel limits for business travel, meal allowance, and expense claims with receipts."
@@ -95,3 +99,13 @@ def test_groups_join_while_their_mean_distance_is_below_the_cut() -> None:
     assert group(sim, 0.9) == [0, 0, 1]  # a mean distance of exactly the cut does not join
     assert group(sim, 0.91) == [0, 0, 0]
     assert group(sim, 0.4) == [0, 1, 2]
+
+
+def test_titles_are_the_sections_and_a_file_name_that_is_no_common_words() -> None:
+    assert title_text("aurora_handbook.md", ["Leave", "Working hours"]) == "Leave\nWorking hours"
+    assert title_text("差旅费报销管理办法.docx", ["总则"], times=2) == "差旅费报销管理办法\n差旅费报销管理办法\n总则"
+    # indexing reads the same titles: the document row (its title is the file name, extension and all) is none
+    root = NodeRow(uuid.uuid4(), None, "document", 0, "aurora_handbook.md", "", 0, [])
+    leave = NodeRow(uuid.uuid4(), root.id, "section", 1, "Leave", "", 1, ["Leave"])
+    text = NodeRow(uuid.uuid4(), leave.id, "paragraph", 2, None, "Employees get 25 days.", 2, ["Leave"])
+    assert Indexer._title_text([root, leave, text], "aurora_handbook.md") == "Leave"
