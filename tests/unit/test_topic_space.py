@@ -86,6 +86,23 @@ def test_tf_idf_rows_are_unit_length_and_empty_bags_are_zero() -> None:
     assert np.allclose(np.linalg.norm(m[[0, 2]], axis=1), 1.0) and not m[1].any()
 
 
+def test_a_concept_of_one_document_alone_does_not_make_it_unlike_the_others() -> None:
+    # b and c share "travel" as a and c do; b also holds many words no other document has: they used to
+    # take most of its row's length, so b looked far less like c than a does
+    plain = {"travel": 2.0, "hotel": 1.0}
+    wordy = {"travel": 2.0, "hotel": 1.0, **{f"word{i}": 1.0 for i in range(20)}}
+    m = concept_matrix([plain, wordy, {"travel": 2.0, "hotel": 1.0, "password": 1.0}, {"password": 1.0}])
+    assert np.isclose(m[0] @ m[2], m[1] @ m[2])
+    assert m.shape[1] == 3  # travel, hotel, password: the twenty words of b alone are no column
+
+
+def test_generic_chinese_words_count_less_than_key_terms() -> None:
+    # 工作 ("job") and 报销 ("submit an expense account") each once: the word any text uses weighs less
+    bag = concepts("工作。报销。")
+    assert 0 < bag["job"] < bag["expense"], bag
+    assert np.isclose(bag["job"] / bag["expense"], specificity("工作") / specificity("报销"), atol=0.02)
+
+
 def test_names_are_never_file_extensions_and_generic_words_rank_low() -> None:
     assert not valid_name("xlsx") and not valid_name("pdf") and valid_name("budget")
     assert specificity("计划") < 0.5 < specificity("差旅费") and specificity("伙食补助") == 1.0
