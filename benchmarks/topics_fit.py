@@ -67,9 +67,10 @@ def stored_documents(services: Any) -> list[dict[str, Any]]:
 
 
 def title_text(doc: dict[str, Any]) -> str:
-    stem = Path(doc["filename"]).stem.replace("_", " ")
-    named = [stem] if stem != stem.lower() or not stem.isascii() else []
-    return "\n".join([*named, *doc["heads"]])
+    """The titles indexing read the document's concepts from (the same function)."""
+    from dropqa.text.concepts import title_text as titles
+
+    return titles(doc["filename"], doc["heads"])
 
 
 def scores(truth: list[str], labels: list[int]) -> tuple[float, float]:

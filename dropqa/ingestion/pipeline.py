@@ -44,7 +44,7 @@ from dropqa.store.db import Database
 from dropqa.store.jobs import JobLost
 from dropqa.store.records import EmbeddingRecord, ImageRecord, NewVersion, NodeRecord, PendingRecord, TitleRecord
 from dropqa.store.vectors import ensure_vector_index
-from dropqa.text.concepts import concepts
+from dropqa.text.concepts import concepts, title_text
 from dropqa.text.lang import detect_language
 from dropqa.text.segment import index_text
 
@@ -314,12 +314,9 @@ class Indexer:
 
     @staticmethod
     def _title_text(rows: list[NodeRow], filename: str, times: int = 1) -> str:
-        """The section titles, and the file name ``times`` times (a lower-case English file name such as
-        "aurora_handbook" would pass names off as common words: left out)."""
-        heads = [r.title for r in rows if r.is_section and r.title]
-        stem = Path(filename).stem.replace("_", " ")
-        named = [stem] * times if stem != stem.lower() or not stem.isascii() else []
-        return "\n".join([*named, *heads])
+        """:func:`~dropqa.text.concepts.title_text` of the sections' titles (not the document row's: that
+        is the file name, extension and all)."""
+        return title_text(filename, [r.title for r in rows if r.node_type == "section" and r.title], times)
 
     def _phrases(self, rows: list[NodeRow], full_text: str, filename: str) -> dict[str, int]:
         """Candidate topic names of the document (section titles count three times, the file name nine);

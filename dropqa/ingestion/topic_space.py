@@ -3,7 +3,8 @@
 A document is two vectors:
 
 - its **concepts** (:mod:`dropqa.text.concepts`: key terms and titles, Chinese translated into English with
-  CC-CEDICT), weighed across the collection with TF-IDF (sublinear counts);
+  CC-CEDICT), weighed across the collection with TF-IDF (sublinear counts; only concepts two or more
+  documents share);
 - the mean of its passages' **embeddings** (multilingual e5).
 
 Both carry the language as well as the subject: in e5 the language is the strongest direction, and a
@@ -49,14 +50,18 @@ def _unit(m: np.ndarray) -> np.ndarray:
 
 
 def concept_matrix(bags: Sequence[Mapping[str, float]]) -> np.ndarray:
-    """TF-IDF rows (``(1 + ln count) × ln((1 + n) / (1 + df))``), unit length; zero rows for empty bags."""
+    """TF-IDF rows (``(1 + ln count) × ln((1 + n) / (1 + df))``) over the concepts at least two documents
+    share, unit length; zero rows for empty bags. A concept of one document alone cannot make it like any
+    other, but it would take a share of its row's length (the most: its IDF is the highest), so a document
+    of many words of its own (a short English text, a table of names) would look unlike everything."""
     df: Counter[str] = Counter(t for bag in bags for t in bag)
+    df = Counter({t: k for t, k in df.items() if k >= 2})
     vocab = {t: i for i, t in enumerate(sorted(df))}
     n = len(bags)
     m = np.zeros((n, max(1, len(vocab))))
     for row, bag in enumerate(bags):
         for term, count in bag.items():
-            if count > 0:
+            if count > 0 and term in vocab:
                 m[row, vocab[term]] = (1.0 + math.log(count)) * math.log((1 + n) / (1 + df[term]))
     return _unit(m)
 

@@ -4,12 +4,16 @@ to a second group carries its topic too. No database: the functions refresh_topi
 
 from __future__ import annotations
 
+import uuid
+
 import numpy as np
 
 from dropqa.config import TopicSettings
 from dropqa.ingestion.phrases import valid_name
+from dropqa.ingestion.pipeline import Indexer
+from dropqa.ingestion.rows import NodeRow
 from dropqa.ingestion.topic_space import center, concept_matrix, group, place, similarity
-from dropqa.text.concepts import FILE_WORDS, concepts, specificity
+from dropqa.text.concepts import FILE_WORDS, concepts, specificity, title_text
 
 TRAVEL_ZH = "差旅费报销规定：出差住宿费标准，伙食补助，报销流程须提交发票。差旅费报销由财务部审核。"
 TRAVEL_EN = "Travel expense policy: hotel limits for business travel, meal allowance, and expense claims with receipts."
@@ -82,6 +86,23 @@ def test_tf_idf_rows_are_unit_length_and_empty_bags_are_zero() -> None:
     assert np.allclose(np.linalg.norm(m[[0, 2]], axis=1), 1.0) and not m[1].any()
 
 
+def test_a_concept_of_one_document_alone_does_not_make_it_unlike_the_others() -> None:
+    # b and c share "travel" as a and c do; b also holds many words no other document has: they used to
+    # take most of its row's length, so b looked far less like c than a does
+    plain = {"travel": 2.0, "hotel": 1.0}
+    wordy = {"travel": 2.0, "hotel": 1.0, **{f"word{i}": 1.0 for i in range(20)}}
+    m = concept_matrix([plain, wordy, {"travel": 2.0, "hotel": 1.0, "password": 1.0}, {"password": 1.0}])
+    assert np.isclose(m[0] @ m[2], m[1] @ m[2])
+    assert m.shape[1] == 3  # travel, hotel, password: the twenty words of b alone are no column
+
+
+def test_generic_chinese_words_count_less_than_key_terms() -> None:
+    # 工作 ("job") and 报销 ("submit an expense account") each once: the word any text uses weighs less
+    bag = concepts("工作。报销。")
+    assert 0 < bag["job"] < bag["expense"], bag
+    assert np.isclose(bag["job"] / bag["expense"], specificity("工作") / specificity("报销"), atol=0.02)
+
+
 def test_names_are_never_file_extensions_and_generic_words_rank_low() -> None:
     assert not valid_name("xlsx") and not valid_name("pdf") and valid_name("budget")
     assert specificity("计划") < 0.5 < specificity("差旅费") and specificity("伙食补助") == 1.0
@@ -95,3 +116,13 @@ def test_groups_join_while_their_mean_distance_is_below_the_cut() -> None:
     assert group(sim, 0.9) == [0, 0, 1]  # a mean distance of exactly the cut does not join
     assert group(sim, 0.91) == [0, 0, 0]
     assert group(sim, 0.4) == [0, 1, 2]
+
+
+def test_titles_are_the_sections_and_a_file_name_that_is_no_common_words() -> None:
+    assert title_text("aurora_handbook.md", ["Leave", "Working hours"]) == "Leave\nWorking hours"
+    assert title_text("差旅费报销管理办法.docx", ["总则"], times=2) == "差旅费报销管理办法\n差旅费报销管理办法\n总则"
+    # indexing reads the same titles: the document row (its title is the file name, extension and all) is none
+    root = NodeRow(uuid.uuid4(), None, "document", 0, "aurora_handbook.md", "", 0, [])
+    leave = NodeRow(uuid.uuid4(), root.id, "section", 1, "Leave", "", 1, ["Leave"])
+    text = NodeRow(uuid.uuid4(), leave.id, "paragraph", 2, None, "Employees get 25 days.", 2, ["Leave"])
+    assert Indexer._title_text([root, leave, text], "aurora_handbook.md") == "Leave"
