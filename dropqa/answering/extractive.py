@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from dropqa.config import AnswerSettings
 from dropqa.retrieval.fusion import coverage
 from dropqa.retrieval.hits import Hit
-from dropqa.text.asked import expected_kind, holds_kind, role_words
+from dropqa.text.asked import expected_kind, holds_kind_for, role_words
 from dropqa.text.rivals import about_another
 from dropqa.text.segment import holds
 from dropqa.text.sentences import ends_mid_sentence, split_sentences
@@ -210,7 +210,7 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
             if any(holds(label.lower(), t) for label in value_labels(sent, rows, asked) for t in asked):
                 cov += cfg.label_bonus  # "Defendant: G. Torres", "主诉：…": the line that states what is asked
             score = cfg.sentence_coverage_weight * cov + cfg.sentence_relevance_weight * hit.relevance
-            of_kind = kind != "thing" and holds_kind(whole, kind, question)
+            of_kind = kind != "thing" and holds_kind_for(whole, kind, question, asked, translations)
             if of_kind:
                 score += cfg.kind_bonus
             if len(sent) < 4:

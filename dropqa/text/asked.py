@@ -91,6 +91,46 @@ def holds_kind(sentence: str, kind: AnswerKind, question: str = "") -> bool:
     return False
 
 
+# Where a clause ends: Chinese commas and stops, semicolons, an English comma not inside a number ("1,000").
+_CLAUSE_END = re.compile(r"[，；;。！？!?\n]|,(?!\d)")
+
+
+# A question asking a share or a rate: then the base of a ratio ("占营业收入的2.4%") is what it asks about.
+_RATIO_Q = re.compile(r"(?i)占|比例|比重|比率|率|百分|percent|\bshare\b|ratio|\brate\b|proportion|%")
+
+
+def _only_a_base(clause: str, term: str, translations: Mapping[str, Iterable[str]] | None) -> bool:
+    """Every mention of ``term`` (or a translation) in lower-cased ``clause`` is the base of a ratio — "占营业收入的
+    2.4%", "2.4% of revenue", "a share of total revenue" — which gives another thing's share, not its value."""
+    forms = [term, *(x.lower() for x in (translations or {}).get(term, ()))]
+    mentions = [m for f in forms if f for m in re.finditer(re.escape(f), clause)]
+    if not mentions:
+        return False
+    return all(re.search(r"占.{0,4}$", clause[:m.start()])
+               or re.search(r"(?:%|percent|per cent|share|proportion)\s+of\s+(?:the\s+|its\s+|total\s+)*$",
+                            clause[:m.start()])
+               for m in mentions)
+
+
+def holds_kind_for(sentence: str, kind: AnswerKind, question: str, asked: Collection[str],
+                   translations: Mapping[str, Iterable[str]] | None = None) -> bool:
+    """:func:`holds_kind` of the value the sentence gives *for* what is asked: a number or an amount in a
+    clause that holds one of the ``asked`` terms (or a translation), not only as a ratio's base unless the
+    question asks a share. "研发投入0.93亿元，占营业收入的2.4%" gives 研发投入's amount and share, not
+    营业收入's; "实现营业收入38.62亿元" gives it. A person, a date or a thing is judged on the whole sentence
+    (a name is often the sentence's subject, a date its opening phrase: "Following … in 1946, South Africa
+    refused …", "2006年8月，神圣十月第一次连载…"); so is a sentence holding none of ``asked``."""
+    if kind not in ("number", "money") or not asked:
+        return holds_kind(sentence, kind, question)
+    clauses = [c for c in _CLAUSE_END.split(sentence) if c.strip()]
+    ratio_asked = bool(_RATIO_Q.search(question))
+    held = [(c, [t for t in asked if _held(c.lower(), t, translations)]) for c in clauses]
+    if not any(terms for _, terms in held):
+        return holds_kind(sentence, kind, question)
+    return any(holds_kind(c, kind, question) for c, terms in held
+               if any(ratio_asked or not _only_a_base(c.lower(), t, translations) for t in terms))
+
+
 def quoted(answer: str) -> str:
     """What an answer quotes: its cited lines, without their citation markers."""
     return "\n".join(_MARK.sub("", line) for line in answer.splitlines() if _MARK.search(line))

@@ -227,3 +227,26 @@ def test_as_written(question, terms, expected):
 ])
 def test_a_chinese_numeral_is_a_number_when_it_counts_something(sentence, expected):
     assert holds_kind(sentence, "number", "有多高？") is expected
+
+
+def test_a_value_counts_for_what_is_asked_only_in_a_clause_that_holds_it():
+    from dropqa.text.asked import holds_kind_for
+
+    q = "恒屿冷链2024年营业收入是多少？"
+    other = "报告期内，公司研发投入0.93亿元，占营业收入的2.4%，主要用于全程温控监测平台。"
+    own = "报告期内，公司实现营业收入38.62亿元，同比增长12.4%；实现净利润2.15亿元。"
+    assert not holds_kind_for(other, "money", q, ["营业收入"])
+    assert holds_kind_for(own, "money", q, ["营业收入"])
+    # the number of a ratio whose base is what is asked is another thing's share, unless a share is asked
+    assert expected_kind(q) == "number"
+    assert not holds_kind_for(other, "number", q, ["营业收入"])
+    assert holds_kind_for(own, "number", q, ["营业收入"])
+    assert holds_kind_for(other, "number", "研发投入占营业收入的比例是多少？", ["营业收入"])
+    assert not holds_kind_for("R&D spending was 2.4% of total revenue.", "number", "What was the revenue?",
+                              ["revenue"])
+    assert holds_kind_for("Revenue reached $3,800,000 in 2024.", "money", "What was the revenue?", ["revenue"])
+    # a sentence holding none of the asked terms is judged whole; a person is judged on the whole sentence
+    assert holds_kind_for("公司实现38.62亿元。", "money", q, ["营业收入"])
+    assert holds_kind_for("The defendant, J. Smith, appealed.", "person", "Who appealed?", ["appealed"])
+    assert holds_kind_for("Following the League's end in 1946, South Africa refused to surrender its mandate.",
+                          "date", "When did South Africa refuse to surrender Namibia?", ["refuse", "surrender"])

@@ -13,7 +13,7 @@ from dropqa.graph.state import PastTurn, State
 from dropqa.services import Context, Services
 from dropqa.store.documents import topics_named
 from dropqa.store.scope import Scope
-from dropqa.text.asked import expected_kind, held_share, holds_kind, quoted
+from dropqa.text.asked import expected_kind, held_share, holds_kind_for, quoted
 
 
 def renumber_citations(answer: str, renumber: dict[int, int]) -> str:
@@ -40,7 +40,8 @@ Confidence = Literal["high", "medium", "low"]
 def confidence_of(state: State) -> Confidence:
     """How sure the answer is. An answer is ``high`` only when the answerability model is sure of it *and*
     one line it quotes holds what the question asks — every asked term (or its translation) and an answer
-    of the asked kind (a person for "who", a date for "when", a number for "how many"); a quote that holds
+    of the asked kind given for it (a person for "who", a date for "when", a number for "how many" in a clause
+    holding what is asked: ``text.asked.holds_kind_for``); a quote that holds
     less than half of it is ``low``. A refusal is ``high`` only when nothing anywhere holds what is asked
     and no passage in the other language came near; else ``medium`` (never a sure "no" beside a passage
     that might answer)."""
@@ -72,7 +73,8 @@ def _states_what_is_asked(line: str, ask: dict[str, float], question: str,
     """One quoted line holds every asked term (or its translation) and an answer of the asked kind: what
     ``high`` promises ("the quoted sentence holds what was asked"), not several lines that hold it between
     them."""
-    return held_share(line, ask, translations) >= 0.999 and holds_kind(line, expected_kind(question), question)
+    return held_share(line, ask, translations) >= 0.999 and holds_kind_for(line, expected_kind(question), question,
+                                                                          list(ask), translations)
 
 
 async def finalize(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
