@@ -30,7 +30,7 @@ from typing import Any
 
 from dropqa.text.entities import YEAR, YEAR_DIGITS, years_in
 from dropqa.text.segment import query_terms
-from dropqa.text.subjects import is_generic_name
+from dropqa.text.subjects import is_document_kind, is_generic_name
 
 _JOIN = r"\s*(?:,|，|、|and|or|vs\.?|versus|和|与|及|跟|同|还是|或)\s*"
 _YEARS = re.compile(rf"(?<!\d)({YEAR_DIGITS})(?:\s*年)?(?:{_JOIN}(?:{YEAR_DIGITS})(?:\s*年)?)+", re.I)
@@ -89,6 +89,13 @@ def name_terms(question: str, row: dict[str, Any], terms: Sequence[str] | None =
     its names): its subject words."""
     asked = set(terms if terms is not None else query_terms(question))
     return {t for name in _names(row) for t in name if t in asked}
+
+
+def subject_count(naming: Mapping[str, Collection[str]]) -> int:
+    """How many subjects the named documents are (``naming``: document → the question's words naming it): one
+    per distinct set of words, less the words naming a kind of document — "184_record.md" is named by
+    "record" too, and is no other subject than "179_Parker General Hospital_Y. Evans.md"."""
+    return len({frozenset(t for t in words if not is_document_kind(t)) for words in naming.values()})
 
 
 def _proper_words(question: str) -> set[str] | None:

@@ -250,3 +250,12 @@ def test_a_value_counts_for_what_is_asked_only_in_a_clause_that_holds_it():
     assert holds_kind_for("The defendant, J. Smith, appealed.", "person", "Who appealed?", ["appealed"])
     assert holds_kind_for("Following the League's end in 1946, South Africa refused to surrender its mandate.",
                           "date", "When did South Africa refuse to surrender Namibia?", ["refuse", "surrender"])
+
+
+def test_a_kind_of_document_naming_a_plain_file_is_no_other_subject():
+    from dropqa.answering.parts import subject_count
+
+    parker = {"d179": {"parker", "general", "hospital"}, "d184": {"parker", "general", "hospital", "record"}}
+    assert subject_count(parker) == 1  # "184_record.md": "record" is the kind, not a subject
+    assert subject_count({"a": {"trenton", "court"}, "b": {"hamilton", "court"}}) == 2
+    assert subject_count({}) == 0

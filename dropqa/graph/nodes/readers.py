@@ -19,6 +19,7 @@ from dropqa.graph.nodes.common import model_deadline, step
 from dropqa.graph.prompts import fill
 from dropqa.graph.state import Finding, ReaderState, State, Statement
 from dropqa.models.chat import ChatUnavailable, Usage, ainvoke_chat, text_of
+from dropqa.retrieval.answerability import refusal_rule
 from dropqa.retrieval.fusion import idf_weights
 from dropqa.retrieval.hits import Hit
 from dropqa.services import Context
@@ -112,9 +113,12 @@ async def synthesize(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
 
 
 def readers_for(state: State, cfg: AnswerSettings, agent: AgentSettings) -> list[ReaderState]:
-    """One reader per document among the best passages (only when the question gathers documents)."""
+    """One reader per document among the best passages (only when the question gathers documents). None when a
+    check refuses the question (``retrieval.answerability.refusal_rule``): ``answer`` says what is not written,
+    and no reader quotes look-alikes of it — also after the agent loop, which a refusal starts."""
     intent = state.intent
-    if not intent.aggregate:
+    if not intent.aggregate or refusal_rule(state.quality.asked, intent.kind, cfg.absent_attribute_share,
+                                            cfg.nowhere_share):
         return []
     hits = state.hits
     bridge = state.bridge

@@ -28,6 +28,7 @@ from dropqa.answering.parts import (
     name_terms,
     named_documents,
     sibling_documents,
+    subject_count,
     subject_spans,
 )
 from dropqa.blocking import in_thread
@@ -197,7 +198,7 @@ def asked_of(svc: Services, result: RetrievalResult, pool: list[Hit], named: dic
     if own and asked_in_han != (sum(map(has_han, own)) * 2 > len(own)):
         absent = []  # asked in one language of a document in the other: a dictionary's few words cannot tell
         nowhere = []
-    subjects = len({frozenset(terms) for terms in named.values()}) if named else 0
+    subjects = subject_count(named)
     return Asked(subject=frozenset(subject), documents=frozenset(documents), named=bool(named), subjects=subjects,
                  in_subject=round(held, 4), gap=round(ask[missing[0]] / total, 4) if missing else 0.0,
                  missing=tuple(missing), absent=round(sum(ask[t] for t in absent) / total, 4),
