@@ -30,7 +30,7 @@ from typing import Any
 
 from dropqa.text.entities import YEAR, YEAR_DIGITS, years_in
 from dropqa.text.segment import query_terms
-from dropqa.text.subjects import is_document_kind, is_generic_name
+from dropqa.text.subjects import is_document_kind, is_generic_name, is_placeholder
 
 _JOIN = r"\s*(?:,|，|、|and|or|vs\.?|versus|和|与|及|跟|同|还是|或)\s*"
 _YEARS = re.compile(rf"(?<!\d)({YEAR_DIGITS})(?:\s*年)?(?:{_JOIN}(?:{YEAR_DIGITS})(?:\s*年)?)+", re.I)
@@ -80,7 +80,7 @@ _LEGAL_FORM = frozenset({"公司", "有限", "有限公司", "股份", "股份�
 
 @lru_cache(maxsize=65536)
 def _terms_of(name: str) -> frozenset[str]:
-    terms = [t for t in query_terms(name) if not t.isdigit()]
+    terms = [t for t in query_terms(name) if not t.isdigit() and not is_placeholder(t)]
     return frozenset(t for t in terms if t not in _LEGAL_FORM) or frozenset(terms)
 
 

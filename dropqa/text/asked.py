@@ -15,7 +15,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Literal
 
 from dropqa.text.segment import has_han, holds, names_a_thing, query_terms
-from dropqa.text.subjects import is_document_kind
+from dropqa.text.subjects import is_document_kind, is_placeholder
 
 _MARK = re.compile(r"\s*\[\d+\]")  # a citation marker, "[3]"
 AnswerKind = Literal["person", "date", "money", "number", "thing"]
@@ -149,10 +149,11 @@ def lacks_required_kind(lines: Iterable[str], question: str, kinds: Collection[s
 
 
 def ask_weights(weights: Mapping[str, float], subject: Iterable[str]) -> dict[str, float]:
-    """The question's term weights without the terms that name its subject or the kind of document it is
-    ("judgment", "records", "判决书"): what it asks of it."""
+    """The question's term weights without the terms that name its subject, the kind of document it is
+    ("judgment", "records", "判决书") or a withheld name's placeholder (柳某某's 某某): what it asks of it."""
     naming = set(subject)
-    return {t: w for t, w in weights.items() if t not in naming and not t.isdigit() and not is_document_kind(t)}
+    return {t: w for t, w in weights.items()
+            if t not in naming and not t.isdigit() and not is_document_kind(t) and not is_placeholder(t)}
 
 
 # What may stand right before a role word that names a subject: an article or preposition ("the defendants

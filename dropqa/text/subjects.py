@@ -79,6 +79,16 @@ _GENERIC_ZH = (
     "制度", "规定", "办法", "手册", "指南", "说明", "目录", "附录", "基本信息", "摘要", "概述", "前言")
 
 
+# A withheld name's placeholder ("彭某某", "纪某某" in a published judgement or record): every anonymised
+# person's name holds it, so it names no one, and it is never what a question asks.
+_PLACEHOLDERS = frozenset({"某某", "某"})
+
+
+def is_placeholder(term: str) -> bool:
+    """``term`` stands for a withheld name (某某, 某)."""
+    return term in _PLACEHOLDERS
+
+
 def is_document_kind(term: str) -> bool:
     """Does ``term`` name a kind of document ("judgment", "records", "判决书", "病历") rather than something
     asked of one?"""

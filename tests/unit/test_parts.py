@@ -260,3 +260,11 @@ def test_a_file_extension_makes_no_sibling_and_a_version_keeps_its_digits():
     assert _flat_name("peter-bonetti.md") == "peterbonetti" and _flat_name("Nova 3.0") == "nova30"
     # another version's price list is a sibling: what it writes is Nova 2.0's price, not 3.0's
     assert sibling_documents(["nova 3.0"], ["Nova 3.0 价格说明"], {"v2": ["Nova 2.0 价格说明"]}) == {"v2"}
+
+
+def test_a_withheld_names_placeholder_names_no_document():
+    """"烟波市苹果区人民法院 … 辩护人彭某某": 烟波市人民医院_纪某某's record shares 烟波, 人民 — and 某某, which
+    every anonymised name holds: that is no reason to name it beside the court's judgement."""
+    titles = [*TITLES, _row("j96", "96_烟波市苹果区人民法院.md"), _row("h176", "176_烟波市人民医院_纪某某.md")]
+    named = named_documents("根据烟波市苹果区人民法院的判决书，罗某的辩护人彭某某的生日是什么时候？", titles, SHARE)
+    assert _ids(named) == ["j96"]

@@ -259,3 +259,9 @@ def test_a_kind_of_document_naming_a_plain_file_is_no_other_subject():
     assert subject_count(parker) == 1  # "184_record.md": "record" is the kind, not a subject
     assert subject_count({"a": {"trenton", "court"}, "b": {"hamilton", "court"}}) == 2
     assert subject_count({}) == 0
+
+
+def test_a_withheld_names_placeholder_is_never_asked():
+    from dropqa.text.asked import ask_weights
+
+    assert ask_weights({"柳某": 1.0, "某某": 0.4, "辩护人": 1.2, "判决书": 0.5}, {"柳某"}) == {"辩护人": 1.2}
