@@ -52,7 +52,7 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     421: _error("the Host header names a host this server does not answer for (api.allowed_hosts)"),
     422: _error("the request does not match the schema"),
     429: _error("too many questions in flight, or the ingestion queue is full; see Retry-After"),
-    503: _error("the database is unavailable, or the embedding model stayed busy"),
+    503: _error("the database is unavailable, the embedding model stayed busy, or a query ran past its timeout"),
 }
 
 
@@ -110,6 +110,10 @@ def error_code(exc: BaseException) -> Problem:
     if isinstance(exc, psycopg.OperationalError) and is_connection_error(exc):
         # the connection broke mid-query (the server died or restarted)
         return Problem("database_unavailable", 503, "the database connection was lost; try again", headers=_TRY_AGAIN)
+    if isinstance(exc, psycopg.errors.QueryCanceled):
+        # a query ran past database.statement_timeout_ms: the store is overloaded (or a query runs away — the
+        # handler logs it); the connection is fine, and the client may try again
+        return Problem("busy", 503, "the database took too long to answer; try again", headers=_TRY_AGAIN)
     if isinstance(exc, Overloaded):
         return Problem("too_many_requests", 429, str(exc), retry_after=exc.retry_after,
                        headers={"Retry-After": str(exc.retry_after)})
@@ -139,6 +143,8 @@ def install_error_handlers(app: FastAPI) -> None:
         problem = error_code(exc)
         if problem.code == "internal_error":
             log.error("unhandled error", exc_info=exc)
+        elif isinstance(exc, psycopg.errors.QueryCanceled):
+            log.warning("a query ran past the statement timeout", exc_info=exc)
         return problem.response()
 
     async def client_gone(_: Request, exc: Exception) -> Response:

@@ -51,8 +51,9 @@ class Frozen(CodedError):
      "cannot connect to PostgreSQL: refused\nmore", TRY_AGAIN),
     (PoolTimeout("couldn't get a connection after 5 sec"), "database_unavailable", 503,
      "the database connection was lost; try again", TRY_AGAIN),
-    (QueryCanceled("canceling statement due to statement timeout"), "internal_error", 500,
-     "internal error (QueryCanceled)", None),  # an OperationalError, but the connection is fine
+    # an OperationalError, but the connection is fine: the store is busy, try again
+    (QueryCanceled("canceling statement due to statement timeout"), "busy", 503,
+     "the database took too long to answer; try again", TRY_AGAIN),
     (Overloaded(3), "too_many_requests", 429, "the server is busy with other questions; try again shortly",
      {"Retry-After": "3"}),
     (EmbedderBusy("the embedding model is busy"), "busy", 503, "the embedding model is busy", TRY_AGAIN),
