@@ -181,7 +181,8 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
     allowed += [i for i, h in enumerate(hits) if h.document_id in linked and i not in allowed][:2]
     known = " ".join(h.content for h in hits).lower()  # names the documents write (text.rivals)
     rivalled: set[str] = set()  # the items the question names that other rows' look-alikes were dropped for
-    subject = set(subjects) | {t for t in terms if any(t in hits[i].names() for i in allowed)}
+    names = [hits[i].names() for i in allowed]
+    subject = set(subjects) | {t for t in terms if any(t in n for n in names)}
     naming = role_words(question, subject)
     for idx in allowed:
         hit = hits[idx]

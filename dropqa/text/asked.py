@@ -122,13 +122,13 @@ def holds_kind_for(sentence: str, kind: AnswerKind, question: str, asked: Collec
     refused …", "2006年8月，神圣十月第一次连载…"); so is a sentence holding none of ``asked``."""
     if kind not in ("number", "money") or not asked:
         return holds_kind(sentence, kind, question)
-    clauses = [c for c in _CLAUSE_END.split(sentence) if c.strip()]
+    clauses = [(c, c.lower()) for c in _CLAUSE_END.split(sentence) if c.strip()]
     ratio_asked = bool(_RATIO_Q.search(question))
-    held = [(c, [t for t in asked if _held(c.lower(), t, translations)]) for c in clauses]
-    if not any(terms for _, terms in held):
+    held = [(c, low, [t for t in asked if _held(low, t, translations)]) for c, low in clauses]
+    if not any(terms for _, _, terms in held):
         return holds_kind(sentence, kind, question)
-    return any(holds_kind(c, kind, question) for c, terms in held
-               if any(ratio_asked or not _only_a_base(c.lower(), t, translations) for t in terms))
+    return any(holds_kind(c, kind, question) for c, low, terms in held
+               if any(ratio_asked or not _only_a_base(low, t, translations) for t in terms))
 
 
 def quoted(answer: str) -> str:

@@ -36,18 +36,21 @@ def _stems(word: str) -> list[str]:
     return out
 
 
+def _inflects(word: str) -> bool:
+    """``word`` is an English word long enough to inflect (not Chinese, a number or a short word)."""
+    return word.isascii() and word.isalpha() and len(word) >= 4
+
+
 def word_stems(word: str) -> list[str]:
     """The stems of a lower-case English ``word`` ("diagnoses" → diagnosis, "sentencing" → sentenc, sentence);
     none for a Chinese word, a number or a short word."""
-    if not word.isascii() or not word.isalpha() or len(word) < 4:
-        return []
-    return _stems(word)
+    return _stems(word) if _inflects(word) else []
 
 
 def word_forms(word: str) -> list[str]:
     """Regular inflections of a lower-case English ``word``, itself excluded: its stem(s), the stems' plural
     and past forms and their agent noun (for a Chinese word, a number or a short word: none)."""
-    if not word.isascii() or not word.isalpha() or len(word) < 4:
+    if not _inflects(word):
         return []
     stems = _stems(word) or [word]
     out: dict[str, None] = {}
