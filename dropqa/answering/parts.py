@@ -58,11 +58,20 @@ def _names(row: dict[str, Any]) -> tuple[frozenset[str], ...]:
     Policy") is named by that; the names found in its text count only for a document without one (a plain
     .txt report: "嘉沐冷链物流股份有限公司（以下简称“公司”）…") — a policy that mentions the company that
     wrote it is not the document for every question about that company."""
-    stem = _LEADING_NUMBER.sub("", PurePath(str(row.get("filename") or "")).stem.replace("_", " "))
+    return tuple(terms for _, terms in _named_texts(row))
+
+
+def _named_texts(row: dict[str, Any]) -> tuple[tuple[str, frozenset[str]], ...]:
+    """:func:`_names` with the text each name is written as (a file stem keeps its "_" between names)."""
+    stem = _LEADING_NUMBER.sub("", PurePath(str(row.get("filename") or "")).stem)
     heading = str(row.get("heading") or "")
     found = () if heading and not is_generic_name(heading) else tuple(row.get("subjects") or ())
-    texts = (stem, str(row.get("title") or ""), heading, *found)
-    return tuple(name for name in dict.fromkeys(_terms_of(t) for t in texts) if name)
+    out: dict[frozenset[str], str] = {}
+    for text in (stem, str(row.get("title") or ""), heading, *found):
+        terms = _terms_of(text.replace("_", " "))
+        if terms:
+            out.setdefault(terms, text)
+    return tuple((text, terms) for terms, text in out.items())
 
 
 def _found_names(row: dict[str, Any]) -> frozenset[frozenset[str]]:
@@ -113,6 +122,35 @@ def _proper_words(question: str) -> set[str] | None:
     return {p.lower() for w in caps for p in (w, *w.split("-"))}
 
 
+_NAME_PARTS = re.compile(r"[:：_/|()（）]|\s[-–—]\s")  # between the names one name holds ("Hospital: E. Parker")
+_BETWEEN_NAME_WORDS = re.compile(r"[\s,，、.·'’-]*")
+
+
+def _word_at(low: str, term: str) -> tuple[int, int] | None:
+    if not term.isascii():
+        at = low.find(term)
+        return (at, at + len(term)) if at >= 0 else None
+    m = re.search(rf"(?<![a-z0-9]){re.escape(term)}(?![a-z0-9])", low)
+    return m.span() if m else None
+
+
+def _coherent(question: str, text: str, hit: Collection[str]) -> bool:
+    """Do the question's name words that stand together ("Parker General Hospital") stand together in one
+    part of the name written ``text`` too? "Cameron General Hospital: E. Parker" holds parker, general and
+    hospital, but in two names: the record of a patient called Parker, not Parker General Hospital's."""
+    low = question.lower()
+    spans = sorted((at, t) for t in hit if (at := _word_at(low, t)) is not None)
+    parts = [_terms_of(p.replace("_", " ")) for p in _NAME_PARTS.split(text)]
+    run: set[str] = set()
+    for i, (span, term) in enumerate(spans):
+        if i and _BETWEEN_NAME_WORDS.fullmatch(low[spans[i - 1][0][1]:span[0]]) is None:
+            if len(run) > 1 and not any(run <= p for p in parts):
+                return False
+            run = set()
+        run.add(term)
+    return len(run) < 2 or any(run <= p for p in parts)
+
+
 def named_documents(question: str, titles: Sequence[dict[str, Any]], min_share: float,
                     terms: Sequence[str] | None = None) -> list[tuple[dict[str, Any], float]]:
     """Documents the question names — it holds at least ``min_share`` (``Settings.answer.part_name_share``)
@@ -124,8 +162,8 @@ def named_documents(question: str, titles: Sequence[dict[str, Any]], min_share: 
     if not asked or not titles:
         return []
     proper = _proper_words(question)
-    names = [_names(r) for r in titles]
-    vocab = [frozenset().union(*doc) for doc in names]
+    names = [_named_texts(r) for r in titles]
+    vocab = [frozenset().union(*(terms for _, terms in doc)) for doc in names]
     holders: dict[str, set[int]] = {}
     for i, words in enumerate(vocab):
         for t in words:
@@ -136,10 +174,10 @@ def named_documents(question: str, titles: Sequence[dict[str, Any]], min_share: 
     scored = []
     for row, doc in zip(titles, names, strict=True):
         best_share = 0.0
-        distinctive = False
+        distinctive = coherent = False
         found = _found_names(row) if proper is not None else frozenset()
         matched: set[str] = set()
-        for name in doc:
+        for text, name in doc:
             # a name found in the text ("Counterfeiting Currency") is meant only when written as a name is
             hit = [t for t in name if t in asked and (name not in found or not t.isascii() or t in proper)]
             total = sum(idf[t] for t in name)
@@ -150,13 +188,17 @@ def named_documents(question: str, titles: Sequence[dict[str, Any]], min_share: 
             if share >= min_share and len(set.intersection(*(holders[t] for t in hit))) <= few:
                 best_share, distinctive = max(best_share, share), True
                 matched.update(hit)
+                coherent = coherent or _coherent(question, text, hit)
         if distinctive:  # the words of the names that name it (not every name's words the question uses)
-            scored.append((row, best_share, frozenset(matched)))
+            scored.append((row, best_share, frozenset(matched), coherent))
     scored.sort(key=lambda x: (-x[1], -sum(idf[t] for t in x[2])))
     if scored:  # names as well matched as the best one (not a near-namesake that shares a word)
         best = scored[0][1]
         scored = [s for s in scored if s[1] >= 0.75 * best]
-    return [(row, share) for row, share, words in scored if not any(words < other for _, _, other in scored)]
+    # a near-namesake whose name holds the words the question writes together, but in two of its names
+    together = frozenset().union(*(words for _, _, words, ok in scored if ok))
+    scored = [s for s in scored if s[3] or not s[2] <= together]
+    return [(row, share) for row, share, words, _ in scored if not any(words < other for _, _, other, _ in scored)]
 
 
 def subject_spans(question: str, words: Collection[str]) -> list[str]:

@@ -268,3 +268,18 @@ def test_a_withheld_names_placeholder_names_no_document():
     titles = [*TITLES, _row("j96", "96_烟波市苹果区人民法院.md"), _row("h176", "176_烟波市人民医院_纪某某.md")]
     named = named_documents("根据烟波市苹果区人民法院的判决书，罗某的辩护人彭某某的生日是什么时候？", titles, SHARE)
     assert _ids(named) == ["j96"]
+
+
+def test_name_words_written_together_name_the_document_whose_one_name_holds_them():
+    # the record of a patient called Parker at Cameron General Hospital holds parker, general and hospital —
+    # in two names: "Parker General Hospital" is the hospital's record, not hers
+    rows = [*HOSPITALS, _row("h179", "179_Parker General Hospital_Y. Evans.md"),
+            _row("h184", "184_record.md", heading="Cameron General Hospital: E. Parker"),
+            *(_row(f"h18{i}", f"18{i}_record.md", heading=f"{town} General Hospital: {patient}")
+              for i, town, patient in ((6, "Glenwood", "A. Young"), (8, "Fairview", "K. Lee"))),
+            *(_row(f"j{i}", f"{i}_judgement.md", heading=f"Court {i}") for i in range(200, 230))]  # a collection's size
+    q = "According to the hospitalization record of Parker General Hospital, what is the colour of the patient's car?"
+    assert _ids(named_documents(q, rows, SHARE)) == ["h179"]
+    # written apart, the same words name her record: "E. Parker of Cameron General Hospital"
+    q = "What was E. Parker of Cameron General Hospital diagnosed with?"
+    assert _ids(named_documents(q, rows, SHARE)) == ["h184"]
