@@ -35,6 +35,7 @@ class Extract:
     score: float
     asked: frozenset[str] = frozenset()  # the question's terms it holds that do not merely name its document
     of_kind: bool = False  # it holds an answer of the kind the question asks (a price for "多少钱")
+    held: frozenset[str] = frozenset()  # every term of the question it holds, the words naming its document too
 
 
 _NUMERIC = re.compile(r"^[\d.,%％\s]+[\u4e00-\u9fffA-Za-z%]{0,6}$")
@@ -216,7 +217,7 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
                 score += cfg.kind_bonus
             if len(sent) < 4:
                 score *= 0.5
-            candidates.append(Extract(sent, idx, round(score, 4), asked, of_kind))
+            candidates.append(Extract(sent, idx, round(score, 4), asked, of_kind, frozenset(matched)))
     if rivalled:
         # a table gives look-alike items this attribute (研发岗's, 设计岗's monitor): a line naming the item
         # itself (销售岗's laptop row) answers only when it, or its table's heading and caption, also holds
@@ -250,7 +251,9 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
             continue  # a sentence of this passage already quoted, alone or with the line that introduces it
         chosen.append(c)
         seen.add(key)
-        covered |= c.asked
+        # what a quoted sentence holds is covered, though it only names its own document there: "core working
+        # hours" in the handbook's "1.2 Core working hours" leaves no "working" for a price list's 工作日 to add
+        covered |= c.asked | c.held
         if len(chosen) >= max_sentences:
             break
     return chosen
@@ -269,7 +272,7 @@ def _reranked(candidates: list[Extract], similarity: Similarity, cfg: AnswerSett
     texts = list(dict.fromkeys(c.text for c in head))
     sims = dict(zip(texts, similarity(texts), strict=True))
     rescored = [Extract(c.text, c.hit_index, round(c.score + cfg.sentence_similarity_weight * sims[c.text], 4),
-                        c.asked, c.of_kind) for c in head]
+                        c.asked, c.of_kind, c.held) for c in head]
     return sorted(rescored, key=lambda e: (-e.score, e.hit_index)) + candidates[cfg.sentence_rerank:]
 
 

@@ -204,3 +204,18 @@ def test_a_price_question_quotes_a_line_with_an_amount_when_one_has_it():
     off = pick_sentences("Nova 专业版一个席位多少钱？", list(w), w, hits, max_sentences=1,
                          cfg=AnswerSettings(required_kinds=[]))
     assert "69元" not in off[0].text
+
+
+def test_a_word_the_first_quote_holds_as_its_documents_name_is_not_new_in_a_look_alike():
+    """"What are the core working hours at Minglan?": the handbook's title holds "working", so its line asks only
+    "core" and "hours" of it — a price list's 工作日 (working day) line adds nothing the quoted line does not hold."""
+    handbook = hit("n1", "Our core working hours are 10:00 to 16:00, Monday to Friday.", 0.9).model_copy(update={
+        "document_id": "h", "document_name": "handbook.md", "breadcrumb": "Working at Minglan > 1.2 Core hours"})
+    row = "项目: 服务支持 | 专业版: 工作日在线客服 | 企业版: 专属客户成功经理，7×24小时响应"
+    prices = hit("n2", row, 0.9).model_copy(update={
+        "document_id": "p", "document_name": "定价说明.md", "breadcrumb": "Nova 3.0 价格说明 > 一、版本与价格"})
+    w = {"core": 2.0, "working": 1.5, "hours": 1.5, "minglan": 1.0}
+    tr = {"working": ["工作"], "hours": ["小时"], "core": ["核心"]}
+    picked = pick_sentences("What are the core working hours at Minglan?", list(w), w, [handbook, prices], 3,
+                            translations=tr, cfg=CFG, complement=True)
+    assert [p.hit_index for p in picked] == [0]
