@@ -37,6 +37,7 @@ from dropqa.text.segment import (
     query_terms,
     resegment,
 )
+from dropqa.text.subjects import is_stated_by_value
 
 
 @dataclass
@@ -99,8 +100,9 @@ def written_nowhere(svc: Services, terms: list[str], unseen: list[str], scope: S
     in ``scope`` writes in any form: none holds the word or a translation (``unseen``, from the word index),
     nor writes it inside a longer word (负责 inside 负责人 is written), nor writes the words a Chinese compound
     is made of. "海外" of a report that never mentions overseas business. A piece of a longer question term
-    is not counted on its own."""
-    candidates = [t for t in terms if t in set(unseen) and names_a_thing(t)]
+    is not counted on its own, nor what a record states by its value alone (职业, age:
+    ``text.subjects.is_stated_by_value``)."""
+    candidates = [t for t in terms if t in set(unseen) and names_a_thing(t) and not is_stated_by_value(t)]
     if not candidates:
         return []
     parts = {t: compound_parts(t) for t in candidates}

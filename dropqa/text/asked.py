@@ -15,7 +15,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Literal
 
 from dropqa.text.segment import has_han, holds, names_a_thing, query_terms
-from dropqa.text.subjects import is_document_kind, is_placeholder
+from dropqa.text.subjects import is_document_kind, is_placeholder, withheld_names
 
 _MARK = re.compile(r"\s*\[\d+\]")  # a citation marker, "[3]"
 AnswerKind = Literal["person", "date", "money", "number", "thing"]
@@ -198,6 +198,17 @@ def role_words(question: str, names: Collection[str]) -> set[str]:
                 if tail and tail[-1] not in words and tail[-1].endswith(_ROLE_END_ZH):
                     out.add(tail[-1])
     return {w for w in out if not is_document_kind(w)}
+
+
+def people_named(question: str, terms: Collection[str]) -> set[str]:
+    """The question's terms that name the people it asks about by a withheld name and by their role before it
+    ("罗某的辩护人彭某某的生日" → 罗某, 辩护人 and its pieces 辩护, 护人): who it is about, as a document's name is,
+    not what it asks of them (生日)."""
+    names = withheld_names(question)
+    if not names:
+        return set()
+    roles = role_words(question, names)
+    return {t for t in terms if t in names or t in roles or any(t != r and t in r for r in roles)}
 
 
 def asked_text(question: str, subject: Iterable[str]) -> str:

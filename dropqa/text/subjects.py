@@ -89,6 +89,27 @@ def is_placeholder(term: str) -> bool:
     return term in _PLACEHOLDERS
 
 
+# What a record states of a person by its value alone, never by name: "谈某，男，1967年11月19日出生，汉族，个体经营户，
+# 住所…" gives sex, ethnicity, occupation and address; "J. Smith, 45, a plumber" age and occupation. That a
+# document never writes the word is no sign it lacks the fact.
+_BY_VALUE = frozenset((
+    "职业", "工作", "年龄", "岁数", "性别", "民族", "籍贯", "住址", "住所", "学历", "文化程度", "国籍",
+    "occupation", "occupations", "job", "profession", "age", "gender", "sex", "ethnicity", "nationality",
+    "address", "education"))
+# A withheld name: a surname and 某 — not a word that only joins ("的某某", "和某某") nor 某 itself.
+_WITHHELD = re.compile(r"(?![的和与及是在为某])[\u4e00-\u9fff]某{1,2}")
+
+
+def is_stated_by_value(term: str) -> bool:
+    """``term`` asks for something a record states of a person by its value, without the word (职业, age)."""
+    return term in _BY_VALUE
+
+
+def withheld_names(text: str) -> set[str]:
+    """The withheld names ``text`` writes (罗某, 彭某某)."""
+    return {m.group() for m in _WITHHELD.finditer(text)}
+
+
 def is_document_kind(term: str) -> bool:
     """Does ``term`` name a kind of document ("judgment", "records", "判决书", "病历") rather than something
     asked of one?"""

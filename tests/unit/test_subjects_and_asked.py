@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 from dropqa.answering.parts import name_terms, named_documents
-from dropqa.text.asked import as_written, expected_kind, held_share, holds_kind, missing_terms
-from dropqa.text.subjects import document_subjects
+from dropqa.text.asked import as_written, expected_kind, held_share, holds_kind, missing_terms, people_named
+from dropqa.text.segment import query_terms
+from dropqa.text.subjects import document_subjects, is_stated_by_value, withheld_names
 
 JUDGEMENT = """Criminal Judgment Document
 
@@ -265,3 +266,21 @@ def test_a_withheld_names_placeholder_is_never_asked():
     from dropqa.text.asked import ask_weights
 
     assert ask_weights({"柳某": 1.0, "某某": 0.4, "辩护人": 1.2, "判决书": 0.5}, {"柳某"}) == {"辩护人": 1.2}
+
+
+def test_people_a_question_asks_about_by_withheld_name_and_role_are_its_subject():
+    q = "根据烟波市苹果区人民法院的判决书，罗某的辩护人彭某某的生日是什么时候？"
+    people = people_named(q, query_terms(q))
+    assert {"罗某", "辩护人"} <= people  # who it is about, the role's pieces (辩护, 护人) too
+    assert "生日" not in people and "人民法院" not in people  # what it asks, and the document's own name
+    terms = ["判决书", "被告", "被告人", "犯", "罪"]
+    assert people_named("根据判决书，被告人张某某犯了什么罪？", terms) == {"被告", "被告人"}
+    assert people_named("人民医院的某某被诊断为什么病？", ["人民", "医院", "某某", "诊断"]) == set()  # no one named
+    assert people_named("What crimes did the defendant commit?", ["crimes", "defendant", "commit"]) == set()
+
+
+def test_withheld_names_and_what_a_record_states_by_value():
+    assert withheld_names("罗某的辩护人彭某某") == {"罗某", "彭某某"}
+    assert withheld_names("人民医院的某某和某某") == set()
+    assert is_stated_by_value("职业") and is_stated_by_value("occupation")  # "谈某，男，…，个体经营户"
+    assert not is_stated_by_value("生日") and not is_stated_by_value("爱好")

@@ -44,11 +44,12 @@ from dropqa.retrieval.search import RetrievalResult, held_in, hybrid_search, sco
 from dropqa.services import Context, Services
 from dropqa.store import nodes as node_store
 from dropqa.store.scope import Scope
-from dropqa.text.asked import ask_weights, asked_text, held_share
+from dropqa.text.asked import ask_weights, asked_text, held_share, people_named
 from dropqa.text.lang import detect_language
 from dropqa.text.messages import render
 from dropqa.text.segment import compound_parts, has_han
 from dropqa.text.sentences import ends_mid_sentence
+from dropqa.text.subjects import is_stated_by_value
 
 
 def expand_window(svc: Services, result: RetrievalResult, best: list[Hit]) -> list[Hit]:
@@ -173,7 +174,9 @@ def asked_of(svc: Services, result: RetrievalResult, pool: list[Hit], named: dic
     best passage's (by the words of its names the question uses); and how much of it they hold anywhere.
     What is asked is ``absent`` when neither the subject's documents write it nor the best passages (where a
     fact one hop away would be) — but for passages of documents of the subject's kind about another subject
-    (``parts.sibling_documents``): another company's report writing 研发投入 does not answer for this one."""
+    (``parts.sibling_documents``): another company's report writing 研发投入 does not answer for this one.
+    The people a question asks about by a withheld name and role (罗某的辩护人彭某某) are its subject too, and what
+    a record states by value alone (职业) is never absent for want of the word."""
     if named:
         documents = set(named)
         subject = set().union(*named.values())
@@ -182,6 +185,7 @@ def asked_of(svc: Services, result: RetrievalResult, pool: list[Hit], named: dic
         subject = {t for t in result.terms if t in pool[0].names()}
     else:
         return Asked()
+    subject |= people_named(query, result.terms)  # 罗某's defender 彭某某: who is asked about, not what
     ask = ask_weights(result.weights, subject)
     held, missing = held_in(svc, ask, result.translations,
                             replace(scope, document_ids=tuple(uuid.UUID(d) for d in sorted(documents))))
@@ -191,7 +195,7 @@ def asked_of(svc: Services, result: RetrievalResult, pool: list[Hit], named: dic
             if h.document_id not in siblings]
     text = "\n".join(best)
     absent = [t for t in missing if held_share(text, {t: 1.0}, result.translations) == 0.0
-              and not any(part in text for part in compound_parts(t))]
+              and not any(part in text for part in compound_parts(t)) and not is_stated_by_value(t)]
     own = [h.content for h in pool if h.document_id in documents][:5]
     asked_in_han = sum(w for t, w in ask.items() if has_han(t)) * 2 > total
     nowhere = sorted(written_nowhere(svc, list(ask), result.unseen, scope), key=lambda t: -ask[t])
