@@ -158,10 +158,12 @@ def resegment(question: str, terms: list[str], known: set[str]) -> list[str]:
     """``terms`` with the coined Han terms the collection does not hold replaced by the longest words it
     does hold over the same stretch of the question. jieba
     coins words from context, differently in a question and in a document ("嘉沐冷链增长" → 嘉沐冷 / 链增长,
-    "嘉沐冷链物流" → 嘉沐冷链 / 物流): the index's own words decide. A coined term no word covers is
-    dropped — it is not a word the question asks about — and so is an absent word across a stretch the
-    chosen words cover ("链增长" once "嘉沐冷链" stands for 嘉沐冷链). An absent dictionary word elsewhere
-    stays: that the documents lack it says something ("滞纳金").
+    "嘉沐冷链物流" → 嘉沐冷链 / 物流): the index's own words decide. A coined term the collection's words
+    cover in part is dropped — it is not a word the question asks about — and so is an absent word across a
+    stretch the chosen words cover ("链增长" once "嘉沐冷链" stands for 嘉沐冷链). A coined term no word of the
+    collection overlaps stays when jieba tags it as a name, as an absent dictionary word stays: that the
+    documents lack it says something ("澄湖" of a company no document names, "滞纳金"; not "哪块", nor "日晚" of
+    "3月1日晚").
     ``known``: the terms and candidates the index holds."""
     spans = coined_spans(question, [t for t in terms if t not in known])
     if not spans:
@@ -182,7 +184,22 @@ def resegment(question: str, terms: list[str], known: set[str]) -> list[str]:
         at = low.find(t)
         return at >= 0 and any(not (at + len(t) <= a or at >= b) for a, b in chosen)
 
-    return [t for t in terms if t not in coined and (t in known or not _HAN.match(t) or not overlapped(t))] + added
+    kept = {t for t in coined if not overlapped(t)}
+    if kept:  # a coined word jieba tags as a name, not one it coins from a date ("日晚" of "3月1日晚")
+        kept &= _proper_words(question)
+    return [t for t in terms if (t not in coined and (t in known or not _HAN.match(t) or not overlapped(t)))
+            or t in kept] + added
+
+
+_PROPER_TAGS = ("nr", "ns", "nt", "nz")  # jieba's tags of a person's, place's, organisation's or other name
+
+
+def _proper_words(text: str) -> set[str]:
+    """The words of ``text`` jieba tags as proper names, in context ("澄湖" of 澄湖食品股份有限公司)."""
+    initialize()
+    import jieba.posseg as pseg
+
+    return {w.lower() for w, flag in pseg.cut(text) if flag.startswith(_PROPER_TAGS)}
 
 
 def index_text(text: str) -> str:

@@ -52,6 +52,11 @@ _SUFFIXES = "|".join((
     "保健院", "卫生院", "银行", "大学", "学院", "研究院", "研究所", "委员会", "管理局", "事务所"))
 _NOT_IN_NAMES = "的了在是为于与和及或将已本该此其对向从被把等自由至之以而并各每某若如"
 _ORG_SUFFIX = re.compile(rf"[^\W\d_a-zA-Z{_NOT_IN_NAMES}]{{2,14}}(?:{_SUFFIXES})")
+# A name the text defines as what it will call its subject: "禾润农业发展股份有限公司（以下简称“禾润农业”或“公司”）",
+# "Ashgrove Packaging Group plc (the "Company")" — a plain report's own subject, however seldom the full name recurs.
+_DEFINED = re.compile(r"(?:\s+(?:plc|ltd\.?|limited|inc\.?|llc|gmbh|ag|s\.a\.))?\s*[（(]\s*"
+                      r"(?:以下简称|以下称|下称|简称|hereinafter|the\s+[\"“]?(?:company|group)\b|(?=[\"“][^”\"]{2,30}[”\"]\s*(?:or\b|,|\))))"
+                      r"(?:\s*[:：为]?\s*[“\"](?P<alias>[^”\"]{2,12})[”\"])?", re.I)
 _CN = "一二三四五六七八九十"
 _NUMBERING = re.compile(
     rf"^(?:第[{_CN}百\d]+[章节篇部条]|[{_CN}]+[、.．]|[（(][{_CN}\d]+[)）]|\d+(?:\.\d+)*[.、．]?)\s*")
@@ -230,6 +235,12 @@ def document_subjects(headings: Iterable[str], opening: str, text: str = "") -> 
     for name in dict.fromkeys(names):
         recurs = lowered.count(name.lower())
         add(name, 0.3 * counts[name.lower()] + min(recurs, 10) * 0.15)
+        for m in re.finditer(re.escape(name), opening):
+            if defined := _DEFINED.match(opening, m.end()):  # the name the text calls its subject, and its alias
+                add(name, 3.0)
+                if defined.group("alias") and not _generic(defined.group("alias")):
+                    add(defined.group("alias"), 2.0)
+                break
     ranked = sorted(scores, key=lambda k: (-scores[k], first_seen[k]))
     out: list[str] = []
     for key in ranked:
