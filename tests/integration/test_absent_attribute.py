@@ -40,6 +40,12 @@ DOCUMENTS = {
         "嘉沐冷链物流股份有限公司董事会现将公司2024年度经营情况报告如下。\n\n"
         "2024年公司实现营业收入31.8亿元，较上年增长12%。\n\n"
         "截至2024年末，公司在全国19个城市运营冷库，总库容61万立方米。\n"),
+    # a published judgement: every person's name withheld (罗某, 彭某某), what it says of them stated by value
+    "判决书_3.md": (
+        "# 烟波市苹果区人民法院刑事判决书\n\n公诉机关：烟波市苹果区人民检察院。\n\n"
+        "被告人：罗某，男，1975年3月2日出生，汉族，个体经营户，住烟波市平安路12号。\n\n"
+        "辩护人：彭某某，烟波市正义律师事务所律师。\n\n"
+        "本院认为，被告人罗某于2023年5月盗窃他人财物，数额较大，其行为已构成盗窃罪，判处有期徒刑二年。\n"),
     "定价说明.md": (
         "# Nova 3.0 价格说明\n\nNova 3.0 提供基础版、专业版和企业版三个版本。\n\n## 版本与价格\n\n"
         "| 项目 | 基础版 | 专业版 | 企业版 |\n|---|---|---|---|\n| 价格 | 免费 | 69元/席位/月 | 联系销售获取报价 |\n"
@@ -61,6 +67,10 @@ def corpus(indexer, tmp_path_factory: pytest.TempPathFactory) -> Path:
     ("根据云帆科技员工手册，员工最喜欢的食物是什么？", "云帆科技员工手册", "食物"),
     # the other company's report writes 研发投入: of another subject, not a fact one hop away
     ("嘉沐冷链2024年的研发投入是多少？", "嘉沐冷链", "研发投入"),
+    # the person asked about, and their role, are the subject: what is asked of them is 生日
+    ("根据烟波市苹果区人民法院的判决书，罗某的辩护人彭某某的生日是什么时候？", "烟波市苹果区人民法院", "生日"),
+    # a year the report never writes: it covers 2024, not 2019
+    ("嘉沐冷链2019年的营业收入是多少？", "嘉沐冷链", "2019"),
 ])
 def test_what_the_subjects_document_never_records_is_refused(services, corpus, question, subject, missing):
     result = ask(services, question)
@@ -74,6 +84,8 @@ def test_what_the_subjects_document_never_records_is_refused(services, corpus, q
     # named by no document, asking what none writes: the written-nowhere check
     ("What is the phone number of the on-call engineer?", "“phone”", "attribute_nowhere"),
     ("员工的年薪是多少？", "「年薪」", "attribute_nowhere"),
+    # a company no document names: jieba's coined 澄湖 is kept as the name it is, not dropped from the question
+    ("根据澄湖食品股份有限公司的年报，公司2024年的营业收入是多少？", "「澄湖食品」", "attribute_nowhere"),
 ])
 def test_what_no_document_writes_at_all_is_refused_saying_which_words(services, corpus, question, missing, rule):
     fs: dict = {}
@@ -101,6 +113,7 @@ def test_only_things_no_document_writes_in_any_form_are_nowhere(services, corpus
     ("根据云帆科技员工手册，年假有多少天？", "15天"),
     ("恒屿冷链2024年的研发投入是多少？", "1.26亿元"),
     ("嘉沐冷链2024年的营业收入是多少？", "31.8亿元"),
+    ("根据烟波市苹果区人民法院的判决书，被告人罗某的职业是什么？", "个体经营户"),  # 职业: stated by value
 ])
 def test_what_it_records_is_still_answered(services, corpus, question, expected):
     result = ask(services, question)

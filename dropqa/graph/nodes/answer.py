@@ -73,7 +73,8 @@ def abstain(state: State, decision: Decision | None = None) -> dict[str, Any]:
     unseen = set(state.quality.unseen)  # a fragment of the question's wording no passage has ("是从") is no word
     missing = [t for t in missing_terms(" ".join(f"{h.breadcrumb} {h.content}" for h in hits[:8]),
                                         asked.weights(state.quality.weights), asked.translations)
-               if t not in unseen or names_a_thing(t)][:3]
+               if t not in unseen or names_a_thing(t)]
+    missing = [*(t for t in asked.missing if t.isdigit()), *missing][:3]  # a year they never write comes first
     quote = "「{}」" if lang == "zh" else "“{}”"
     sep = "、" if lang == "zh" else ", "
     if hits and asked.named and missing:

@@ -43,8 +43,10 @@ from dropqa.retrieval.names import document_names
 from dropqa.retrieval.search import RetrievalResult, held_in, hybrid_search, score_hits, written_nowhere
 from dropqa.services import Context, Services
 from dropqa.store import nodes as node_store
+from dropqa.store import search as store_search
 from dropqa.store.scope import Scope
-from dropqa.text.asked import ask_weights, asked_text, held_share, people_named
+from dropqa.text.asked import ask_weights, asked_text, asks_for_summary, held_share, people_named
+from dropqa.text.entities import years_in
 from dropqa.text.lang import detect_language
 from dropqa.text.messages import render
 from dropqa.text.segment import compound_parts, has_han
@@ -176,7 +178,9 @@ def asked_of(svc: Services, result: RetrievalResult, pool: list[Hit], named: dic
     fact one hop away would be) — but for passages of documents of the subject's kind about another subject
     (``parts.sibling_documents``): another company's report writing 研发投入 does not answer for this one.
     The people a question asks about by a withheld name and role (罗某的辩护人彭某某) are its subject too, and what
-    a record states by value alone (职业) is never absent for want of the word."""
+    a record states by value alone (职业) is never absent for want of the word. A year the question names that
+    neither the subject's documents nor the best passages write makes all of it absent. A summary asks for
+    nothing that can be absent word by word."""
     if named:
         documents = set(named)
         subject = set().union(*named.values())
@@ -195,7 +199,14 @@ def asked_of(svc: Services, result: RetrievalResult, pool: list[Hit], named: dic
             if h.document_id not in siblings]
     text = "\n".join(best)
     absent = [t for t in missing if held_share(text, {t: 1.0}, result.translations) == 0.0
-              and not any(part in text for part in compound_parts(t)) and not is_stated_by_value(t)]
+              and not any(part in text for part in compound_parts(t)) and not is_stated_by_value(t)
+              and not asks_for_summary(query)]
+    # a year the subject's documents never write, nor the best passages: they do not cover that time at all
+    # ("丰穗农业2018年的净利润" of a report on 2021) — whatever else of the question they hold
+    years = list(dict.fromkeys(years_in(query))) if named else []
+    written = store_search.written_terms(svc.db, years, replace(
+        scope, document_ids=tuple(uuid.UUID(d) for d in sorted(documents)))) if years else set()
+    unwritten = tuple(y for y in years if y not in written and y not in text)
     own = [h.content for h in pool if h.document_id in documents][:5]
     asked_in_han = sum(w for t, w in ask.items() if has_han(t)) * 2 > total
     nowhere = sorted(written_nowhere(svc, list(ask), result.unseen, scope), key=lambda t: -ask[t])
@@ -205,7 +216,8 @@ def asked_of(svc: Services, result: RetrievalResult, pool: list[Hit], named: dic
     subjects = subject_count(named)
     return Asked(subject=frozenset(subject), documents=frozenset(documents), named=bool(named), subjects=subjects,
                  in_subject=round(held, 4), gap=round(ask[missing[0]] / total, 4) if missing else 0.0,
-                 missing=tuple(missing), absent=round(sum(ask[t] for t in absent) / total, 4),
+                 missing=(*unwritten, *missing),
+                 absent=1.0 if unwritten else round(sum(ask[t] for t in absent) / total, 4),
                  nowhere=round(sum(ask[t] for t in nowhere) / total, 4), nowhere_terms=tuple(nowhere),
                  translations=result.translations)
 
