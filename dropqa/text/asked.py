@@ -200,6 +200,15 @@ def role_words(question: str, names: Collection[str]) -> set[str]:
     return {w for w in out if not is_document_kind(w)}
 
 
+_SUMMARY = re.compile(r"(?i)总结|概括|概述|归纳|梳理|\bsummari[sz]e|\boverview\b|\boutline (?:the|all)\b")
+
+
+def asks_for_summary(question: str) -> bool:
+    """Does ``question`` ask what the documents say of its subject as a whole ("总结公司2021年的诉讼和监管事项",
+    "summarise the case") rather than one fact? Its words are headings to gather under, not a fact to find."""
+    return _SUMMARY.search(question) is not None
+
+
 def people_named(question: str, terms: Collection[str]) -> set[str]:
     """The question's terms that name the people it asks about by a withheld name and by their role before it
     ("罗某的辩护人彭某某的生日" → 罗某, 辩护人 and its pieces 辩护, 护人): who it is about, as a document's name is,

@@ -184,7 +184,7 @@ def resegment(question: str, terms: list[str], known: set[str]) -> list[str]:
         at = low.find(t)
         return at >= 0 and any(not (at + len(t) <= a or at >= b) for a, b in chosen)
 
-    kept = {t for t in coined if not overlapped(t)}
+    kept = {t for t in coined if not overlapped(t) and not t.startswith(_DEMONSTRATIVES)}
     if kept:  # a coined word jieba tags as a name, not one it coins from a date ("日晚" of "3月1日晚")
         kept &= _proper_words(question)
     return [t for t in terms if (t not in coined and (t in known or not _HAN.match(t) or not overlapped(t)))
@@ -192,6 +192,8 @@ def resegment(question: str, terms: list[str], known: set[str]) -> list[str]:
 
 
 _PROPER_TAGS = ("nr", "ns", "nt", "nz")  # jieba's tags of a person's, place's, organisation's or other name
+# a coined word that starts with one is a pointer and its measure word, not a name ("那家子" of "那家子公司")
+_DEMONSTRATIVES = ("那", "这", "哪", "该", "此", "其", "某", "每", "各", "本")
 
 
 def _proper_words(text: str) -> set[str]:
@@ -207,12 +209,19 @@ def index_text(text: str) -> str:
     return " ".join(tokens(text))
 
 
+# A pointer and its measure word ("那家", "这位", "哪个", jieba's dictionary word "那家子" of "那家子公司"): it
+# points at what the question names elsewhere; no document writes it.
+_POINTER = re.compile(r"^[那这哪][个只位家些种样次件条份项名所座间台辆批类款].?$")
+
+
 def query_terms(text: str) -> list[str]:
     """Distinct meaningful tokens of a question (stopwords and 1-char Latin/noise removed)."""
     stop = stopwords()
     seen: dict[str, None] = {}
-    for tok in tokens(text):
-        if tok in stop:
+    toks = tokens(text)
+    pointers = [t for t in toks if _POINTER.match(t)]
+    for tok in toks:
+        if tok in stop or any(tok in p for p in pointers):  # a pointer, or a piece of one (家子 of 那家子)
             continue
         if len(tok) == 1 and not _HAN.match(tok) and not tok.isdigit():
             continue

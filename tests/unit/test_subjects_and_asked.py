@@ -297,3 +297,20 @@ def test_withheld_names_and_what_a_record_states_by_value():
     assert withheld_names("人民医院的某某和某某") == set()
     assert is_stated_by_value("职业") and is_stated_by_value("occupation")  # "谈某，男，…，个体经营户"
     assert not is_stated_by_value("生日") and not is_stated_by_value("爱好")
+
+
+def test_a_pointer_and_a_time_referred_back_to_are_not_asked() -> None:
+    # "那家子公司": jieba's dictionary word 那家子 (and its pieces) points at the subsidiary the question names
+    terms = query_terms("2021年10月被生态环境局罚款的那家子公司，是公司以多少价款收购的？")
+    assert not {"那家", "家子", "那家子"} & set(terms) and {"罚款", "价款", "收购"} <= set(terms)
+    terms = query_terms("公司2021年3月收购的那家种业公司当年为公司贡献了多少营业收入？")
+    assert "当年" not in terms and "种业" in terms  # the year it refers back to is 2021, written as such
+    assert "那曲" in query_terms("那曲地区在哪个省？")  # a name that starts like a pointer stays
+
+
+def test_a_summary_is_asked_for_as_a_whole() -> None:
+    from dropqa.text.asked import asks_for_summary
+
+    assert asks_for_summary("根据云璟信息技术股份有限公司的年报，总结公司2021年涉及的法律诉讼和合规监管事项。")
+    assert asks_for_summary("Summarize the legal proceedings of the Riverside, Glenwood, Court case.")
+    assert not asks_for_summary("What is the amount of the summary judgment?")
