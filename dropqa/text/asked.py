@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
+from itertools import pairwise
 from typing import Literal
 
 from dropqa.text.segment import has_han, holds, names_a_thing, query_terms
@@ -207,6 +208,18 @@ def asks_for_summary(question: str) -> bool:
     """Does ``question`` ask what the documents say of its subject as a whole ("总结公司2021年的诉讼和监管事项",
     "summarise the case") rather than one fact? Its words are headings to gather under, not a fact to find."""
     return _SUMMARY.search(question) is not None
+
+
+def phrases_apart(question: str, asked: Collection[str], text: str) -> list[tuple[str, str]]:
+    """Two asked Chinese words the question writes as one phrase ("研发投入": 研发 + 投入) that no clause of
+    ``text`` holds together: a document may write each ("研发人员", "预计于2023年投入使用") and still not the
+    thing the phrase names."""
+    words = sorted((at, w) for w in asked if len(w) >= 2 and has_han(w) and (at := question.find(w)) >= 0)
+    pairs = [(a, b) for (i, a), (j, b) in pairwise(words) if i + len(a) == j]
+    if not pairs:
+        return []
+    clauses = [c for c in _CLAUSE_END.split(text) if c.strip()]
+    return [(a, b) for a, b in pairs if not any(a in c and b in c for c in clauses)]
 
 
 def people_named(question: str, terms: Collection[str]) -> set[str]:

@@ -314,3 +314,13 @@ def test_a_summary_is_asked_for_as_a_whole() -> None:
     assert asks_for_summary("根据云璟信息技术股份有限公司的年报，总结公司2021年涉及的法律诉讼和合规监管事项。")
     assert asks_for_summary("Summarize the legal proceedings of the Riverside, Glenwood, Court case.")
     assert not asks_for_summary("What is the amount of the summary judgment?")
+
+
+def test_a_phrase_the_question_writes_is_asked_together() -> None:
+    from dropqa.text.asked import phrases_apart
+
+    q = "根据禾润农业发展股份有限公司的年报，公司2021年的研发投入是多少？"
+    apart = "公司现有研发人员120人。冷链物流中心预计于2023年投入使用。"
+    assert phrases_apart(q, ["研发", "投入"], apart) == [("研发", "投入")]
+    assert phrases_apart(q, ["研发", "投入"], "2021年，公司研发投入1.28亿元，占营业收入的4.1%。") == []
+    assert phrases_apart("研发岗配什么显示器？", ["研发", "显示器"], "研发岗：Dell U2723QE") == []  # not one phrase
