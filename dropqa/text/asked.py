@@ -15,7 +15,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from itertools import pairwise
 from typing import Literal
 
-from dropqa.text.segment import has_han, holds, names_a_thing, query_terms
+from dropqa.text.segment import has_han, holds, is_function_word, names_a_thing, query_terms
 from dropqa.text.subjects import is_document_kind, is_placeholder, withheld_names
 
 _MARK = re.compile(r"\s*\[\d+\]")  # a citation marker, "[3]"
@@ -211,11 +211,13 @@ def asks_for_summary(question: str) -> bool:
 
 
 def phrases_apart(question: str, asked: Collection[str], text: str) -> list[tuple[str, str]]:
-    """Two asked Chinese words the question writes as one phrase ("研发投入": 研发 + 投入) that no clause of
+    """Two asked Chinese words the question writes as one phrase naming a thing ("研发投入": 研发 + 投入; not
+    "不计通过", a verb and a preposition) that no clause of
     ``text`` holds together: a document may write each ("研发人员", "预计于2023年投入使用") and still not the
     thing the phrase names."""
     words = sorted((at, w) for w in asked if len(w) >= 2 and has_han(w) and (at := question.find(w)) >= 0)
-    pairs = [(a, b) for (i, a), (j, b) in pairwise(words) if i + len(a) == j]
+    pairs = [(a, b) for (i, a), (j, b) in pairwise(words) if i + len(a) == j  # a phrase naming a thing:
+             and not is_function_word(a) and not is_function_word(b) and (names_a_thing(a) or names_a_thing(b))]
     if not pairs:
         return []
     clauses = [c for c in _CLAUSE_END.split(text) if c.strip()]

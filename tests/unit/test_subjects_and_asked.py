@@ -324,3 +324,6 @@ def test_a_phrase_the_question_writes_is_asked_together() -> None:
     assert phrases_apart(q, ["研发", "投入"], apart) == [("研发", "投入")]
     assert phrases_apart(q, ["研发", "投入"], "2021年，公司研发投入1.28亿元，占营业收入的4.1%。") == []
     assert phrases_apart("研发岗配什么显示器？", ["研发", "显示器"], "研发岗：Dell U2723QE") == []  # not one phrase
+    # a verb and a preposition ("不计通过收购新增的门店") name no thing together
+    q = "如果不计通过收购新增的门店，门店净增加了多少家？"
+    assert phrases_apart(q, ["不计", "通过", "收购", "新增"], "门店。") == []
