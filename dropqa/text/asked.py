@@ -210,6 +210,11 @@ def asks_for_summary(question: str) -> bool:
     return _SUMMARY.search(question) is not None
 
 
+# Head nouns that frame what is asked rather than name it: "诊断结果" asks the diagnosis, which a record writes
+# as "初步诊断：…" without 结果.
+_FRAMING_HEADS = frozenset(("结果", "情况", "内容", "信息", "方面", "具体", "详情", "明细", "状况", "过程", "原因"))
+
+
 def phrases_apart(question: str, asked: Collection[str], text: str) -> list[tuple[str, str]]:
     """Two asked Chinese words the question writes as one phrase naming a thing ("研发投入": 研发 + 投入; not
     "不计通过", a verb and a preposition) that no clause of
@@ -217,11 +222,13 @@ def phrases_apart(question: str, asked: Collection[str], text: str) -> list[tupl
     thing the phrase names."""
     words = sorted((at, w) for w in asked if len(w) >= 2 and has_han(w) and (at := question.find(w)) >= 0)
     pairs = [(a, b) for (i, a), (j, b) in pairwise(words) if i + len(a) == j  # a phrase naming a thing:
-             and not is_function_word(a) and not is_function_word(b) and (names_a_thing(a) or names_a_thing(b))]
+             and not is_function_word(a) and not is_function_word(b) and (names_a_thing(a) or names_a_thing(b))
+             and a not in _FRAMING_HEADS and b not in _FRAMING_HEADS]
     if not pairs:
         return []
     clauses = [c for c in _CLAUSE_END.split(text) if c.strip()]
-    return [(a, b) for a, b in pairs if not any(a in c and b in c for c in clauses)]
+    # each word written somewhere (a word written nowhere is missing on its own), never the two together
+    return [(a, b) for a, b in pairs if a in text and b in text and not any(a in c and b in c for c in clauses)]
 
 
 def people_named(question: str, terms: Collection[str]) -> set[str]:

@@ -327,3 +327,14 @@ def test_a_phrase_the_question_writes_is_asked_together() -> None:
     # a verb and a preposition ("不计通过收购新增的门店") name no thing together
     q = "如果不计通过收购新增的门店，门店净增加了多少家？"
     assert phrases_apart(q, ["不计", "通过", "收购", "新增"], "门店。") == []
+
+
+def test_a_phrase_is_judged_only_when_each_word_is_written() -> None:
+    from dropqa.text.asked import phrases_apart
+
+    # 每晚 is written nowhere: missing on its own; 住宿 is not made missing with it
+    q = "普通员工去上海出差每晚住宿最多能报多少？"
+    assert phrases_apart(q, ["每晚", "住宿"], "住宿费限额标准（单位：元/人·晚）。") == []
+    # a framing head noun: the record writes "初步诊断：…" and 结果 elsewhere
+    q = "唐某某的初步诊断结果是什么？"
+    assert phrases_apart(q, ["初步", "诊断", "结果"], "初步诊断：高血压。检查结果：正常。") == []
