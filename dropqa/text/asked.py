@@ -216,13 +216,13 @@ _FRAMING_HEADS = frozenset(("结果", "情况", "内容", "信息", "方面", "�
 
 
 def phrases_apart(question: str, asked: Collection[str], text: str) -> list[tuple[str, str]]:
-    """Two asked Chinese words the question writes as one phrase naming a thing ("研发投入": 研发 + 投入; not
-    "不计通过", a verb and a preposition) that no clause of
+    """Two asked Chinese words the question writes as one phrase naming a thing ("线上渠道": 线上 + 渠道; not
+    "上海出差", whose head is a verb, nor "不计通过") that no clause of
     ``text`` holds together: a document may write each ("研发人员", "预计于2023年投入使用") and still not the
     thing the phrase names."""
     words = sorted((at, w) for w in asked if len(w) >= 2 and has_han(w) and (at := question.find(w)) >= 0)
     pairs = [(a, b) for (i, a), (j, b) in pairwise(words) if i + len(a) == j  # a phrase naming a thing:
-             and not is_function_word(a) and not is_function_word(b) and (names_a_thing(a) or names_a_thing(b))
+             and not is_function_word(a) and names_a_thing(b)  # its head a thing: 线上渠道, not 上海出差
              and a not in _FRAMING_HEADS and b not in _FRAMING_HEADS]
     if not pairs:
         return []
