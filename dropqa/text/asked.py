@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from itertools import pairwise
 from typing import Literal
 
-from dropqa.text.segment import has_han, holds, is_function_word, names_a_thing, query_terms
+from dropqa.text.segment import has_han, holds, names_a_thing, query_terms
 from dropqa.text.subjects import is_document_kind, is_placeholder, withheld_names
 
 _MARK = re.compile(r"\s*\[\d+\]")  # a citation marker, "[3]"
@@ -208,27 +207,6 @@ def asks_for_summary(question: str) -> bool:
     """Does ``question`` ask what the documents say of its subject as a whole ("总结公司2021年的诉讼和监管事项",
     "summarise the case") rather than one fact? Its words are headings to gather under, not a fact to find."""
     return _SUMMARY.search(question) is not None
-
-
-# Head nouns that frame what is asked rather than name it: "诊断结果" asks the diagnosis, which a record writes
-# as "初步诊断：…" without 结果.
-_FRAMING_HEADS = frozenset(("结果", "情况", "内容", "信息", "方面", "具体", "详情", "明细", "状况", "过程", "原因"))
-
-
-def phrases_apart(question: str, asked: Collection[str], text: str) -> list[tuple[str, str]]:
-    """Two asked Chinese words the question writes as one phrase naming a thing ("线上渠道": 线上 + 渠道; not
-    "上海出差", whose head is a verb, nor "不计通过") that no clause of
-    ``text`` holds together: a document may write each ("研发人员", "预计于2023年投入使用") and still not the
-    thing the phrase names."""
-    words = sorted((at, w) for w in asked if len(w) >= 2 and has_han(w) and (at := question.find(w)) >= 0)
-    pairs = [(a, b) for (i, a), (j, b) in pairwise(words) if i + len(a) == j  # a phrase naming a thing:
-             and not is_function_word(a) and names_a_thing(b)  # its head a thing: 线上渠道, not 上海出差
-             and a not in _FRAMING_HEADS and b not in _FRAMING_HEADS]
-    if not pairs:
-        return []
-    clauses = [c for c in _CLAUSE_END.split(text) if c.strip()]
-    # each word written somewhere (a word written nowhere is missing on its own), never the two together
-    return [(a, b) for a, b in pairs if a in text and b in text and not any(a in c and b in c for c in clauses)]
 
 
 def people_named(question: str, terms: Collection[str]) -> set[str]:

@@ -82,7 +82,7 @@ def compound_parts(term: str) -> list[str]:
     return [w for w in jieba.cut_for_search(term) if len(w) >= 2 and w != term]
 
 
-_THING_TAGS = ("n", "s", "t", "a", "j")  # jieba: nouns (nr, ns, nt, nz…), places, times, adjectives (爱好)
+_THING_TAGS = ("n", "s", "t", "a")  # jieba: nouns (nr, ns, nt, nz…), places, times, adjectives (爱好)
 
 
 def names_a_thing(term: str) -> bool:
@@ -104,21 +104,6 @@ def names_a_thing(term: str) -> bool:
     words = list(pseg.cut(term, HMM=False))
     flag = words[-1].flag if words else ""
     return flag.startswith(_THING_TAGS) or flag in ("vn", "eng")
-
-
-_FUNCTION_TAGS = ("p", "c", "u", "d", "r", "m", "q", "y", "e", "o")  # prepositions, conjunctions, particles…
-
-
-def is_function_word(term: str) -> bool:
-    """Whether jieba tags ``term`` (Chinese) as a function word — a preposition, conjunction, particle, adverb,
-    pronoun, numeral or measure word ("通过", "以及") — rather than a word with content."""
-    if not has_han(term):
-        return False
-    initialize()
-    import jieba.posseg as pseg
-
-    words = list(pseg.cut(term, HMM=False))
-    return bool(words) and words[-1].flag.startswith(_FUNCTION_TAGS)
 
 
 def is_dictionary_word(term: str) -> bool:

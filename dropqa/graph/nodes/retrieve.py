@@ -45,7 +45,7 @@ from dropqa.services import Context, Services
 from dropqa.store import nodes as node_store
 from dropqa.store import search as store_search
 from dropqa.store.scope import Scope
-from dropqa.text.asked import ask_weights, asked_text, asks_for_summary, held_share, people_named, phrases_apart
+from dropqa.text.asked import ask_weights, asked_text, asks_for_summary, held_share, people_named
 from dropqa.text.entities import years_in
 from dropqa.text.lang import detect_language
 from dropqa.text.messages import render
@@ -201,10 +201,6 @@ def asked_of(svc: Services, result: RetrievalResult, pool: list[Hit], named: dic
     absent = [t for t in missing if held_share(text, {t: 1.0}, result.translations) == 0.0
               and not any(part in text for part in compound_parts(t)) and not is_stated_by_value(t)
               and not asks_for_summary(query)]
-    if named and not asks_for_summary(query):  # "研发投入" of a report writing 研发 and 投入 only apart
-        own_text = "\n".join(h.content for h in pool if h.document_id in documents)
-        apart = phrases_apart(query, list(ask), f"{own_text}\n{text}")
-        absent += [t for pair in apart for t in pair if t not in absent]
     # a year the subject's documents never write, nor the best passages: they do not cover that time at all
     # ("丰穗农业2018年的净利润" of a report on 2021) — whatever else of the question they hold
     years = list(dict.fromkeys(years_in(query))) if named else []
