@@ -191,21 +191,20 @@ def asked_of(svc: Services, result: RetrievalResult, pool: list[Hit], named: dic
         return Asked()
     subject |= people_named(query, result.terms)  # 罗某's defender 彭某某: who is asked about, not what
     ask = ask_weights(result.weights, subject)
-    held, missing = held_in(svc, ask, result.translations,
-                            replace(scope, document_ids=tuple(uuid.UUID(d) for d in sorted(documents))))
+    own_scope = replace(scope, document_ids=tuple(uuid.UUID(d) for d in sorted(documents)))
+    held, missing = held_in(svc, ask, result.translations, own_scope)
     total = sum(ask.values()) or 1.0
     siblings = siblings_in(query, named, pool) if named else set()
     best = [f"{h.breadcrumb}\n{h.content}" for h in pool[: svc.settings.retrieval.top_k]
             if h.document_id not in siblings]
     text = "\n".join(best)
-    absent = [t for t in missing if held_share(text, {t: 1.0}, result.translations) == 0.0
-              and not any(part in text for part in compound_parts(t)) and not is_stated_by_value(t)
-              and not asks_for_summary(query)]
+    absent = [] if asks_for_summary(query) else [
+        t for t in missing if held_share(text, {t: 1.0}, result.translations) == 0.0
+        and not any(part in text for part in compound_parts(t)) and not is_stated_by_value(t)]
     # a year the subject's documents never write, nor the best passages: they do not cover that time at all
     # ("丰穗农业2018年的净利润" of a report on 2021) — whatever else of the question they hold
     years = list(dict.fromkeys(years_in(query))) if named else []
-    written = store_search.written_terms(svc.db, years, replace(
-        scope, document_ids=tuple(uuid.UUID(d) for d in sorted(documents)))) if years else set()
+    written = store_search.written_terms(svc.db, years, own_scope) if years else set()
     unwritten = tuple(y for y in years if y not in written and y not in text)
     own = [h.content for h in pool if h.document_id in documents][:5]
     asked_in_han = sum(w for t, w in ask.items() if has_han(t)) * 2 > total
