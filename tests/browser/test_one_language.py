@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -73,8 +74,7 @@ def walk(page, base: str, lang: str, tmp_path: Path) -> dict[str, str]:
         z.writestr("a.bin", b"\x00\x01" * 100)
     page.set_input_files("#file-input", [str(empty), str(archive)])
     page.wait_for_function("document.querySelectorAll('.upload[data-state=rejected]').length === 2", timeout=180_000)
-    page.locator("#doc-table tbody tr button[aria-expanded]").first.click()
-    page.wait_for_selector(".versions-row li")
+    open_first_versions(page)
     keep("documents")
     page.goto(base + "/#/topics")
     page.wait_for_selector(".topic-card")
@@ -100,6 +100,20 @@ def walk(page, base: str, lang: str, tmp_path: Path) -> dict[str, str]:
         toggle.click()
     keep("ask")
     return seen
+
+
+def open_first_versions(page) -> None:
+    """Open the first document's versions. The list is drawn again 400 ms after each upload ends, and a busy
+    machine may draw it after the click: the versions opened in the table it replaced are gone with it (the
+    new button says aria-expanded=false), so they are opened again until they show."""
+    button = page.locator("#doc-table tbody tr button[aria-expanded]").first
+    versions = page.locator(".versions-row li")
+    deadline = time.monotonic() + 60
+    while not versions.count():
+        assert time.monotonic() < deadline, "the first document's versions never showed"
+        if button.get_attribute("aria-expanded") == "false":
+            button.click()
+        page.wait_for_timeout(200)
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

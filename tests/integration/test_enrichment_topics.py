@@ -24,7 +24,10 @@ pytestmark = [pytest.mark.integration, pytest.mark.heavy(240)]
 SHARED = ROOT.parent / "shared"
 SAMPLES = SHARED / "samples" / "corpus"
 DEV = SHARED / "evals-dev" / "dragonball-dev-en" / "corpus"  # court cases: full of person names
-DEV_FILES = 6
+DEV_FILES = 4  # the first four: two judgements and two court records, the two kinds of court case
+# The scanned meeting minutes are left out: topics need their words, not their OCR, which takes more time
+# than all the other files together (OCR of that file: tests/unit/parsers/test_pdf.py)
+SCANNED = "产品路线评审会会议纪要（扫描件）.pdf"
 NOISE = ["per", "3.0", "may", "must", "gb", "q1", "q4", "tom", "becker", "presented", "分钟", "含义", "a", "的"]
 
 
@@ -63,7 +66,8 @@ def corpus(indexer, tmp_path_factory: pytest.TempPathFactory) -> dict[str, objec
     if not SAMPLES.is_dir() or not DEV.is_dir():
         pytest.skip("the samples and dev corpora live in ../shared")
     root = tmp_path_factory.mktemp("topics_corpus")
-    files = sorted(p for p in SAMPLES.iterdir() if p.is_file()) + sorted(DEV.iterdir())[:DEV_FILES]
+    samples = sorted(p for p in SAMPLES.iterdir() if p.is_file() and p.name != SCANNED)
+    files = samples + sorted(DEV.iterdir())[:DEV_FILES]
     text = []
     for f in files:
         shutil.copy2(f, root / f.name)
@@ -78,8 +82,8 @@ def corpus(indexer, tmp_path_factory: pytest.TempPathFactory) -> dict[str, objec
 def test_a_handful_of_well_named_topics_per_ten_documents(services, corpus):
     files, text = corpus["files"], str(corpus["text"])  # type: ignore[index]
     listed = topic_store.list_topics(services.db, DEFAULT, limit=1000)
-    # grouped, not one per document: 17 documents on some nine subjects (two kinds of court case, travel,
-    # security, business, planning, reviews, performance, a chat log)
+    # grouped, not one per document: 14 documents on some eight subjects (two kinds of court case, travel,
+    # security, business, planning, performance, a chat log)
     assert 2 <= len(listed) <= 2 * len(files) // 3, [t["name"] for t in listed]  # type: ignore[arg-type]
     # every document has a topic; a document may carry a second one (its sections differ)
     carried = {d["id"] for t in listed for d in topic_store.topic_documents(services.db, DEFAULT, t["id"])}

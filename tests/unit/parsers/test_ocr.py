@@ -192,3 +192,14 @@ def test_engine_is_created_once_across_threads(monkeypatch: pytest.MonkeyPatch) 
         t.join()
     assert len(created) == 1
     assert all(engine is created[0] for engine in got)
+
+
+def test_omp_num_threads_caps_the_ocr_models_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """ONNX Runtime ignores OMP_NUM_THREADS; the engine passes it on (tests/conftest.py sets 1)."""
+    for value, threads in (("1", 1), ("3", 3), ("0", None), ("", None), ("many", None)):
+        monkeypatch.setenv("OMP_NUM_THREADS", value)
+        assert ocr._omp_threads() == threads, value
+    monkeypatch.setenv("OMP_NUM_THREADS", "1")
+    engine = ocr._RapidEngine()._ocr
+    sessions = [engine.text_det.infer.session, engine.text_cls.infer.session, engine.text_rec.session.session]
+    assert [s.get_session_options().intra_op_num_threads for s in sessions] == [1, 1, 1]
