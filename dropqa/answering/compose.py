@@ -25,6 +25,7 @@ class Composed:
     lines: list[str]
     citations: list[int] = field(default_factory=list)
     relevance: dict[int, float] = field(default_factory=dict)  # pool index → relevance to set (outline nodes)
+    quoted: list[tuple[int, str]] = field(default_factory=list)  # (pool index, sentence) of each quoted line
 
     @property
     def text(self) -> str:
@@ -129,6 +130,7 @@ def multi_hop(lang: str, intent: Intent, question: str, bridge: list[str], pool:
     hop1_terms = [t for t in query_terms(intent.first_hop) if t not in ("负责", "负责人", "项目")]
     lines, cites = [render(lang, "multi_lead")], []
     used: set[str] = set()
+    quoted: list[tuple[int, str]] = []
 
     def best_unit(i: int, wanted: list[str]) -> str | None:
         h = pool[i]
@@ -144,6 +146,7 @@ def multi_hop(lang: str, intent: Intent, question: str, bridge: list[str], pool:
         if unit:
             used.add(unit)
             cites.append(i)
+            quoted.append((i, unit))
             lines.append(render(lang, "multi_item", where=_where(pool[i]), text=clean_markup(unit), n=i + 1))
     # Hop 2: what the documents say about the entity that the rest of the question asks.
     rest_terms = [t for t in query_terms(intent.rest or question) if t not in hop1_terms] + [entity.lower()]
@@ -156,8 +159,9 @@ def multi_hop(lang: str, intent: Intent, question: str, bridge: list[str], pool:
             continue
         used.add(unit)
         cites.append(i)
+        quoted.append((i, unit))
         lines.append(render(lang, "multi_item", where=_where(pool[i]), text=clean_markup(unit), n=i + 1))
-    return Composed(lines, cites) if len(cites) >= 2 else None
+    return Composed(lines, cites, quoted=quoted) if len(cites) >= 2 else None
 
 
 def locate(lang: str, question: str, terms: list[str], weights: dict[str, float],
@@ -190,6 +194,7 @@ def extractive(lang: str, question: str, terms: list[str], weights: dict[str, fl
         return None
     lines = [render(lang, "answer_lead")]
     cites: set[int] = set()
+    quoted = [(p.hit_index, p.text) for p in picked]
     for p in picked:
         text, refs = p.text, [p.hit_index]
         units = sentence_units(pool[p.hit_index])
@@ -202,4 +207,4 @@ def extractive(lang: str, question: str, terms: list[str], weights: dict[str, fl
         cites.update(refs)
         extra = "".join(f"[{r + 1}]" for r in refs[1:])  # the continuation's passage, cited right after
         lines.append(render(lang, "answer_item", text=clean_markup(text), n=refs[0] + 1) + extra)
-    return Composed(lines, sorted(cites))
+    return Composed(lines, sorted(cites), quoted=quoted)

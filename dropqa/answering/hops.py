@@ -43,7 +43,7 @@ def needs_second_hop(hit: Hit, weights: dict[str, float], covered_enough: float)
     return coverage([t for t in ask if holds(low, t)], ask) < covered_enough
 
 
-def _english_entities(text: str) -> list[str]:
+def english_entities(text: str) -> list[str]:
     out = []
     for m in _CAPITALISED.finditer(text):
         phrase = re.sub(r"['’]s$", "", m.group(0).strip(" .'’"))  # Finland's → Finland
@@ -67,7 +67,7 @@ def bridge_candidates(question: str, hit: Hit, limit: int) -> list[str]:
     sentences.sort(key=lambda s: -sum(1 for t in terms if t in s.lower()))
     found: list[str] = []
     for sentence in sentences:
-        names = chinese_names(sentence) if has_han(sentence) else _english_entities(sentence)
+        names = chinese_names(sentence) if has_han(sentence) else english_entities(sentence)
         for name in names:
             low = name.lower()
             if low in asked or low in title or any(low in f.lower() or f.lower() in low for f in found):

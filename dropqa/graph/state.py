@@ -118,6 +118,7 @@ class Turn:
     answerable: bool = False
     confidence: Literal["high", "medium", "low"] | None = None
     citations: list[int] = field(default_factory=list)  # indexes into hits that the answer cites
+    inferred: bool = False  # the answer follows a link no one passage states (answering.chain): never "high"
     model_wrote: bool = False  # the answer is the chat model's text: verify keeps only its supported sentences
     mode: Literal["direct", "agent"] = "direct"
     iterations: int = 0

@@ -17,12 +17,13 @@ from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 
 from dropqa.answering import compose
+from dropqa.answering.chain import last_link
 from dropqa.answering.extractive import Similarity
 from dropqa.blocking import in_thread
 from dropqa.config import AnswerSettings
 from dropqa.graph.nodes.common import decide_answerable, has_model, last_ai, model_deadline, step
 from dropqa.graph.prompts import fill
-from dropqa.graph.state import State
+from dropqa.graph.state import State, TraceStep
 from dropqa.models.chat import ChatUnavailable, Usage, ainvoke_chat, text_of
 from dropqa.retrieval.answerability import Decision, refusal_rule
 from dropqa.retrieval.fusion import calibrate_similarity
@@ -31,6 +32,7 @@ from dropqa.services import Context, Services
 from dropqa.text.asked import as_written, lacks_required_kind, missing_terms
 from dropqa.text.messages import render
 from dropqa.text.segment import names_a_thing
+from dropqa.text.sentences import clean_markup
 
 _NODE_REF = re.compile(r"\[([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\]")
 _NUM_REF = re.compile(r"\[(\d+)\]")
@@ -198,16 +200,37 @@ def compose_offline(state: State, svc: Services) -> dict[str, Any]:
             return abstain(state, decision)
     if composed is None:
         return abstain(state)
+    composed, linked = with_last_link(state, svc, composed, multi=intent.kind == "multi_hop")
     update: dict[str, Any] = {
-        "answer": composed.text, "answerable": True, "citations": composed.citations,
+        "answer": composed.text, "answerable": True, "citations": composed.citations, "inferred": bool(linked),
         "reasoning_trace": [step(state, "answer", render(lang, "answer_summary", n=len(pool),
-                                                         k=len(composed.citations)))],
+                                                         k=len(composed.citations))), *linked],
     }
     if composed.relevance:  # new Hit objects: the state's own are not changed in place
         pool = [h.model_copy(update={"relevance": max(h.relevance, composed.relevance[i])})
                 if i in composed.relevance else h for i, h in enumerate(pool)]
         update["hits"] = pool
     return update
+
+
+def with_last_link(state: State, svc: Services, composed: compose.Composed, *, multi: bool,
+                   ) -> tuple[compose.Composed, list[TraceStep]]:
+    """``composed`` with the last link of a chain question quoted after its lines (``answering.chain``), and
+    the trace step that says so (none when no link was quoted): "the country Signmark is from" — Signmark's
+    sentence names Finland, the markka's says what the question asks of it."""
+    pool = state.hits
+    link = last_link(state.search_text, state.quality.weights, pool, composed.quoted,
+                     enough=svc.settings.answer.second_hop_coverage, passages=svc.settings.retrieval.top_k,
+                     similarity=sentence_similarity(svc, state.search_text))
+    if link is None:
+        return composed, []
+    hit, n = pool[link.hit_index], link.hit_index + 1
+    line = (render(state.language, "multi_item", where=f"{hit.document_name} > {hit.where()}",
+                   text=clean_markup(link.text), n=n)
+            if multi else render(state.language, "answer_item", text=clean_markup(link.text), n=n))
+    said = step(state, "answer", render(state.language, "chain_link", entity=link.entity, document=hit.document_name))
+    return replace(composed, lines=[*composed.lines, line], citations=sorted({*composed.citations, link.hit_index}),
+                   quoted=[*composed.quoted, (link.hit_index, link.text)]), [said]
 
 
 def subject_label(hit: Hit, naming: frozenset[str], lang: str) -> str:

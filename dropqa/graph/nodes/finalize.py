@@ -56,8 +56,8 @@ def confidence_of(state: State) -> Confidence:
         base = decision.confidence
     else:
         base = "medium"  # answered although the model doubted it (or for another reason)
-    if state.conflicts and base == "high":
-        base = "medium"  # the sources disagree: the answer reports both, with less certainty
+    if (state.conflicts or state.inferred) and base == "high":
+        base = "medium"  # the sources disagree (the answer reports both), or it rests on a link they do not state
     ask = quality.asked.weights(quality.weights)
     quote = quoted(state.answer)
     if held_share(quote, ask, quality.asked.translations) < 0.5:

@@ -11,10 +11,11 @@ from typing import Any
 from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 
+from dropqa.answering.compose import Composed
 from dropqa.answering.extractive import Similarity, pick_sentences
 from dropqa.blocking import in_thread
 from dropqa.config import AgentSettings, AnswerSettings
-from dropqa.graph.nodes.answer import answer, passages_block, sentence_similarity
+from dropqa.graph.nodes.answer import answer, passages_block, sentence_similarity, with_last_link
 from dropqa.graph.nodes.common import model_deadline, step
 from dropqa.graph.prompts import fill
 from dropqa.graph.state import Finding, ReaderState, State, Statement
@@ -95,20 +96,27 @@ async def synthesize(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     findings = [f for f in state.findings if f.statements]
     order = {h.document_name: i for i, h in reversed(list(enumerate(pool)))}
     findings.sort(key=lambda f: order.get(f.document, len(pool)))
-    lines, cites = [render(lang, "findings_lead")], []
+    lines, cites, quoted = [render(lang, "findings_lead")], [], []
     for finding in findings:
         for s in finding.statements:
             i = index.get(s.node_id)
             if i is None:
                 continue
             cites.append(i)
+            quoted.append((i, s.text))
             where = f"{finding.document} > {s.where}" if s.where else finding.document
             lines.append(render(lang, "multi_item", where=where, text=s.text, n=i + 1))
     if not cites:
         update = await answer(replace(state, degraded=state.degraded or degraded), runtime)
     else:
-        update = {"answer": "\n".join(lines), "answerable": True, "citations": sorted(set(cites)),
-                  "reasoning_trace": [step(state, "answer", render(lang, "synthesis_summary", n=len(findings)))]}
+        composed, linked = Composed(lines, sorted(set(cites)), quoted=quoted), []
+        if degraded or not runtime.context.services.chat_providers:  # offline statements: follow the chain
+            composed, linked = await in_thread(with_last_link, state, runtime.context.services, composed,
+                                               multi=True)
+        update = {"answer": composed.text, "answerable": True, "citations": composed.citations,
+                  "inferred": bool(linked),
+                  "reasoning_trace": [step(state, "answer", render(lang, "synthesis_summary", n=len(findings))),
+                                      *linked]}
     return {**update, "degraded": True} if degraded else update
 
 

@@ -19,6 +19,7 @@ from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
 from dropqa.answering import followup
+from dropqa.answering.chain import link_kinds
 from dropqa.answering.hops import linked_documents, needs_second_hop, second_hop_queries
 from dropqa.answering.intent import Intent, classify
 from dropqa.answering.parts import (
@@ -190,6 +191,7 @@ def asked_of(svc: Services, result: RetrievalResult, pool: list[Hit], named: dic
     else:
         return Asked()
     subject |= people_named(query, result.terms)  # 罗某's defender 彭某某: who is asked about, not what
+    subject |= link_kinds(query) & set(result.terms)  # "the city where X died": which kind of thing, not what
     ask = ask_weights(result.weights, subject)
     own_scope = replace(scope, document_ids=tuple(uuid.UUID(d) for d in sorted(documents)))
     held, missing = held_in(svc, ask, result.translations, own_scope)

@@ -1,0 +1,169 @@
+"""The last link of a chain question, without a chat model.
+
+"What currency predated the Euro in the country Signmark is from?" asks about something the question only
+describes — "the country Signmark is from". The sentence quoted about Signmark names it ("… competing in
+Finland's national qualifications …") and says nothing of a currency; the answer is a sentence about Finland
+("The Finnish markka … was the currency of Finland … replaced by the euro"). When a question describes what
+it asks about this way (``describes_link``) and no quoted line holds most of what it asks, the sentence of the
+evidence pool that names an entity of the quoted lines — in its text or its document's title — and holds
+more of what is asked than any quoted line is quoted after them (``last_link``).
+
+The link is an inference the documents do not state in one place: an answer that needs it is never
+``high`` (the caller caps it).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from dropqa.answering.extractive import Similarity, sentence_units
+from dropqa.answering.hops import english_entities
+from dropqa.retrieval.fusion import coverage
+from dropqa.retrieval.hits import Hit
+from dropqa.text.entities import chinese_names
+from dropqa.text.segment import has_han, holds, query_terms
+
+# What a question describes instead of naming: "the country Signmark is from", "the state where X is located",
+# "the director of Y", "Z's birthplace", "X所在的城市", "Y的导演的…".
+_LINK_NOUNS = (
+    r"country|state|city|county|town|village|place|district|region|province|continent|nation|island|river|"
+    r"university|college|school|team|club|company|band|group|network|league|party|organi[sz]ation|label|"
+    r"station|person|man|woman|director|producer|performer|author|writer|composer|singer|actor|actress|artist|"
+    r"creator|founder|owner|player|spouse|wife|husband|father|mother|son|daughter|child|birthplace|capital|"
+    r"headquarters|hometown|alma mater|employer|publisher|developer|manufacturer|distributor|operator|"
+    r"character|studio|venue|location|country of citizenship|birth country|place of birth"
+)
+_DESCRIBED = re.compile(
+    rf"(?i)\bthe\s+(?:\w+\s+)?(?:{_LINK_NOUNS})\s+(?:where|that|which|who|whom|whose|in which|of which|of|from|"
+    rf"containing|featuring|producing|with)\b"
+    rf"|\bthe\s+(?:{_LINK_NOUNS})\s+(?=[A-Z])"  # "the country Signmark is from" (the name follows at once)
+    rf"|['’]s\s+(?:\w+\s+)?(?:{_LINK_NOUNS})\b"
+    r"|所在(?:的)?(?:国家|城市|省份?|地区|州|县|市)|出生(?:地|的城市|的国家)|的(?:导演|作者|配偶|妻子|丈夫|父亲|母亲|创始人|"
+    r"出生地|国籍|所在地)的"
+)
+
+
+# tie-breaks between sentences holding as much of what is asked: one about the entity rather than naming it
+# in passing, and the one nearer the question in meaning
+_ABOUT = 0.1
+_SIMILAR = 0.1
+
+_LINK_NOUN = re.compile(rf"(?i)\b(?:{_LINK_NOUNS})\b|"
+                        r"(?:国家|城市|省份?|地区|导演|作者|配偶|妻子|丈夫|父亲|母亲|创始人|出生地|国籍|所在地)")
+
+
+def describes_link(question: str) -> bool:
+    """The question asks about something it describes by its link to a named thing (see module docstring)."""
+    return _DESCRIBED.search(question) is not None
+
+
+def link_kinds(question: str) -> set[str]:
+    """The words naming the kind of thing a describing question links to ("country", "city", "alma", "mater",
+    "城市"): what the link is, not what is asked of it — no document needs to write "city" to name Prague.
+    Empty when the question describes nothing."""
+    if not describes_link(question):
+        return set()
+    return {w.lower() for m in _LINK_NOUN.finditer(question) for w in m.group(0).split()}
+
+
+@dataclass(frozen=True)
+class Link:
+    hit_index: int  # the pool passage quoted
+    text: str  # the sentence quoted
+    entity: str  # the entity of the quoted lines it follows
+
+
+def _entities(text: str) -> list[str]:
+    """Names in ``text``; an English name joined by "of" also by its tail ("Chancellor of University of Kansas"
+    names the University of Kansas too)."""
+    if has_han(text):
+        return chinese_names(text)
+    out: list[str] = []
+    for name in english_entities(text):
+        parts = name.split(" of ")
+        out += [" of ".join(parts[k:]) for k in range(len(parts))]
+    return out
+
+
+def _held(text: str, ask: dict[str, float]) -> float:
+    low = text.lower()
+    return coverage([t for t in ask if holds(low, t)], ask)
+
+
+def described_part(question: str) -> str:
+    """The words of the description — what it hangs on: "Signmark is from" of "the country Signmark is from",
+    "The Girl Who …" of "the director of The Girl Who …", "Akinoshu Kenji" of "Akinoshu Kenji's birthplace",
+    "卡塞尔" of "卡塞尔所在的国家" ("" when the question describes nothing). What is asked is the rest."""
+    m = _DESCRIBED.search(question)
+    if m is None:
+        return ""
+    before = question[:m.start()]
+    if has_han(m.group(0)):  # "…的卡塞尔所在的国家": the words since the last 的 or comma
+        return re.split(r"[的，,、；;：:\s]", before)[-1]
+    if m.group(0).startswith(("'", "’")):  # the possessor: the name just before "'s"
+        names = english_entities(before)
+        return names[-1] if names and before.rstrip().endswith(names[-1]) else " ".join(before.split()[-2:])
+    return question[m.end():]
+
+
+def last_link(question: str, weights: dict[str, float], pool: Sequence[Hit], quoted: Sequence[tuple[int, str]],
+              *, enough: float, passages: int, similarity: Similarity | None = None) -> Link | None:
+    """The sentence that answers what ``question`` asks of the entity its quoted lines name, or None.
+
+    ``quoted``: (pool index, sentence) of the answer's lines. The lines about what the description hangs on
+    (their document is named by its words; else the first line) give the entities. None when one of those
+    lines holds ``enough`` of what is asked, or when no sentence of the best ``passages`` that names one of
+    the entities (in its text or its document's title; not a word of the question) holds more of what is
+    asked than they do, or when the best such sentence is quoted already."""
+    if not quoted or not describes_link(question):
+        return None
+    asked = question.lower()
+    hang = [t for t in query_terms(described_part(question)) if t in weights]
+    subject = [(i, text) for i, text in quoted if any(t in pool[i].names() for t in hang)] or [quoted[0]]
+    subject_docs = {pool[i].document_id for i, _ in subject}
+    # what is asked: the question's terms but the description's ("licensed to broadcast" of "the city where WILM
+    # is licensed to broadcast"), those naming the subject's documents, and the kind of thing the description
+    # names ("country": the link's own word, which any sentence about any country holds)
+    naming = " ".join(pool[i].names() for i, _ in subject)
+    kinds = link_kinds(question)
+    ask = {t: w for t, w in weights.items() if t not in hang and t not in naming and t not in kinds} or dict(weights)
+    floor = max(_held(text, ask) for _, text in subject)
+    if floor >= enough:
+        return None
+    entities: list[str] = []
+    for _, text in subject:
+        for name in _entities(text):
+            low = name.lower()
+            if low not in asked and low not in entities and len(low) >= 2:
+                entities.append(low)
+    if not entities:
+        return None
+    candidates: list[tuple[float, int, str, str]] = []
+    for i, hit in enumerate(pool[:passages]):
+        if hit.document_id in subject_docs:
+            continue
+        title = f"{hit.document_name} {hit.breadcrumb}".lower()
+        for unit in sentence_units(hit):
+            low = unit.lower()
+            linked = next((e for e in entities if e in low or e in title), None)
+            if linked is None:
+                continue
+            held = _held(f"{unit} {hit.breadcrumb}", ask)
+            if held <= floor:
+                continue
+            # about the entity — its own document, or a sentence naming few things — before a passing mention in
+            # a list of names
+            about = 1.0 if linked in title else 1.0 / max(1, len(_entities(unit)))
+            candidates.append((held + _ABOUT * about, i, unit, linked))
+    if not candidates:
+        return None
+    if similarity is not None and len(candidates) > 1:
+        sims = similarity([c[2] for c in candidates])
+        candidates = [(score + _SIMILAR * sim, i, unit, e)
+                      for (score, i, unit, e), sim in zip(candidates, sims, strict=True)]
+    _, i, unit, entity = max(candidates, key=lambda c: (c[0], -c[1]))
+    if (i, unit) in set(quoted):
+        return None
+    return Link(hit_index=i, text=unit, entity=entity)

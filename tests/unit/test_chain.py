@@ -1,0 +1,75 @@
+"""answering.chain: the last link of a question that describes what it asks about, without a chat model."""
+
+from dropqa.answering.chain import described_part, describes_link, last_link
+from dropqa.retrieval.hits import Hit
+from dropqa.text.segment import query_terms
+
+QUESTION = "What currency predated the Euro in the country Signmark is from?"
+SIGNMARK = ("Signmark was one of the artists competing in Finland's national qualifications to represent it "
+            "in the 2009 Eurovision Song Contest.")
+EURO = ("The euro is the sole currency of 19 EU member states: Austria, Belgium, Cyprus, Estonia, Finland, France, "
+        "Germany and Spain.")
+MARKKA = ("The Finnish markka was the currency of Finland from 1860 until 28 February 2002, when it was replaced "
+          "by the euro.")
+ESTONIA = "Estonia adopted the euro as the country's currency on 1 January 2011."
+
+
+def _hit(content: str, doc: str, title: str) -> Hit:
+    return Hit(node_id=f"{doc}:1", document_id=doc, document_name=f"{doc}.md", version=1, node_type="paragraph",
+               section="", breadcrumb=title, content=content, position=1)
+
+
+def _weights(question: str) -> dict[str, float]:
+    return {t: 1.0 for t in query_terms(question)}
+
+
+POOL = [_hit(SIGNMARK, "signmark", "Signmark"), _hit(EURO, "euro-2", "Euro"), _hit(ESTONIA, "estonia", "Estonia"),
+        _hit(MARKKA, "finnish-markka", "Finnish markka")]
+
+
+def _overlap(question: str):
+    """Sentence similarity for the tie-break: the share of the question's words a sentence holds (the service
+    uses the embedder; this keeps the unit test free of a model)."""
+    words = set(query_terms(question))
+    return lambda texts: [len(words & set(query_terms(t))) / len(words) for t in texts]
+
+
+def _link(question: str, pool: list[Hit], quoted: list[tuple[int, str]]):
+    return last_link(question, _weights(question), pool, quoted, enough=0.6, passages=10,
+                     similarity=_overlap(question))
+
+
+def test_described_things_are_recognised_and_plain_questions_are_not():
+    for q in (QUESTION, "Who is the spouse of Big Eye's main director?",
+              "What movie stars Morgan Freeman and the producer of The Jewel of the Nile?",
+              "When was the clock built in the city where Karel Purkyně died?", "卡塞尔所在的国家的首都是哪里？"):
+        assert describes_link(q), q
+    for q in ("What is the RPO of the Kestrel payments gateway?", "Nova 3.0 企业版每席位每月多少钱？",
+              "What was the patient's initial diagnosis at Parker General Hospital?", "星图计划的负责人是谁？"):
+        assert not describes_link(q), q
+    assert described_part(QUESTION).startswith("Signmark is from")
+    assert "Big Eye" in described_part("Who is the spouse of Big Eye's main director?")
+    assert described_part("卡塞尔所在的国家的首都是哪里？").endswith("卡塞尔")
+
+
+def test_the_entity_the_subject_line_names_leads_to_the_answer():
+    link = _link(QUESTION, POOL, [(0, SIGNMARK), (1, EURO)])
+    assert link is not None and link.hit_index == 3 and link.entity == "finland"
+
+
+def test_only_the_subject_line_gives_entities():
+    # Estonia is named by the euro's line, not by Signmark's: its sentence is no link of this chain
+    link = _link(QUESTION, POOL[:3], [(0, SIGNMARK), (1, EURO)])
+    assert link is None
+
+
+def test_no_link_when_a_quoted_line_answers_or_the_question_describes_nothing():
+    assert _link("What currency did Finland use before the euro?", POOL, [(3, MARKKA)]) is None
+    answered = "Signmark competed in Finland, whose currency before the euro was the markka."
+    pool = [_hit(answered, "signmark", "Signmark"), *POOL[1:]]
+    assert _link(QUESTION, pool, [(0, answered)]) is None
+
+
+def test_no_link_to_a_sentence_that_holds_no_more_of_what_is_asked():
+    unrelated = _hit("Finland is a Nordic country with a long coastline.", "finland", "Finland")
+    assert _link(QUESTION, [POOL[0], unrelated], [(0, SIGNMARK)]) is None
