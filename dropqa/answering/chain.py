@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from dropqa.answering.extractive import Similarity, sentence_units
-from dropqa.answering.hops import english_entities
+from dropqa.answering.hops import bridge_candidates, english_entities, needs_second_hop
 from dropqa.retrieval.fusion import coverage
 from dropqa.retrieval.hits import Hit
 from dropqa.text.entities import chinese_names
@@ -54,9 +54,17 @@ _LINK_NOUN = re.compile(rf"(?i)\b(?:{_LINK_NOUNS})\b|"
                         r"(?:国家|城市|省份?|地区|导演|作者|配偶|妻子|丈夫|父亲|母亲|创始人|出生地|国籍|所在地)")
 
 
+# "Who is the wife of Kim Jong-chul?": a description the question opens with is what it asks, not a link
+_ASKS = re.compile(r"(?i)^\s*(?:who|what|which|where|when)\s+(?:is|was|are|were)\s+$")
+
+
+def _description(question: str) -> re.Match[str] | None:
+    return next((m for m in _DESCRIBED.finditer(question) if not _ASKS.match(question[:m.start()])), None)
+
+
 def describes_link(question: str) -> bool:
     """The question asks about something it describes by its link to a named thing (see module docstring)."""
-    return _DESCRIBED.search(question) is not None
+    return _description(question) is not None
 
 
 def link_kinds(question: str) -> set[str]:
@@ -66,6 +74,23 @@ def link_kinds(question: str) -> set[str]:
     if not describes_link(question):
         return set()
     return {w.lower() for m in _LINK_NOUN.finditer(question) for w in m.group(0).split()}
+
+
+def link_searches(question: str, hits: Sequence[Hit], weights: dict[str, float], covered_enough: float,
+                  limit: int) -> list[str]:
+    """Searches for the last link when the passage about the description's subject (the first of ``hits``
+    whose document its words name; else the first) holds less than ``covered_enough`` of what is asked: what
+    is asked, without the description, with each name that passage gives ("What currency predated the Euro in
+    the country Finland"). [] when the question describes nothing."""
+    hang = described_part(question)
+    if not hits or not hang:
+        return []
+    words = [t for t in query_terms(hang) if t in weights]
+    subject = next((h for h in hits if any(t in h.names() for t in words)), hits[0])
+    if not needs_second_hop(subject, weights, covered_enough):
+        return []
+    asked = " ".join(question.replace(hang, " ").split())
+    return [f"{asked} {name}" for name in bridge_candidates(question, subject, limit)]
 
 
 @dataclass(frozen=True)
@@ -96,7 +121,7 @@ def described_part(question: str) -> str:
     """The words of the description — what it hangs on: "Signmark is from" of "the country Signmark is from",
     "The Girl Who …" of "the director of The Girl Who …", "Akinoshu Kenji" of "Akinoshu Kenji's birthplace",
     "卡塞尔" of "卡塞尔所在的国家" ("" when the question describes nothing). What is asked is the rest."""
-    m = _DESCRIBED.search(question)
+    m = _description(question)
     if m is None:
         return ""
     before = question[:m.start()]

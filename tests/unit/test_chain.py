@@ -1,6 +1,6 @@
 """answering.chain: the last link of a question that describes what it asks about, without a chat model."""
 
-from dropqa.answering.chain import described_part, describes_link, last_link
+from dropqa.answering.chain import described_part, describes_link, last_link, link_searches
 from dropqa.retrieval.hits import Hit
 from dropqa.text.segment import query_terms
 
@@ -45,7 +45,8 @@ def test_described_things_are_recognised_and_plain_questions_are_not():
               "When was the clock built in the city where Karel Purkyně died?", "卡塞尔所在的国家的首都是哪里？"):
         assert describes_link(q), q
     for q in ("What is the RPO of the Kestrel payments gateway?", "Nova 3.0 企业版每席位每月多少钱？",
-              "What was the patient's initial diagnosis at Parker General Hospital?", "星图计划的负责人是谁？"):
+              "What was the patient's initial diagnosis at Parker General Hospital?", "星图计划的负责人是谁？",
+              "Who is the wife of Kim Jong-chul?"):
         assert not describes_link(q), q
     assert described_part(QUESTION).startswith("Signmark is from")
     assert "Big Eye" in described_part("Who is the spouse of Big Eye's main director?")
@@ -73,3 +74,10 @@ def test_no_link_when_a_quoted_line_answers_or_the_question_describes_nothing():
 def test_no_link_to_a_sentence_that_holds_no_more_of_what_is_asked():
     unrelated = _hit("Finland is a Nordic country with a long coastline.", "finland", "Finland")
     assert _link(QUESTION, [POOL[0], unrelated], [(0, SIGNMARK)]) is None
+
+
+def test_the_link_is_searched_with_what_is_asked_and_the_entity_the_subjects_passage_names():
+    searches = link_searches(QUESTION, POOL[:2], _weights(QUESTION), 0.6, 2)
+    assert searches and searches[0].startswith("What currency predated the Euro in the country")
+    assert "Signmark" not in searches[0] and any(s.endswith("Finland") for s in searches), searches
+    assert link_searches("What currency did Finland use before the euro?", POOL, _weights(QUESTION), 0.6, 2) == []

@@ -19,7 +19,7 @@ from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
 from dropqa.answering import followup
-from dropqa.answering.chain import link_kinds
+from dropqa.answering.chain import link_kinds, link_searches
 from dropqa.answering.hops import linked_documents, needs_second_hop, second_hop_queries
 from dropqa.answering.intent import Intent, classify
 from dropqa.answering.parts import (
@@ -191,7 +191,6 @@ def asked_of(svc: Services, result: RetrievalResult, pool: list[Hit], named: dic
     else:
         return Asked()
     subject |= people_named(query, result.terms)  # 罗某's defender 彭某某: who is asked about, not what
-    subject |= link_kinds(query) & set(result.terms)  # "the city where X died": which kind of thing, not what
     ask = ask_weights(result.weights, subject)
     own_scope = replace(scope, document_ids=tuple(uuid.UUID(d) for d in sorted(documents)))
     held, missing = held_in(svc, ask, result.translations, own_scope)
@@ -210,7 +209,9 @@ def asked_of(svc: Services, result: RetrievalResult, pool: list[Hit], named: dic
     unwritten = tuple(y for y in years if y not in written and y not in text)
     own = [h.content for h in pool if h.document_id in documents][:5]
     asked_in_han = sum(w for t, w in ask.items() if has_han(t)) * 2 > total
-    nowhere = sorted(written_nowhere(svc, list(ask), result.unseen, scope), key=lambda t: -ask[t])
+    kinds = link_kinds(query)  # "the city where X died": a kind of thing, which no document needs to write
+    nowhere = sorted((t for t in written_nowhere(svc, list(ask), result.unseen, scope) if t not in kinds),
+                     key=lambda t: -ask[t])
     if own and asked_in_han != (sum(map(has_han, own)) * 2 > len(own)):
         absent = []  # asked in one language of a document in the other: a dictionary's few words cannot tell
         nowhere = []
@@ -253,6 +254,11 @@ def widen(svc: Services, query: str, intent: Intent, scope: Scope, result: Retri
                                                                    knobs.second_hop_coverage, knobs.hop_names)]
         hops += linked_documents(query, result.hits[0], titles, knobs.part_name_share, knobs.hop_documents)
         heads = result.hits[:2] + hop_heads(svc, hops, scope, result, k)
+    if not hops:  # "the country Signmark is from": the entity Signmark's passage names, searched for what is asked
+        hops = [Part(label=q, query=q) for q in link_searches(query, heads or result.hits[:2], result.weights,
+                                                              knobs.second_hop_coverage, knobs.hop_names)]
+        if hops:
+            heads = (heads or result.hits[:2]) + hop_heads(svc, hops, scope, result, k)
     best = list({h.node_id: h for h in [*heads[:3], *result.hits[:3]]}.values())
     pool, _ = merge_hits(result.hits + heads, expand_window(svc, result, best))
     if heads:  # each part's (or hop's) best passages lead the pool, taking turns, so each is read and cited
