@@ -27,21 +27,24 @@ from dropqa.text.segment import has_han, holds, query_terms
 
 # What a question describes instead of naming: "the country Signmark is from", "the state where X is located",
 # "the director of Y", "Z's birthplace", "X所在的城市", "Y的导演的…".
+_PLACES = r"country|state|city|county|town|village|district|region|province|continent|nation|island|river"
 _LINK_NOUNS = (
-    r"country|state|city|county|town|village|place|district|region|province|continent|nation|island|river|"
-    r"university|college|school|team|club|company|band|group|network|league|party|organi[sz]ation|label|"
-    r"station|person|man|woman|director|producer|performer|author|writer|composer|singer|actor|actress|artist|"
-    r"creator|founder|owner|player|spouse|wife|husband|father|mother|son|daughter|child|birthplace|capital|"
-    r"headquarters|hometown|alma mater|employer|publisher|developer|manufacturer|distributor|operator|"
-    r"character|studio|venue|location|country of citizenship|birth country|place of birth"
+    _PLACES + r"|place|university|college|school|team|club|company|band|group|network|league|party|"
+    r"organi[sz]ation|label|station|person|man|woman|director|producer|performer|author|writer|composer|singer|"
+    r"actor|actress|artist|creator|founder|owner|player|spouse|wife|husband|father|mother|son|daughter|child|"
+    r"birthplace|capital|headquarters|hometown|alma mater|employer|publisher|developer|manufacturer|distributor|"
+    r"operator|character|studio|venue|location|country of citizenship|birth country|place of birth"
 )
 _DESCRIBED = re.compile(
-    rf"(?i)\bthe\s+(?:\w+\s+)?(?:{_LINK_NOUNS})\s+(?:where|that|which|who|whom|whose|in which|of which|of|from|"
+    rf"(?i)\bthe\s+(?:\w+\s+)?(?:{_LINK_NOUNS})\s+(?:where|that|which|who|whom|whose|in which|of which|from|"
     rf"containing|featuring|producing|with)\b"
-    rf"|\bthe\s+(?:{_LINK_NOUNS})\s+(?=[A-Z])"  # "the country Signmark is from" (the name follows at once)
+    # "the director of Y" — but "the city of Washburn" is Washburn itself
+    rf"|\bthe\s+(?:\w+\s+)?(?!(?:{_PLACES})\b)(?:{_LINK_NOUNS})\s+of\b"
+    rf"|\bthe\s+(?:{_LINK_NOUNS})\s+(?=(?-i:[A-Z]))"  # "the country Signmark is from" (the name follows at once)
     rf"|['’]s\s+(?:\w+\s+)?(?:{_LINK_NOUNS})\b"
-    r"|所在(?:的)?(?:国家|城市|省份?|地区|州|县|市)|出生(?:地|的城市|的国家)|的(?:导演|作者|配偶|妻子|丈夫|父亲|母亲|创始人|"
-    r"出生地|国籍|所在地)的"
+    # "卡塞尔所在的国家的首都", "某片的导演的妻子": what is described is asked about further (a 的 follows)
+    r"|(?:所在(?:的)?(?:国家|城市|省份?|地区|州|县|市)|出生(?:地|的城市|的国家)|的(?:导演|作者|配偶|妻子|丈夫|父亲|母亲|"
+    r"创始人|出生地|国籍|所在地))的"
 )
 
 
@@ -55,11 +58,22 @@ _LINK_NOUN = re.compile(rf"(?i)\b(?:{_LINK_NOUNS})\b|"
 
 
 # "Who is the wife of Kim Jong-chul?": a description the question opens with is what it asks, not a link
-_ASKS = re.compile(r"(?i)^\s*(?:who|what|which|where|when)\s+(?:is|was|are|were)\s+$")
+# ("When was the country that produced Fist Power taken …?" asks something of the country: a link)
+_ASKS = re.compile(r"(?i)^\s*(?:who|what|which)\s+(?:is|was|are|were)\s+$")
+
+
+def _asked_itself(question: str, m: re.Match[str]) -> bool:
+    """The description is what the question asks ("Who is the wife of X?", "What is X's birthplace?")."""
+    before = question[:m.start()]
+    if m.group(0).startswith(("'", "’")):  # the possessor's name opens the description
+        names = english_entities(before)
+        if names and before.rstrip().endswith(names[-1]):
+            before = before[:before.rstrip().rfind(names[-1])]
+    return _ASKS.match(before) is not None
 
 
 def _description(question: str) -> re.Match[str] | None:
-    return next((m for m in _DESCRIBED.finditer(question) if not _ASKS.match(question[:m.start()])), None)
+    return next((m for m in _DESCRIBED.finditer(question) if not _asked_itself(question, m)), None)
 
 
 def describes_link(question: str) -> bool:

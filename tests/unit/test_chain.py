@@ -46,7 +46,9 @@ def test_described_things_are_recognised_and_plain_questions_are_not():
         assert describes_link(q), q
     for q in ("What is the RPO of the Kestrel payments gateway?", "Nova 3.0 企业版每席位每月多少钱？",
               "What was the patient's initial diagnosis at Parker General Hospital?", "星图计划的负责人是谁？",
-              "Who is the wife of Kim Jong-chul?"):
+              "Who is the wife of Kim Jong-chul?", "What is Karel Purkyně's birthplace?", "蔡敏的出生地在哪里？",
+              "In which year was the city of Washburn founded?",
+              "How large was the fine imposed on the company by the 青禾市农业农村局 in 2021?"):
         assert not describes_link(q), q
     assert described_part(QUESTION).startswith("Signmark is from")
     assert "Big Eye" in described_part("Who is the spouse of Big Eye's main director?")

@@ -19,7 +19,7 @@ from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
 from dropqa.answering import followup
-from dropqa.answering.chain import link_kinds, link_searches
+from dropqa.answering.chain import describes_link, link_kinds, link_searches
 from dropqa.answering.hops import linked_documents, needs_second_hop, second_hop_queries
 from dropqa.answering.intent import Intent, classify
 from dropqa.answering.parts import (
@@ -181,7 +181,8 @@ def asked_of(svc: Services, result: RetrievalResult, pool: list[Hit], named: dic
     The people a question asks about by a withheld name and role (罗某的辩护人彭某某) are its subject too, and what
     a record states by value alone (职业) is never absent for want of the word. A year the question names that
     neither the subject's documents nor the best passages write makes all of it absent. A summary asks for
-    nothing that can be absent word by word."""
+    nothing that can be absent word by word, nor does a question that describes what it asks about
+    (``answering.chain``): it asks that of the entity the subject's documents name."""
     if named:
         documents = set(named)
         subject = set().union(*named.values())
@@ -199,7 +200,9 @@ def asked_of(svc: Services, result: RetrievalResult, pool: list[Hit], named: dic
     best = [f"{h.breadcrumb}\n{h.content}" for h in pool[: svc.settings.retrieval.top_k]
             if h.document_id not in siblings]
     text = "\n".join(best)
-    absent = [] if asks_for_summary(query) else [
+    # a summary asks nothing word by word; a question describing what it asks about ("the country Signmark is
+    # from") asks it of the entity the subject's documents name, not of the subject
+    absent = [] if asks_for_summary(query) or describes_link(query) else [
         t for t in missing if held_share(text, {t: 1.0}, result.translations) == 0.0
         and not any(part in text for part in compound_parts(t)) and not is_stated_by_value(t)]
     # a year the subject's documents never write, nor the best passages: they do not cover that time at all
