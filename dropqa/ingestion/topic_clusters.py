@@ -255,21 +255,24 @@ def name_cluster(cluster: Cluster, languages: list[str], holders: Holders, setti
         if not names[lang]:
             names[lang] = names[other]
     if names[own]:
-        names[own] = [pair_name(names[own], set(cluster.members), holders, own, settings), *names[own][1:]]
+        pool = [m for m in cluster.members if languages[m] == own]
+        names[own] = [pair_name(names[own], set(cluster.members), pool, holders, own, settings), *names[own][1:]]
     return own, names
 
 
-def pair_name(ranked: list[str], group: set[int], holders: Holders, language: str, settings: TopicSettings) -> str:
+def pair_name(ranked: list[str], group: set[int], pool: list[int], holders: Holders, language: str,
+              settings: TopicSettings) -> str:
     """The best phrase, or "A与B" / "A and B" when A is held by less than ``name_pair_coverage`` of the group's
-    documents and B is the best-ranked phrase held by most of those A misses (a group of price lists and
-    support pages: "price and support")."""
+    documents: B is the best name (:func:`rank_phrases`, from the phrases of ``pool``, the group's documents in
+    ``language``, some of which A misses) of the documents A misses, held by most of them (a group of price lists
+    and support pages: "support and price")."""
     first = ranked[0]
     held = holders.of(first) & group
-    missed = group - held
-    if len(held) >= settings.name_pair_coverage * len(group) or not missed:
-        return first
-    for other in ranked[1:]:
-        if len(holders.of(other) & missed) * 2 > len(missed):
+    missed = sorted(group - held)
+    if len(held) >= settings.name_pair_coverage * len(group) or not set(missed) & set(pool):
+        return first  # held widely enough, or what it misses is in the other language only
+    for other, _ in rank_phrases(missed, pool, holders, settings):
+        if not related_names(first, other) and len(holders.of(other) & set(missed)) * 2 > len(missed):
             name = f"{first}与{other}" if language == "zh" else f"{first} and {other}"
             return name if valid_name(name) else first
     return first

@@ -747,8 +747,8 @@ def dictionary_glosses(word: str) -> tuple[str, ...]:
 
 @lru_cache(maxsize=1)
 def _gloss_heads() -> tuple[dict[str, int], dict[str, int]]:
-    """Per English word: how many CC-CEDICT glosses end with it as a noun or adjective ("annual leave",
-    "leave of absence" no), and how many as a verb ("to leave")."""
+    """Per English word: how many CC-CEDICT glosses that are no verb end with it ("annual leave" of 年假), and
+    how many verb glosses do ("to leave")."""
     with _lock:
         _dictionary()
     d = _dictionary()
@@ -763,9 +763,9 @@ def _gloss_heads() -> tuple[dict[str, int], dict[str, int]]:
 
 
 def gloss_heads(word: str) -> tuple[int, int]:
-    """``(as a noun, as a verb)``: how many CC-CEDICT glosses end with the English ``word`` (lower case) as a
-    noun or adjective, and as a verb ("to receive"). A rough part of speech for English, offline: receive
-    (1, 41), leave (21, 40), basin (6, 0)."""
+    """``(as a noun, as a verb)``: how many CC-CEDICT glosses that are no verb (nouns, adjectives) end with the
+    English ``word`` (lower case), and how many verb glosses ("to receive") do. A rough part of speech for
+    English, offline: receive (1, 41), leave (21, 40), basin (6, 0)."""
     nouns, verbs = _gloss_heads()
     return nouns.get(word, 0), verbs.get(word, 0)
 

@@ -160,7 +160,7 @@ def test_a_group_of_two_subjects_is_named_by_both() -> None:
     settings = TopicSettings()
     counts = [{"price": 2}, {"price": 2}, {"support": 3}, {"support": 2, "price": 1}, {"backup": 2}]
     holders = Holders(counts, [frozenset()] * 5, ["en"] * 5)
-    assert pair_name(["support", "price"], {0, 1, 2, 3}, holders, "en", settings) == "support and price"
-    assert pair_name(["support", "price"], {2, 3}, holders, "en", settings) == "support"  # held by both
-    assert pair_name(["备份", "演练"], {4}, Holders([{}] * 4 + [{"备份": 1}], [frozenset()] * 5, ["zh"] * 5), "zh",
+    assert pair_name(["support", "price"], {0, 1, 2, 3}, [0, 1, 2, 3], holders, "en", settings) == "support and price"
+    assert pair_name(["support", "price"], {2, 3}, [2, 3], holders, "en", settings) == "support"  # held by both
+    assert pair_name(["备份", "演练"], {4}, [4], Holders([{}] * 4 + [{"备份": 1}], [frozenset()] * 5, ["zh"] * 5), "zh",
                      settings) == "备份"
