@@ -218,6 +218,20 @@ class TopicSettings(Section):
     secondary_ratio: float = Field(0.85, ge=0.0, le=1.0, description="a document also carries another topic "
                                    "when its mean similarity to that topic's documents is at least this share of "
                                    "its mean similarity to the other documents of its own topic")
+    name_coverage_power: float = Field(2.0, ge=0.0, description="a topic's name: how much it counts that the "
+                                       "phrase is held by all of the topic's documents (its share of them, to "
+                                       "this power), against how few documents outside the topic hold it")
+    name_compound_bonus: float = Field(0.5, ge=0.0, description="a topic's name: a phrase of two words (or a "
+                                       "Chinese compound of four characters) scores this much more, three words or "
+                                       "more twice this much ('数据平台' over '平台')")
+    name_title_weight: float = Field(1.0, ge=0.0, description="a topic's name: a phrase its documents' file "
+                                     "names hold (its words or its concepts) scores up to 1 + this times more (the "
+                                     "share of the topic's documents whose file name holds it)")
+    name_pair_coverage: float = _share(0.67, "a topic's name is two phrases ('price and support', '考勤与休假') "
+                                       "when its best phrase is held by less than this share of its documents")
+    name_verb_ratio: float = Field(10.0, ge=0.0, description="an English name is no noun phrase when CC-CEDICT "
+                                   "glosses its last word as a verb more than this many times as often as it ends "
+                                   "a noun's gloss ('employees receive')")
 
 
 class RetrievalSettings(Section):

@@ -28,6 +28,7 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
+NAMED_TAGS = frozenset({"nt", "ns", "nr", "nrt", "nrfg"})  # jieba: organisations, places, people — no subject
 ZH_NOUNS = frozenset({"n", "vn", "nz", "nt", "ns", "nw", "an"})
 ZH_GENERIC = _words("""
     含义 情况 问题 方面 内容 部分 时间 工作 方式 方法 事项 要求 原因 结果 过程 目的 意见 说明
@@ -48,12 +49,21 @@ EN_EXTRA_STOP = _words("""
     sections chapter chapters page pages document documents file files example examples item items thing
     things way ways case cases point points gb mb kb tb eur usd rmb cny kg km cm mm ms pct percent total
     mr mrs ms dr prof inc ltd llc co corp""")
+# The kind of document a title names, not its subject: stripped from the end of a candidate name
+# ("信息安全管理办法" → 信息安全, "expense claim guide" → expense claim), never a name alone.
+DOC_GENRES = _words("""
+    记录 纪要 会议纪要 报告 计划 手册 指南 说明 规定 办法 制度 规范 细则 周报 月报 年报 日志 汇总 白皮书 清单
+    通知 方案 总结 简报 问答 立项书 说明书 管理办法 管理制度 管理规定 实施细则 工作报告 聊天记录 分析会 评审会
+    report reports guide guides handbook handbooks manual manuals policy policies standard standards runbook
+    runbooks minutes log logs notes summary faq sheet sheets review reviews plan plans overview introduction
+    memo template checklist procedure procedures rules regulations whitepaper""")
 UNITS = _words("""
     gb mb kb tb eur usd rmb cny kg km cm mm ms % 元 万元 亿元 分钟 小时 秒 天 年 月 日 个 次 人""")
 _EN_WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*[A-Za-z]|[A-Za-z]")
 _EN_BREAK = re.compile(r"[.,;:!?()\[\]{}\"“”‘’|/\\<>=+*#`~_]|\s-\s|\n|\d")
 _HAN = re.compile(r"[\u3400-\u9fff]")
 _DIGIT = re.compile(r"\d")
+_ORG = re.compile(r"[\u3400-\u9fff]{2,}(?:部|公司|集团|委员会)")  # 技术部, 财务部: a department, no subject
 
 
 @lru_cache(maxsize=1)
@@ -77,6 +87,46 @@ def valid_name(name: str) -> bool:
     words = text.lower().split()
     return bool(words) and len(words) <= MAX_WORDS + 1 and all(len(w) >= 3 for w in words) and \
         not any(_en_stopword(w) for w in (words[0], words[-1]))
+
+
+def subject_of(name: str) -> str:
+    """``name`` without the document kind it ends with (:data:`DOC_GENRES`; in Chinese also the generic words
+    before it, :data:`ZH_GENERIC`: 管理, 流程, 系统), or "" when nothing else is left that :func:`valid_name`
+    accepts, or when it ends with the name of an organisation, a place or a person (jieba ``nt``, ``ns``, ``nr``):
+    "差旅费报销管理办法" → 差旅费报销, "考勤系统" → 考勤, "security policy" → security, "聊天记录" → "",
+    "技术部" → ""."""
+    import jieba.posseg as pseg
+
+    if _HAN.search(name):
+        words = [(p.word, p.flag) for p in pseg.cut(name) if p.word.strip()]
+        while len(words) > 1 and (words[-1][0] in DOC_GENRES or words[-1][0] in ZH_GENERIC):
+            words = words[:-1]
+        if not words or words[-1][0] in DOC_GENRES or words[-1][1] in NAMED_TAGS or _ORG.fullmatch(words[-1][0]):
+            return ""  # a kind of document alone; an organisation, a place, a person (技术部, 莫干山)
+        rest = "".join(w for w, _ in words)
+    else:
+        parts = name.split()
+        while parts and parts[-1] in DOC_GENRES:
+            parts = parts[:-1]
+        rest = " ".join(parts)
+    return rest if rest and valid_name(rest) else ""
+
+
+def noun_headed(name: str, verb_ratio: float) -> bool:
+    """An English name ends with a noun, not a verb ("employees receive", "data applies"): CC-CEDICT glosses
+    its last word as a verb less than ``verb_ratio`` times as often as it ends a noun's gloss
+    (:func:`~dropqa.text.bilingual.gloss_heads`). Chinese names (jieba tagged them nouns) always pass."""
+    from dropqa.text.bilingual import gloss_heads
+    from dropqa.text.concepts import fold
+
+    if _HAN.search(name):
+        return True
+    last = name.rsplit(" ", 1)[-1].lower()
+    nouns, verbs = gloss_heads(last)
+    if last != fold(last):
+        more = gloss_heads(fold(last))
+        nouns, verbs = nouns + more[0], verbs + more[1]
+    return verbs <= verb_ratio * nouns
 
 
 def chinese_phrases(text: str) -> Counter[str]:

@@ -7,11 +7,15 @@ once after a document is deleted, :func:`refresh_topics` recomputes them from wh
    for both languages) and their embeddings, each language centred on its own mean so that the language
    drops out (:mod:`dropqa.ingestion.topic_space`, fitted on a labelled mixed corpus). A document nearly as
    close to a second group as to its own carries that topic too, with a lower confidence.
-2. A group is named by its most distinctive candidate phrase (:mod:`dropqa.ingestion.phrases`, kept per
-   document at indexing) in the language most of its documents are written in: present in most of them,
-   rare outside (class-based TF-IDF), longer phrases and section titles preferred; never a file extension,
-   stop word, number or unit (``valid_name``). With a chat model the group is named by the model (a JSON
-   object checked against a schema and the same rules); when it fails, the phrase name stays.
+2. A group is named by a candidate phrase (:mod:`dropqa.ingestion.phrases`, kept per document at indexing)
+   cut to its subject — the kind of document dropped ("信息安全管理办法" → 信息安全, "聊天记录" and "report"
+   are no subjects), English phrases that end with a verb dropped ("employees receive") — in the language
+   most of its documents are written in: held by most of the group's documents in either language (a Chinese
+   document holds "travel expense" through its concepts), by few outside it (a word every subject's
+   documents hold — 计划, plan — names none), named in their file names, compounds preferred, specific in
+   general Chinese; never a file extension, stop word, number or unit (``valid_name``). With a chat model the
+   group is named by the model (a JSON object checked against a schema and the same rules); when it fails,
+   the phrase name stays.
 3. A group whose name is a near-duplicate of another's (``related_names``) joins that topic.
 4. Each topic is described by its next phrases — its documents' subjects, in the page's language where its
    documents offer them — never by file names, so a deleted document leaves nothing behind; its links carry
@@ -23,18 +27,20 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 import uuid
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 from pydantic import BaseModel, Field
 
-from dropqa.config import Settings
+from dropqa.config import Settings, TopicSettings
 from dropqa.ingestion.llm import EnrichmentModel
-from dropqa.ingestion.phrases import valid_name
+from dropqa.ingestion.phrases import noun_headed, phrases, subject_of, valid_name
 from dropqa.ingestion.prompts import fill
 from dropqa.ingestion.topic_space import place, similarity
 from dropqa.ingestion.topics import normalize_topic, related_names
@@ -44,6 +50,7 @@ from dropqa.store.db import Database
 from dropqa.text.concepts import concepts, specificity
 
 log = logging.getLogger(__name__)
+_HAN = re.compile(r"[\u3400-\u9fff]")
 
 
 @dataclass
@@ -67,26 +74,100 @@ class ModelTopics(BaseModel):
     topics: list[ModelTopic]
 
 
-def rank_phrases(members: list[int], doc_phrases: list[dict[str, int]], df: Counter[str], n_docs: int,
+@dataclass
+class Holders:
+    """Which documents of the collection hold each candidate name: literally (``counts``: the phrase, after
+    :func:`~dropqa.ingestion.phrases.subject_of`, with its count) or, a document in the other language, through
+    its concepts — every word of the phrase is in the document's bag (:func:`holds`), so a Chinese document
+    holds "travel expense" and an English one 差旅费 (``concept_sets``: each document's concept terms)."""
+
+    counts: list[dict[str, int]]
+    concept_sets: list[frozenset[str]]
+    languages: list[str]  # each document's: "zh" or "en"
+    titles: list[str] = field(default_factory=list)  # each document's file name (its stem names its subject)
+    _cache: dict[str, frozenset[int]] = field(default_factory=dict)
+    _titled: dict[str, frozenset[int]] = field(default_factory=dict)
+    _title_bags: list[tuple[frozenset[str], frozenset[str]]] = field(default_factory=list)
+
+    def titled(self, phrase: str) -> frozenset[int]:
+        """The documents whose file name holds ``phrase`` (its words, or its concepts): 差旅费报销管理办法.docx
+        and travel_and_expense_policy.md both hold "差旅费"."""
+        found = self._titled.get(phrase)
+        if found is None:
+            if not self._title_bags:
+                self._title_bags = [_title_bag(t) for t in self.titles]
+            words = phrase_concepts(phrase)
+            found = frozenset(i for i, (names, bag) in enumerate(self._title_bags)
+                              if phrase in names or holds(bag, words))
+            self._titled[phrase] = found
+        return found
+
+    def of(self, phrase: str) -> frozenset[int]:
+        found = self._cache.get(phrase)
+        if found is None:
+            words = phrase_concepts(phrase)
+            chinese = bool(_HAN.search(phrase))
+            found = frozenset(i for i, (counts, bag, lang) in enumerate(zip(self.counts, self.concept_sets,
+                                                                            self.languages, strict=True))
+                              if phrase in counts or ((lang == "zh") != chinese and holds(bag, words)))
+            self._cache[phrase] = found
+        return found
+
+
+def candidate_names(doc_phrases: list[dict[str, int]], verb_ratio: float) -> list[dict[str, int]]:
+    """Each document's candidate names as subjects: the kind of document cut off ("信息安全管理办法" →
+    信息安全, "聊天记录" dropped) and counts of what is then one name summed; English names that end with a
+    verb ("employees receive") dropped."""
+    out = []
+    for d in doc_phrases:
+        counts: Counter[str] = Counter()
+        for phrase, count in d.items():
+            subject = _subject(phrase)
+            if subject and noun_headed(subject, verb_ratio):
+                counts[subject] += count
+        out.append(dict(counts))
+    return out
+
+
+@lru_cache(maxsize=8192)
+def _subject(phrase: str) -> str:
+    return subject_of(phrase)
+
+
+def _title_bag(filename: str) -> tuple[frozenset[str], frozenset[str]]:
+    """A file name's stem as candidate names (after :func:`subject_of`) and as concepts."""
+    stem = Path(filename).stem.replace("_", " ").replace("-", " ")
+    return (frozenset(filter(None, (_subject(p) for p in phrases(stem)))),
+            frozenset(concepts(stem.lower() if stem.isascii() else stem)))
+
+
+def rank_phrases(members: list[int], pool: list[int], holders: Holders, settings: TopicSettings,
                  limit: int = 8) -> list[tuple[str, float]]:
-    """The phrases of ``members`` with their scores, most distinctive first: share of the group's documents
-    holding the phrase × rarity in the collection × how often × how specific the phrase is in general
-    Chinese (:func:`~dropqa.text.concepts.specificity`: 计划, 服务, 平台 are weak names), longer phrases
-    preferred."""
-    held: Counter[str] = Counter()
+    """The candidate names of documents ``pool`` (the group's, or those in one language) for the group of
+    ``members``, with their scores, best first: the share of the group's documents holding the phrase (in
+    either language, :class:`Holders`) to the power ``name_coverage_power`` × the share of the phrase's
+    holders in the whole collection that are in the group (a word documents of every subject hold — 计划,
+    记录, plan — names none of them) × how often the group's documents use it × how specific the phrase is
+    in general Chinese (:func:`~dropqa.text.concepts.specificity`: 计划, 服务, 平台 are weak names), compounds
+    preferred (``name_compound_bonus``)."""
+    group = set(members)
     counts: Counter[str] = Counter()
-    for m in members:
-        for phrase, count in doc_phrases[m].items():
-            held[phrase] += 1
-            counts[phrase] += int(count)
+    for m in pool:
+        counts.update(holders.counts[m])
     scores = {}
-    for phrase, n in held.items():
-        coverage = n / len(members)
-        rarity = math.log(1 + n_docs / df[phrase])
+    for phrase, count in counts.items():
+        held = holders.of(phrase)
+        inside = len(held & group)
+        if not inside:
+            continue
+        coverage = inside / len(group)
+        precision = inside / len(held)
+        titled = len(holders.titled(phrase) & group) / len(group) if holders.titles else 0.0
         # compounds name a subject better than their parts ("数据平台" over "平台", "annual leave" over "leave")
         extra = len(phrase.split()) - 1 if " " in phrase or phrase.isascii() else (len(phrase) - 2) // 2
-        scores[phrase] = (coverage ** 2 * rarity * math.log(1 + counts[phrase]) * (1 + 0.5 * min(extra, 2))
-                          * specificity(phrase))
+        scores[phrase] = (coverage ** settings.name_coverage_power * precision * math.log(1 + count)
+                          * (1 + settings.name_compound_bonus * min(extra, 2)) * specificity(phrase)
+                          * (1 + settings.name_title_weight * titled))
     ranked = sorted(scores, key=lambda p: (-scores[p], p))
     out: list[tuple[str, float]] = []
     for phrase in ranked:  # "数据平台" after "数据平台运维"? keep the stronger one only
@@ -97,40 +178,38 @@ def rank_phrases(members: list[int], doc_phrases: list[dict[str, int]], df: Coun
     return out
 
 
-def centroid(members: list[int], weighted: list[dict[str, float]]) -> dict[str, float]:
-    """The mean of the members' unit-length TF-IDF concept vectors: what the group as a whole is about,
-    in both languages' documents."""
-    out: Counter[str] = Counter()
-    for m in members:
-        norm = math.sqrt(sum(x * x for x in weighted[m].values())) or 1.0
-        for term, x in weighted[m].items():
-            out[term] += x / norm / len(members)
-    return dict(out)
-
-
-def tfidf_bags(bags: list[dict[str, float]]) -> list[dict[str, float]]:
-    df: Counter[str] = Counter(t for bag in bags for t in bag)
-    n = len(bags)
-    return [{t: (1.0 + math.log(c)) * math.log((1 + n) / (1 + df[t])) for t, c in bag.items() if c > 0}
-            for bag in bags]
-
-
-def about(phrases: list[tuple[str, float]], centre: dict[str, float]) -> list[tuple[str, float]]:
-    """``phrases`` re-ranked by how well each says what the whole group is about: its score × the weight its
-    concepts have in the group's concept centroid ("差旅费报销" over "伙食补助" for travel rules in two
-    languages). Phrases whose concepts the dictionary does not know keep their order after the others."""
-    rescored = []
-    for phrase, score in phrases:
-        terms = phrase_concepts(phrase)
-        match = sum(centre.get(t, 0.0) for t in terms) / math.sqrt(len(terms)) if terms else 0.0
-        rescored.append((phrase, score * match, score))
-    rescored.sort(key=lambda x: (-x[1], -x[2], x[0]))
-    return [(p, s) for p, _, s in rescored]
-
-
 @lru_cache(maxsize=4096)
-def phrase_concepts(phrase: str) -> tuple[str, ...]:
-    return tuple(concepts(phrase, limit=6))
+def phrase_concepts(phrase: str) -> tuple[tuple[frozenset[str], ...], ...]:
+    """Each word of ``phrase`` as the ways it may appear in a document's concept bag
+    (:mod:`dropqa.text.concepts`, one vocabulary for both languages), each way a set of concepts all present:
+    a Chinese word's first three glosses (信息安全 → {information, security}), an English word itself and the
+    first gloss of each of its first two Chinese translations ("security" → 安全 → {safe}). ``()`` when a
+    word has none (平台可用性: 可用性): the phrase is then held literally only, not as its known parts."""
+    import jieba
+
+    from dropqa.text.bilingual import translate_terms
+
+    def ways(glosses: list[str]) -> list[frozenset[str]]:
+        return [frozenset(found) for g in glosses if (found := concepts(g, limit=20))]
+
+    words = [w for w in jieba.lcut(phrase) if w.strip()] if _HAN.search(phrase) else phrase.split()
+    out = []
+    for word in words:
+        if _HAN.search(word):
+            found = ways(translate_terms([word], "en", per_term=3).get(word, []))
+        else:
+            back = translate_terms([word], "zh", per_term=2).get(word, [])
+            firsts = [g[0] for g in translate_terms(back, "en", per_term=1).values() if g]
+            found = ways([word, *firsts])
+        if not found:
+            return ()
+        out.append(tuple(found))
+    return tuple(out)
+
+
+def holds(bag: frozenset[str], words: tuple[tuple[frozenset[str], ...], ...]) -> bool:
+    """The bag holds every word of a phrase in one of its ways (:func:`phrase_concepts`)."""
+    return bool(words) and all(any(way <= bag for way in ways) for ways in words)
 
 
 def model_names(model: EnrichmentModel, clusters: list[Cluster], names: list[list[str]], language: str) -> None:
@@ -159,24 +238,44 @@ def _vector(value: Any) -> np.ndarray | None:
     return np.asarray(value.to_list() if hasattr(value, "to_list") else value, dtype=np.float64)
 
 
-def name_cluster(cluster: Cluster, languages: list[str], doc_phrases: list[dict[str, int]], df: Counter[str],
-                 n_docs: int, centre: dict[str, float]) -> tuple[str, dict[str, list[str]]]:
+def name_cluster(cluster: Cluster, languages: list[str], holders: Holders, settings: TopicSettings
+                 ) -> tuple[str, dict[str, list[str]]]:
     """The group's naming language and its phrases per page language: each language's from the group's
-    documents in that language (ranked by :func:`rank_phrases`, then by :func:`about` the group's concept
-    centroid), those of the other language when it has none. The name is the first phrase in the naming
-    language: the language most of the group's documents are written in, on a tie the one whose best phrase
-    scores higher."""
+    documents in that language, ranked by :func:`rank_phrases` over the whole group (both languages), those of
+    the other language when it has none. The name is the first phrase in the naming language: the language
+    most of the group's documents are written in, on a tie the one whose best phrase scores higher."""
     ranked: dict[str, list[tuple[str, float]]] = {}
     for lang in ("zh", "en"):
         mine = [m for m in cluster.members if languages[m] == lang]
-        ranked[lang] = about(rank_phrases(mine, doc_phrases, df, n_docs, limit=24), centre) if mine else []
+        ranked[lang] = rank_phrases(cluster.members, mine, holders, settings, limit=8) if mine else []
     count = Counter(languages[m] for m in cluster.members)
     own = max(("zh", "en"), key=lambda lang: (count[lang], ranked[lang][0][1] if ranked[lang] else 0.0))
-    names = {lang: [p for p, _ in ranked[lang][:8]] for lang in ("zh", "en")}
+    names = {lang: [p for p, _ in ranked[lang]] for lang in ("zh", "en")}
     for lang, other in (("zh", "en"), ("en", "zh")):
         if not names[lang]:
             names[lang] = names[other]
+    if names[own]:
+        pool = [m for m in cluster.members if languages[m] == own]
+        names[own] = [pair_name(names[own], set(cluster.members), pool, holders, own, settings), *names[own][1:]]
     return own, names
+
+
+def pair_name(ranked: list[str], group: set[int], pool: list[int], holders: Holders, language: str,
+              settings: TopicSettings) -> str:
+    """The best phrase, or "A与B" / "A and B" when A is held by less than ``name_pair_coverage`` of the group's
+    documents: B is the best name (:func:`rank_phrases`, from the phrases of ``pool``, the group's documents in
+    ``language``, some of which A misses) of the documents A misses, held by most of them (a group of price lists
+    and support pages: "support and price")."""
+    first = ranked[0]
+    held = holders.of(first) & group
+    missed = sorted(group - held)
+    if len(held) >= settings.name_pair_coverage * len(group) or not set(missed) & set(pool):
+        return first  # held widely enough, or what it misses is in the other language only
+    for other, _ in rank_phrases(missed, pool, holders, settings):
+        if not related_names(first, other) and len(holders.of(other) & set(missed)) * 2 > len(missed):
+            name = f"{first}与{other}" if language == "zh" else f"{first} and {other}"
+            return name if valid_name(name) else first
+    return first
 
 
 def describe(phrases: list[str], name: str, language: str) -> str:
@@ -202,15 +301,15 @@ def refresh_topics(db: Database, settings: Settings, embedder_name: str,
     languages = [_language(r["language"]) for r in rows]
     sim = similarity(bags, [_vector(r["vector"]) for r in rows], languages, settings.topics)
     placed = place(sim, settings.topics)
-    df: Counter[str] = Counter(p for d in doc_phrases for p in d)
-    weighted = tfidf_bags(bags)
+    holders = Holders(candidate_names(doc_phrases, settings.topics.name_verb_ratio),
+                      [frozenset(b) for b in bags], languages,
+                      [r["filename"] for r in rows])
     groups = sorted(set(placed.labels))
     clusters = {g: Cluster(members=[i for i, lab in enumerate(placed.labels) if lab == g]) for g in groups}
     per_language: dict[int, dict[str, list[str]]] = {}
     own_language: dict[int, str] = {}
     for g, c in clusters.items():
-        centre = centroid(c.members, weighted)
-        own_language[g], per_language[g] = name_cluster(c, languages, doc_phrases, df, len(rows), centre)
+        own_language[g], per_language[g] = name_cluster(c, languages, holders, settings.topics)
         c.phrases = per_language[g][own_language[g]]
     names = {g: [rows[m]["filename"] for m in c.members] for g, c in clusters.items()}
     if model is not None and clusters:

@@ -81,7 +81,7 @@ from typing import Literal
 import jieba
 import platformdirs
 
-__all__ = ["dictionary_glosses", "dictionary_knows_only_as_a_name", "translate_terms"]
+__all__ = ["dictionary_glosses", "dictionary_knows_only_as_a_name", "gloss_heads", "translate_terms"]
 
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _HAN_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
@@ -743,6 +743,31 @@ def dictionary_glosses(word: str) -> tuple[str, ...]:
     with _lock:
         _dictionary()
     return () if _is_number(word) else _entry_glosses(word)
+
+
+@lru_cache(maxsize=1)
+def _gloss_heads() -> tuple[dict[str, int], dict[str, int]]:
+    """Per English word: how many CC-CEDICT glosses that are no verb end with it ("annual leave" of 年假), and
+    how many verb glosses do ("to leave")."""
+    with _lock:
+        _dictionary()
+    d = _dictionary()
+    nouns: dict[str, int] = {}
+    verbs: dict[str, int] = {}
+    for defs in d.defs:
+        for text, verb, _, _ in _glosses(defs):
+            last = text.rsplit(" ", 1)[-1]
+            counts = verbs if verb else nouns
+            counts[last] = counts.get(last, 0) + 1
+    return nouns, verbs
+
+
+def gloss_heads(word: str) -> tuple[int, int]:
+    """``(as a noun, as a verb)``: how many CC-CEDICT glosses that are no verb (nouns, adjectives) end with the
+    English ``word`` (lower case), and how many verb glosses ("to receive") do. A rough part of speech for
+    English, offline: receive (1, 41), leave (21, 40), basin (6, 0)."""
+    nouns, verbs = _gloss_heads()
+    return nouns.get(word, 0), verbs.get(word, 0)
 
 
 def dictionary_knows_only_as_a_name(word: str) -> bool:

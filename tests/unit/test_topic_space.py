@@ -9,9 +9,10 @@ import uuid
 import numpy as np
 
 from dropqa.config import TopicSettings
-from dropqa.ingestion.phrases import valid_name
+from dropqa.ingestion.phrases import noun_headed, subject_of, valid_name
 from dropqa.ingestion.pipeline import Indexer
 from dropqa.ingestion.rows import NodeRow
+from dropqa.ingestion.topic_clusters import Holders, candidate_names, pair_name, phrase_concepts, rank_phrases
 from dropqa.ingestion.topic_space import center, concept_matrix, group, place, similarity
 from dropqa.text.concepts import FILE_WORDS, concepts, specificity, title_text
 
@@ -126,3 +127,40 @@ def test_titles_are_the_sections_and_a_file_name_that_is_no_common_words() -> No
     leave = NodeRow(uuid.uuid4(), root.id, "section", 1, "Leave", "", 1, ["Leave"])
     text = NodeRow(uuid.uuid4(), leave.id, "paragraph", 2, None, "Employees get 25 days.", 2, ["Leave"])
     assert Indexer._title_text([root, leave, text], "aurora_handbook.md") == "Leave"
+
+
+def test_a_name_is_a_subject_not_the_kind_of_document() -> None:
+    assert subject_of("差旅费报销管理办法") == "差旅费报销" and subject_of("信息安全管理办法") == "信息安全"
+    assert subject_of("expense claim guide") == "expense claim" and subject_of("security policy") == "security"
+    assert subject_of("聊天记录") == "" and subject_of("report") == "" and subject_of("数据备份") == "数据备份"
+
+
+def test_an_english_name_ends_with_a_noun() -> None:
+    ratio = TopicSettings().name_verb_ratio
+    assert not noun_headed("employees receive", ratio) and not noun_headed("data applies", ratio)
+    assert all(noun_headed(n, ratio) for n in ("annual leave", "expense claims", "support", "on-call", "数据备份"))
+
+
+def test_a_name_is_held_across_languages_and_what_every_subject_holds_ranks_low() -> None:
+    settings = TopicSettings()
+    texts = [TRAVEL_ZH, TRAVEL_EN, BACKUP_ZH, BACKUP_EN]
+    languages = ["zh", "en", "zh", "en"]
+    counts = [{"差旅费": 3, "计划": 2}, {"travel expense": 3, "plan": 2}, {"数据库备份": 3, "计划": 2},
+              {"database backups": 3, "plan": 2}]
+    holders = Holders(counts, [frozenset(concepts(t + " 计划 plan")) for t in texts], languages)
+    assert holders.of("差旅费") == {0, 1} and holders.of("travel expense") == {0, 1}  # either language
+    assert holders.of("计划") == {0, 1, 2, 3}  # held by every group: names none of them
+    ranked = rank_phrases([0, 1], [0], holders, settings)
+    assert ranked[0][0] == "差旅费" and ranked[-1][0] == "计划", ranked
+    assert phrase_concepts("平台可用性") == ()  # a word the dictionary lacks: held literally only
+    assert candidate_names([{"信息安全管理办法": 2, "信息安全": 1, "employees receive": 3}], 10.0) == [{"信息安全": 3}]
+
+
+def test_a_group_of_two_subjects_is_named_by_both() -> None:
+    settings = TopicSettings()
+    counts = [{"price": 2}, {"price": 2}, {"support": 3}, {"support": 2, "price": 1}, {"backup": 2}]
+    holders = Holders(counts, [frozenset()] * 5, ["en"] * 5)
+    assert pair_name(["support", "price"], {0, 1, 2, 3}, [0, 1, 2, 3], holders, "en", settings) == "support and price"
+    assert pair_name(["support", "price"], {2, 3}, [2, 3], holders, "en", settings) == "support"  # held by both
+    assert pair_name(["备份", "演练"], {4}, [4], Holders([{}] * 4 + [{"备份": 1}], [frozenset()] * 5, ["zh"] * 5), "zh",
+                     settings) == "备份"
