@@ -366,6 +366,13 @@ class AnswerSettings(Section):
     bridge_vote_share: float = _share(0.6, "multi-hop: a bridge entity is followed when its support is at least "
                                       "this share of the best one's")
     hop_names: int = Field(2, ge=0, le=10, description="second hop: names of the best passage searched again")
+    link_about_weight: float = _share(0.1, "chain questions: a sentence naming the linked entity in its document's "
+                                      "title (or among few names) scores up to this much more than one listing it "
+                                      "in passing (answering.chain; swept with link_similarity_weight on "
+                                      "multihop-dev-en: 0.05, 0.1 and 0.2 give the same answers, 0 loses one)")
+    link_similarity_weight: float = _share(0.1, "chain questions: weight of a sentence's similarity to the question "
+                                           "in choosing the last link (answering.chain; swept with "
+                                           "link_about_weight)")
     hop_documents: int = Field(2, ge=0, le=10, description="second hop: documents the best passage names, each "
                                "searched again")
     history_answer_chars: int = Field(1000, ge=0, le=100_000, description="conversations: characters of an answer "

@@ -47,12 +47,6 @@ _DESCRIBED = re.compile(
     r"创始人|出生地|国籍|所在地))的"
 )
 
-
-# tie-breaks between sentences holding as much of what is asked: one about the entity rather than naming it
-# in passing, and the one nearer the question in meaning
-_ABOUT = 0.1
-_SIMILAR = 0.1
-
 _LINK_NOUN = re.compile(rf"(?i)\b(?:{_LINK_NOUNS})\b|"
                         r"(?:国家|城市|省份?|地区|导演|作者|配偶|妻子|丈夫|父亲|母亲|创始人|出生地|国籍|所在地)")
 
@@ -148,14 +142,17 @@ def described_part(question: str) -> str:
 
 
 def last_link(question: str, weights: dict[str, float], pool: Sequence[Hit], quoted: Sequence[tuple[int, str]],
-              *, enough: float, passages: int, similarity: Similarity | None = None) -> Link | None:
+              *, enough: float, passages: int, similarity: Similarity | None = None, about_weight: float = 0.1,
+              similarity_weight: float = 0.1) -> Link | None:
     """The sentence that answers what ``question`` asks of the entity its quoted lines name, or None.
 
     ``quoted``: (pool index, sentence) of the answer's lines. The lines about what the description hangs on
     (their document is named by its words; else the first line) give the entities. None when one of those
     lines holds ``enough`` of what is asked, or when no sentence of the best ``passages`` that names one of
     the entities (in its text or its document's title; not a word of the question) holds more of what is
-    asked than they do, or when the best such sentence is quoted already."""
+    asked than they do, or when the best such sentence is quoted already. Between sentences holding as much,
+    one about the entity (``about_weight``: its document's title names it, or it names few things) and one
+    nearer the question in meaning (``similarity_weight``) go first."""
     if not quoted or not describes_link(question):
         return None
     asked = question.lower()
@@ -195,12 +192,12 @@ def last_link(question: str, weights: dict[str, float], pool: Sequence[Hit], quo
             # about the entity — its own document, or a sentence naming few things — before a passing mention in
             # a list of names
             about = 1.0 if linked in title else 1.0 / max(1, len(_entities(unit)))
-            candidates.append((held + _ABOUT * about, i, unit, linked))
+            candidates.append((held + about_weight * about, i, unit, linked))
     if not candidates:
         return None
     if similarity is not None and len(candidates) > 1:
         sims = similarity([c[2] for c in candidates])
-        candidates = [(score + _SIMILAR * sim, i, unit, e)
+        candidates = [(score + similarity_weight * sim, i, unit, e)
                       for (score, i, unit, e), sim in zip(candidates, sims, strict=True)]
     _, i, unit, entity = max(candidates, key=lambda c: (c[0], -c[1]))
     if (i, unit) in set(quoted):

@@ -218,10 +218,11 @@ def with_last_link(state: State, svc: Services, composed: compose.Composed, *, m
     """``composed`` with the last link of a chain question quoted after its lines (``answering.chain``), and
     the trace step that says so (none when no link was quoted): "the country Signmark is from" — Signmark's
     sentence names Finland, the markka's says what the question asks of it."""
-    pool = state.hits
+    pool, cfg = state.hits, svc.settings.answer
     link = last_link(state.search_text, state.quality.weights, pool, composed.quoted,
-                     enough=svc.settings.answer.second_hop_coverage, passages=svc.settings.retrieval.top_k,
-                     similarity=sentence_similarity(svc, state.search_text))
+                     enough=cfg.second_hop_coverage, passages=svc.settings.retrieval.top_k,
+                     similarity=sentence_similarity(svc, state.search_text), about_weight=cfg.link_about_weight,
+                     similarity_weight=cfg.link_similarity_weight)
     if link is None:
         return composed, []
     hit, n = pool[link.hit_index], link.hit_index + 1
