@@ -106,6 +106,7 @@ class Link:
     hit_index: int  # the pool passage quoted
     text: str  # the sentence quoted
     entity: str  # the entity of the quoted lines it follows
+    chain: frozenset[str] = frozenset()  # the documents of the chain: the subject's and the link's
 
 
 def _entities(text: str) -> list[str]:
@@ -202,4 +203,4 @@ def last_link(question: str, weights: dict[str, float], pool: Sequence[Hit], quo
     _, i, unit, entity = max(candidates, key=lambda c: (c[0], -c[1]))
     if (i, unit) in set(quoted):
         return None
-    return Link(hit_index=i, text=unit, entity=entity)
+    return Link(hit_index=i, text=unit, entity=entity, chain=frozenset({*subject_docs, pool[i].document_id}))

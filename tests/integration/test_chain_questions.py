@@ -52,6 +52,7 @@ def test_the_last_link_is_quoted_after_the_subjects_line(services, corpus, quest
     cited = [s.document_name for s in result.sources if s.cited]
     assert document in cited, cited
     assert "estonian-kroon.md" not in cited  # Estonia is named by the euro's list, not by Signmark's line
+    assert set(cited) <= {"signmark.md", "finnish-markka.md", "karel-purkyne.md", document}  # no look-alikes
 
 
 def test_a_question_naming_its_subject_follows_no_link(services, corpus):

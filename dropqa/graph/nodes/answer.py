@@ -217,7 +217,8 @@ def with_last_link(state: State, svc: Services, composed: compose.Composed, *, m
                    ) -> tuple[compose.Composed, list[TraceStep]]:
     """``composed`` with the last link of a chain question quoted after its lines (``answering.chain``), and
     the trace step that says so (none when no link was quoted): "the country Signmark is from" — Signmark's
-    sentence names Finland, the markka's says what the question asks of it."""
+    sentence names Finland, the markka's says what the question asks of it. With a link, only the chain's lines
+    stay: the euro's list of member states, quoted for holding "currency" and "euro", is a look-alike."""
     pool, cfg = state.hits, svc.settings.answer
     link = last_link(state.search_text, state.quality.weights, pool, composed.quoted,
                      enough=cfg.second_hop_coverage, passages=svc.settings.retrieval.top_k,
@@ -230,8 +231,13 @@ def with_last_link(state: State, svc: Services, composed: compose.Composed, *, m
                    text=clean_markup(link.text), n=n)
             if multi else render(state.language, "answer_item", text=clean_markup(link.text), n=n))
     said = step(state, "answer", render(state.language, "chain_link", entity=link.entity, document=hit.document_name))
-    return replace(composed, lines=[*composed.lines, line], citations=sorted({*composed.citations, link.hit_index}),
-                   quoted=[*composed.quoted, (link.hit_index, link.text)]), [said]
+    lines, quoted = composed.lines, composed.quoted
+    if len(lines) == len(quoted) + 1:  # a lead, then one line per quote: the chain's lines are kept, no look-alikes
+        kept = [k for k, (i, _) in enumerate(quoted) if pool[i].document_id in link.chain]
+        lines, quoted = [lines[0], *(lines[k + 1] for k in kept)], [quoted[k] for k in kept]
+    cites = {int(n) - 1 for line in lines for n in _NUM_REF.findall(line)} | {link.hit_index}
+    return replace(composed, lines=[*lines, line], citations=sorted(c for c in cites if 0 <= c < len(pool)),
+                   quoted=[*quoted, (link.hit_index, link.text)]), [said]
 
 
 def subject_label(hit: Hit, naming: frozenset[str], lang: str) -> str:
