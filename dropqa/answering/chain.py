@@ -142,6 +142,14 @@ def described_part(question: str) -> str:
     return question[m.end():]
 
 
+def subject_lines(question: str, weights: dict[str, float], pool: Sequence[Hit],
+                  quoted: Sequence[tuple[int, str]]) -> list[int]:
+    """Which of the quoted lines (indexes into ``quoted``) are about what the description hangs on: their
+    document is named by the description's words ("Signmark" of "the country Signmark is from")."""
+    hang = [t for t in query_terms(described_part(question)) if t in weights]
+    return [k for k, (i, _) in enumerate(quoted) if any(t in pool[i].names() for t in hang)]
+
+
 def last_link(question: str, weights: dict[str, float], pool: Sequence[Hit], quoted: Sequence[tuple[int, str]],
               *, enough: float, passages: int, similarity: Similarity | None = None, about_weight: float = 0.1,
               similarity_weight: float = 0.1) -> Link | None:
@@ -157,8 +165,8 @@ def last_link(question: str, weights: dict[str, float], pool: Sequence[Hit], quo
     if not quoted or not describes_link(question):
         return None
     asked = question.lower()
+    subject = [quoted[k] for k in subject_lines(question, weights, pool, quoted)] or [quoted[0]]
     hang = [t for t in query_terms(described_part(question)) if t in weights]
-    subject = [(i, text) for i, text in quoted if any(t in pool[i].names() for t in hang)] or [quoted[0]]
     subject_docs = {pool[i].document_id for i, _ in subject}
     # what is asked: the question's terms but the description's ("licensed to broadcast" of "the city where WILM
     # is licensed to broadcast"), those naming the subject's documents, and the kind of thing the description

@@ -50,7 +50,7 @@ def test_the_last_link_is_quoted_after_the_subjects_line(services, corpus, quest
     assert said and document in said[0], result.reasoning_trace  # the trace says which link was followed
     assert result.confidence != "high"  # a link no one passage states
     cited = [s.document_name for s in result.sources if s.cited]
-    assert document in cited, cited
+    assert document in cited and cited[0] in ("signmark.md", "karel-purkyne.md"), cited  # the chain's start first
     assert "estonian-kroon.md" not in cited  # Estonia is named by the euro's list, not by Signmark's line
     assert set(cited) <= {"signmark.md", "finnish-markka.md", "karel-purkyne.md", document}  # no look-alikes
 

@@ -1,6 +1,6 @@
 """answering.chain: the last link of a question that describes what it asks about, without a chat model."""
 
-from dropqa.answering.chain import described_part, describes_link, last_link, link_searches
+from dropqa.answering.chain import described_part, describes_link, last_link, link_searches, subject_lines
 from dropqa.retrieval.hits import Hit
 from dropqa.text.segment import query_terms
 
@@ -83,3 +83,8 @@ def test_the_link_is_searched_with_what_is_asked_and_the_entity_the_subjects_pas
     assert searches and searches[0].startswith("What currency predated the Euro in the country")
     assert "Signmark" not in searches[0] and any(s.endswith("Finland") for s in searches), searches
     assert link_searches("What currency did Finland use before the euro?", POOL, _weights(QUESTION), 0.6, 2) == []
+
+
+def test_the_lines_about_what_the_description_hangs_on_are_the_subjects():
+    quoted = [(1, EURO), (0, SIGNMARK)]
+    assert subject_lines(QUESTION, _weights(QUESTION), POOL, quoted) == [1]

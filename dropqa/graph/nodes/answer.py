@@ -17,7 +17,7 @@ from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 
 from dropqa.answering import compose
-from dropqa.answering.chain import last_link
+from dropqa.answering.chain import describes_link, last_link, subject_lines
 from dropqa.answering.extractive import Similarity
 from dropqa.blocking import in_thread
 from dropqa.config import AnswerSettings
@@ -213,6 +213,18 @@ def compose_offline(state: State, svc: Services) -> dict[str, Any]:
     return update
 
 
+def subject_first(state: State, composed: compose.Composed) -> compose.Composed:
+    """A chain question's lines about the description's subject first (``answering.chain.subject_lines``): the
+    chain starts there — "What time does the state where Greenfield-Central High is stop selling booze?" quoted
+    the page on *time* (its title is a word of the question) before the school's."""
+    lines, quoted = composed.lines, composed.quoted
+    if not describes_link(state.search_text) or len(lines) != len(quoted) + 1:
+        return composed
+    first = subject_lines(state.search_text, state.quality.weights, state.hits, quoted)
+    order = first + [k for k in range(len(quoted)) if k not in first]
+    return replace(composed, lines=[lines[0], *(lines[k + 1] for k in order)], quoted=[quoted[k] for k in order])
+
+
 def with_last_link(state: State, svc: Services, composed: compose.Composed, *, multi: bool,
                    ) -> tuple[compose.Composed, list[TraceStep]]:
     """``composed`` with the last link of a chain question quoted after its lines (``answering.chain``), and
@@ -220,6 +232,7 @@ def with_last_link(state: State, svc: Services, composed: compose.Composed, *, m
     sentence names Finland, the markka's says what the question asks of it. With a link, only the chain's lines
     stay: the euro's list of member states, quoted for holding "currency" and "euro", is a look-alike."""
     pool, cfg = state.hits, svc.settings.answer
+    composed = subject_first(state, composed)
     link = last_link(state.search_text, state.quality.weights, pool, composed.quoted,
                      enough=cfg.second_hop_coverage, passages=svc.settings.retrieval.top_k,
                      similarity=sentence_similarity(svc, state.search_text), about_weight=cfg.link_about_weight,
