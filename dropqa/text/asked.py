@@ -131,6 +131,13 @@ def holds_kind_for(sentence: str, kind: AnswerKind, question: str, asked: Collec
                if any(ratio_asked or not _only_a_base(low, t, translations) for t in terms))
 
 
+def says_more(sentence: str, question: str) -> bool:
+    """Does ``sentence`` hold a word the question does not — an answer at all? "节目中第一次于公开场合演唱" says
+    back "第一次在公开场合演唱是什么节目" without the programme."""
+    asked = set(query_terms(question))
+    return any(t not in asked for t in query_terms(sentence))
+
+
 def quoted(answer: str) -> str:
     """What an answer quotes: its cited lines, without their citation markers."""
     return "\n".join(_MARK.sub("", line) for line in answer.splitlines() if _MARK.search(line))

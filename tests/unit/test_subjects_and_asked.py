@@ -6,7 +6,15 @@ from __future__ import annotations
 import pytest
 
 from dropqa.answering.parts import name_terms, named_documents
-from dropqa.text.asked import as_written, expected_kind, held_share, holds_kind, missing_terms, people_named
+from dropqa.text.asked import (
+    as_written,
+    expected_kind,
+    held_share,
+    holds_kind,
+    missing_terms,
+    people_named,
+    says_more,
+)
 from dropqa.text.segment import query_terms
 from dropqa.text.subjects import document_subjects, is_stated_by_value, withheld_names
 
@@ -314,3 +322,10 @@ def test_a_summary_is_asked_for_as_a_whole() -> None:
     assert asks_for_summary("根据云璟信息技术股份有限公司的年报，总结公司2021年涉及的法律诉讼和合规监管事项。")
     assert asks_for_summary("Summarize the legal proceedings of the Riverside, Glenwood, Court case.")
     assert not asks_for_summary("What is the amount of the summary judgment?")
+
+
+def test_a_line_that_says_the_question_back_says_nothing_more():
+    assert not says_more("节目中第一次于公开场合演唱。", "第一次在公开场合演唱是什么节目？")
+    assert says_more("2006年8月，神圣十月第一次连载于日本的漫画杂志──Comic Blade月刊上。",
+                     "《神圣十月》是由哪个杂志连载的？")
+    assert says_more("Kestrel fails over to the standby region within 15 minutes (RTO).", "What is the RTO of Kestrel?")

@@ -13,7 +13,7 @@ from dropqa.graph.state import PastTurn, State
 from dropqa.services import Context, Services
 from dropqa.store.documents import topics_named
 from dropqa.store.scope import Scope
-from dropqa.text.asked import expected_kind, held_share, holds_kind_for, quoted
+from dropqa.text.asked import expected_kind, held_share, holds_kind_for, quoted, says_more
 
 
 def renumber_citations(answer: str, renumber: dict[int, int]) -> str:
@@ -70,11 +70,11 @@ def confidence_of(state: State) -> Confidence:
 
 def _states_what_is_asked(line: str, ask: dict[str, float], question: str,
                           translations: dict[str, list[str]]) -> bool:
-    """One quoted line holds every asked term (or its translation) and an answer of the asked kind: what
-    ``high`` promises ("the quoted sentence holds what was asked"), not several lines that hold it between
-    them."""
-    return held_share(line, ask, translations) >= 0.999 and holds_kind_for(line, expected_kind(question), question,
-                                                                          list(ask), translations)
+    """One quoted line holds every asked term (or its translation), something the question does not say, and an
+    answer of the asked kind: what ``high`` promises ("the quoted sentence holds what was asked"), not several
+    lines that hold it between them, nor a line that only says the question back."""
+    return (held_share(line, ask, translations) >= 0.999 and says_more(line, question)
+            and holds_kind_for(line, expected_kind(question), question, list(ask), translations))
 
 
 async def finalize(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
