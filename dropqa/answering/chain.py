@@ -3,13 +3,20 @@
 "What currency predated the Euro in the country Signmark is from?" asks about something the question only
 describes — "the country Signmark is from". The sentence quoted about Signmark names it ("… competing in
 Finland's national qualifications …") and says nothing of a currency; the answer is a sentence about Finland
-("The Finnish markka … was the currency of Finland … replaced by the euro"). When a question describes what
-it asks about this way (``describes_link``) and no quoted line holds most of what it asks, the sentence of the
-evidence pool that names an entity of the quoted lines — in its text or its document's title — and holds
-more of what is asked than any quoted line is quoted after them (``last_link``).
+("The Finnish markka … was the currency of Finland … replaced by the euro"). For a question that describes
+what it asks about this way (``describes_link``):
+
+- retrieval searches for the link when the subject's passage holds little of what is asked: what is asked,
+  without the description, with each name that passage gives (``link_searches``);
+- the answer's lines about the description's subject come first (``subject_lines``), and when none of them
+  holds most of what is asked, the sentence of the evidence pool that names an entity of theirs — in its text
+  or its document's title — and holds more of what is asked is quoted after them (``last_link``); the lines of
+  other documents, quoted for holding the asked words, are then dropped as look-alikes;
+- nothing it asks is "absent" from the subject's documents, and its kind noun ("city", ``link_kinds``) is no
+  word the documents must write.
 
 The link is an inference the documents do not state in one place: an answer that needs it is never
-``high`` (the caller caps it).
+``high`` (``State.inferred``).
 """
 
 from __future__ import annotations
@@ -46,7 +53,7 @@ _DESCRIBED = re.compile(
     r"|(?:所在(?:的)?(?:国家|城市|省份?|地区|州|县|市)|出生(?:地|的城市|的国家)|的(?:导演|作者|配偶|妻子|丈夫|父亲|母亲|"
     r"创始人|出生地|国籍|所在地))的"
 )
-
+# the kind nouns alone: what a description links to, which no document needs to write
 _LINK_NOUN = re.compile(rf"(?i)\b(?:{_LINK_NOUNS})\b|"
                         r"(?:国家|城市|省份?|地区|导演|作者|配偶|妻子|丈夫|父亲|母亲|创始人|出生地|国籍|所在地)")
 
