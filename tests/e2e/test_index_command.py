@@ -20,7 +20,7 @@ import pytest
 from tests.conftest import EXAMPLES
 from tests.e2e.api_support import dropqa_env, dropqa_server, fresh_data_dir
 
-pytestmark = [pytest.mark.e2e, pytest.mark.heavy(230)]
+pytestmark = [pytest.mark.e2e, pytest.mark.heavy(215)]
 DROPQA = str(Path(sys.executable).with_name("dropqa"))
 LONG_NAME = "a_broken_report_whose_name_is_much_longer_than_any_table_column_would_show.docx"
 

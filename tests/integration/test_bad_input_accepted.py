@@ -18,7 +18,7 @@ from tests.support import documents as gen
 from tests.support.bad_input import assert_indexed, assert_intact, build_baseline, run
 from tests.support.scopes import DEFAULT
 
-pytestmark = [pytest.mark.integration, pytest.mark.heavy(110)]
+pytestmark = [pytest.mark.integration, pytest.mark.heavy(55)]
 
 
 @pytest.fixture(scope="module")

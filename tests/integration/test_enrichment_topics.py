@@ -20,7 +20,7 @@ from dropqa.text.segment import stopwords
 from tests.conftest import ROOT
 from tests.support.scopes import DEFAULT
 
-pytestmark = [pytest.mark.integration, pytest.mark.heavy(240)]
+pytestmark = [pytest.mark.integration, pytest.mark.heavy(190)]
 SHARED = ROOT.parent / "shared"
 SAMPLES = SHARED / "samples" / "corpus"
 DEV = SHARED / "evals-dev" / "dragonball-dev-en" / "corpus"  # court cases: full of person names
