@@ -95,12 +95,12 @@ def _keys_exist(settings: Settings) -> bool:
 
 
 def _serve(settings: Settings, host: str, port: int, sock: socket.socket | None = None) -> None:
+    sock = sock or _listen(settings, host, port)  # refused (or bound) before the app's imports: seconds sooner
     import uvicorn
 
     from dropqa.api.app import create_app
     from dropqa.api.hosts import WILDCARD_BINDS
 
-    sock = sock or _listen(settings, host, port)
     settings.api.host = host  # the Host allow-list and the MCP endpoint's checks follow the real bind address
     if host.strip() in WILDCARD_BINDS and "*" not in settings.api.allowed_hosts:
         err.print(f"listening on every address: only requests for {', '.join(settings.api.allowed_hosts)} are "

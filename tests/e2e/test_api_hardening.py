@@ -15,7 +15,7 @@ import requests
 
 from tests.e2e.api_support import DROPQA, Server, dropqa_env, dropqa_server, sse_events
 
-pytestmark = [pytest.mark.e2e, pytest.mark.heavy(70)]
+pytestmark = [pytest.mark.e2e, pytest.mark.heavy(50)]
 TOKEN = "hardening-token"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
 MEGABYTE = "why is that? " * 80_000  # ~1 MB, under the body limit

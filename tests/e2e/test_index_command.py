@@ -20,7 +20,7 @@ import pytest
 from tests.conftest import EXAMPLES
 from tests.e2e.api_support import dropqa_env, dropqa_server, fresh_data_dir
 
-pytestmark = [pytest.mark.e2e, pytest.mark.heavy(230)]
+pytestmark = [pytest.mark.e2e, pytest.mark.heavy(215)]
 DROPQA = str(Path(sys.executable).with_name("dropqa"))
 LONG_NAME = "a_broken_report_whose_name_is_much_longer_than_any_table_column_would_show.docx"
 
@@ -61,8 +61,11 @@ def test_piped_output_has_one_whole_line_per_file(env: dict[str, str], tmp_path:
     assert len(docs.stdout.splitlines()) == 4
 
 
+NOTES = 10  # enough to stop after the first: the signal comes as soon as its line is read
+
+
 def test_sigint_stops_after_the_current_file_and_keeps_finished_ones(env: dict[str, str], tmp_path: Path) -> None:
-    for i in range(25):
+    for i in range(NOTES):
         (tmp_path / f"note_{i:02d}.md").write_text(
             f"# Note {i}\n\n## Facts\n\nThe code word of note {i} is word{i * 7919}.\n", encoding="utf-8")
     proc = subprocess.Popen([DROPQA, "index", str(tmp_path)], env=env, stdout=subprocess.PIPE,
@@ -83,8 +86,8 @@ def test_sigint_stops_after_the_current_file_and_keeps_finished_ones(env: dict[s
     again = subprocess.run([DROPQA, "index", str(tmp_path)], env=env, capture_output=True, text=True, timeout=300)
     assert again.returncode == 0, again.stdout + again.stderr
     rerun = file_lines(again.stdout)
-    assert len(rerun) == 25 and all(rerun[k] == "unchanged" for k in finished)
-    assert sum(1 for v in rerun.values() if v == "indexed") == 25 - len(finished)
+    assert len(rerun) == NOTES and all(rerun[k] == "unchanged" for k in finished)
+    assert sum(1 for v in rerun.values() if v == "indexed") == NOTES - len(finished) > 0
 
 
 KILL_AFTER_WRITE = textwrap.dedent("""
