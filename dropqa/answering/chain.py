@@ -27,10 +27,10 @@ from dataclasses import dataclass
 
 from dropqa.answering.extractive import Similarity, sentence_units
 from dropqa.answering.hops import bridge_candidates, english_entities, needs_second_hop
-from dropqa.retrieval.fusion import coverage
 from dropqa.retrieval.hits import Hit
+from dropqa.text.asked import held_share
 from dropqa.text.entities import chinese_names
-from dropqa.text.segment import has_han, holds, query_terms
+from dropqa.text.segment import has_han, query_terms
 
 # What a question describes instead of naming: "the country Signmark is from", "the state where X is located",
 # "the director of Y", "Z's birthplace", "X所在的城市", "Y的导演的…".
@@ -128,11 +128,6 @@ def _entities(text: str) -> list[str]:
     return out
 
 
-def _held(text: str, ask: dict[str, float]) -> float:
-    low = text.lower()
-    return coverage([t for t in ask if holds(low, t)], ask)
-
-
 def described_part(question: str) -> str:
     """The words of the description — what it hangs on: "Signmark is from" of "the country Signmark is from",
     "The Girl Who …" of "the director of The Girl Who …", "Akinoshu Kenji" of "Akinoshu Kenji's birthplace",
@@ -153,8 +148,15 @@ def subject_lines(question: str, weights: dict[str, float], pool: Sequence[Hit],
                   quoted: Sequence[tuple[int, str]]) -> list[int]:
     """Which of the quoted lines (indexes into ``quoted``) are about what the description hangs on: their
     document is named by the description's words ("Signmark" of "the country Signmark is from")."""
-    hang = [t for t in query_terms(described_part(question)) if t in weights]
-    return [k for k, (i, _) in enumerate(quoted) if any(t in pool[i].names() for t in hang)]
+    return _lines_naming(_described_terms(question, weights), pool, quoted)
+
+
+def _described_terms(question: str, weights: dict[str, float]) -> list[str]:
+    return [t for t in query_terms(described_part(question)) if t in weights]
+
+
+def _lines_naming(terms: Sequence[str], pool: Sequence[Hit], quoted: Sequence[tuple[int, str]]) -> list[int]:
+    return [k for k, (i, _) in enumerate(quoted) if any(t in pool[i].names() for t in terms)]
 
 
 def last_link(question: str, weights: dict[str, float], pool: Sequence[Hit], quoted: Sequence[tuple[int, str]],
@@ -172,8 +174,8 @@ def last_link(question: str, weights: dict[str, float], pool: Sequence[Hit], quo
     if not quoted or not describes_link(question):
         return None
     asked = question.lower()
-    subject = [quoted[k] for k in subject_lines(question, weights, pool, quoted)] or [quoted[0]]
-    hang = [t for t in query_terms(described_part(question)) if t in weights]
+    hang = _described_terms(question, weights)
+    subject = [quoted[k] for k in _lines_naming(hang, pool, quoted)] or [quoted[0]]
     subject_docs = {pool[i].document_id for i, _ in subject}
     # what is asked: the question's terms but the description's ("licensed to broadcast" of "the city where WILM
     # is licensed to broadcast"), those naming the subject's documents, and the kind of thing the description
@@ -181,7 +183,7 @@ def last_link(question: str, weights: dict[str, float], pool: Sequence[Hit], quo
     naming = " ".join(pool[i].names() for i, _ in subject)
     kinds = link_kinds(question)
     ask = {t: w for t, w in weights.items() if t not in hang and t not in naming and t not in kinds} or dict(weights)
-    floor = max(_held(text, ask) for _, text in subject)
+    floor = max(held_share(text, ask) for _, text in subject)
     if floor >= enough:
         return None
     entities: list[str] = []
@@ -202,7 +204,7 @@ def last_link(question: str, weights: dict[str, float], pool: Sequence[Hit], quo
             linked = next((e for e in entities if e in low or e in title), None)
             if linked is None:
                 continue
-            held = _held(f"{unit} {hit.breadcrumb}", ask)
+            held = held_share(f"{unit} {hit.breadcrumb}", ask)
             if held <= floor:
                 continue
             # about the entity — its own document, or a sentence naming few things — before a passing mention in
