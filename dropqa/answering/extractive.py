@@ -229,8 +229,11 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
         return []
     if require_asked and any(c.asked for c in candidates):
         candidates = [c for c in candidates if c.asked]
-    if kind in cfg.required_kinds and any(c.of_kind for c in candidates):
-        candidates = [c for c in candidates if c.of_kind]  # the answer must quote one: the lines that hold one
+    if any(c.of_kind for c in candidates) and (kind in cfg.required_kinds or not any(c.asked for c in candidates)):
+        # the answer must quote one: the lines that hold one — and when no line holds a word of what is asked
+        # (判刑时间 of a judgement that writes 判处有期徒刑五年), the kind of answer is all that tells the line
+        # that answers from the ones that only name the subject (its appeal notice)
+        candidates = [c for c in candidates if c.of_kind]
     candidates.sort(key=lambda e: (-e.score, e.hit_index))
     if similarity is not None and cfg.sentence_rerank and cfg.sentence_similarity_weight:
         candidates = _reranked(candidates, similarity, cfg)

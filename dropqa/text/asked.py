@@ -18,7 +18,7 @@ from dropqa.text.segment import has_han, holds, names_a_thing, query_terms
 from dropqa.text.subjects import is_document_kind, is_placeholder, withheld_names
 
 _MARK = re.compile(r"\s*\[\d+\]")  # a citation marker, "[3]"
-AnswerKind = Literal["person", "date", "money", "number", "thing"]
+AnswerKind = Literal["person", "date", "duration", "money", "number", "thing"]
 
 _WHO = re.compile(r"(?i)\bwho(?:m|se)?\b|谁|哪位|哪个人|何人|什么人|姓名|名字|负责人是")
 _WHEN = re.compile(r"(?i)\bwhen\b|what (?:date|time|year|day|month)|which (?:date|year|day|month)|"
@@ -27,6 +27,18 @@ _HOW_MANY = re.compile(r"(?i)how (?:many|much|long|old|often|far|large|big|high)
                        r"amount|price|cost|rate|fee)|多少|几[个位次项天年月台名家条份种岁]?|多久|多长|多大|多高|多远|比例|"
                        r"百分之|占比|金额|价格|费用|数量")
 
+# A comparison of the named subjects by a measure ("谈某和倪某某的判刑时间谁更长", "whose sentence is longer, X or
+# Y?", "哪家公司的营收更高"): the answer names one of them, but what a line must hold is each one's measure — a
+# date for which is earlier, a length of time for which lasts longer, a number for which is more — not a name.
+_COMPARE_Q = re.compile(r"(?i)(?:谁|哪[个位家一项种]?)(?:的)?[^，,。？?]{0,12}?更(?P<zh>[早晚长短久多少高低大小])|"
+                        r"\b(?:who|whose|which)\b[^?]*?\b(?P<en>earlier|later|sooner|longer|shorter|more|fewer|less|"
+                        r"higher|lower|larger|smaller|greater|bigger|older|younger)\b")
+_COMPARE_TIME = re.compile(r"(?i)时间|刑期|判刑|期限|时长|工期|周期|年限|"
+                           r"sentenc|\bterms?\b|\btime\b|duration|period|prison")
+# A length of time asked outright: a prison term, how long something lasts, is kept or takes.
+_DURATION_Q = re.compile(r"(?i)刑期|多久|多长时间|多长的时间|时长|"
+                         r"how long\b[^?]*\b(?:sentenc|prison|imprison|hospitali|stay|"
+                         r"last|take|took|serve|wait|kept|keep|retain|stored|valid|run)")
 _MONEY_Q = re.compile(r"(?i)how much (?:does|do|is|are|will|did|would)\b.*\b(?:cost|pay|charge|price|fee)|"
                       r"what (?:is|are) the (?:\w+ )?(?:price|cost|fee|charge)s?\b|\b(?:price|cost|fee)s? of\b|"
                       r"多少钱|价格|价钱|收费|费用|售价|报价")
@@ -39,10 +51,35 @@ _MONEY = re.compile(r"(?i)\d[\d,.]*\s*(?:万|亿)?\s*(?:元|块|美元|欧元|�
 _CN_MEASURE = "个只台名人次项天年月日周时分秒米里克吨元岁倍层家件条份辆座所间股位届期批场套张页章节款"
 _DIGIT = re.compile(rf"\d|第[一二三四五六七八九十百千两]+|[一二三四五六七八九十百千万亿两]{{2,}}|"
                     rf"[一二三四五六七八九十百千万亿两][{_CN_MEASURE}]")
+# A calendar date or a time of day, whose digits say when, not how many: "26th, February", "March 15, 2023",
+# "2023年4月15日", "4月15日", "2023-04-15", "10:15", a year alone.
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_CALENDAR = re.compile(
+    rf"(?i)(?:19|20)\d{{2}}\s*年(?:\s*\d{{1,2}}\s*月(?:\s*\d{{1,2}}\s*[日号])?)?|\d{{1,2}}\s*月\s*\d{{1,2}}\s*[日号]|"
+    rf"\b\d{{1,2}}(?:st|nd|rd|th)?,?\s+(?:of\s+)?{_MONTH}(?:,?\s*(?:19|20)\d{{2}})?|"
+    rf"\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s*(?:19|20)\d{{2}})?|"
+    rf"\b(?:19|20)\d{{2}}[-/.]\d{{1,2}}[-/.]\d{{1,2}}\b|\b\d{{1,2}}:\d{{2}}\b|\b(?:19|20)\d{{2}}\b")
+# A birth date, which every judgement's and record's opening gives its person: no answer to when anything else
+# happened ("判决日期" is not 尹某's "1985年1月13日出生").
+_BIRTH_DATE = re.compile(
+    r"(?i)(?:19|20)\d{2}\s*年\s*\d{1,2}\s*月(?:\s*\d{1,2}\s*[日号])?\s*(?:出生|生)|"
+    r"(?:出生日期|出生年月|出生于|生于)\s*[:：]?\s*[^，,。；;\n]{0,20}|"
+    r"(?:birth\s*date|date of birth|\bborn(?: on| in)?)\s*[:：]?\s*[^.;\n]{0,30}?(?:19|20)\d{2}")
+_BIRTH_Q = re.compile(r"(?i)出生|生日|birth|\bborn\b|年龄|\bage\b|how old")
 _DATE = re.compile(
-    r"(?i)\b(?:19|20)\d{2}\b|\d{1,4}\s*[年月日号时点]|\d{1,2}:\d{2}|"
+    r"(?i)\b(?:19|20)\d{2}\b|(?<![街路道巷弄村楼室栋座号\d])\d{1,4}\s*[年月日号时点]|\d{1,2}:\d{2}|"  # 4号: no street's
     r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\b|"
     r"\b\d{1,2}(?:st|nd|rd|th)\b|[一二三四五六七八九十]+月|周[一二三四五六日]|星期|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b")
+# A length of time: a count of years, months, weeks, days or hours — not a calendar date's year or month
+# ("2023年4月", "4月15日") — or one without end (无期徒刑, "life imprisonment").
+_CN_COUNT = "一二三四五六七八九十两半"
+_DURATION = re.compile(
+    rf"(?i)(?<![\d.])\d{{1,3}}(?:\.\d+)?\s*(?:个)?(?:年(?![\d{_CN_COUNT}〇零]{{0,3}}月)|个月|个星期|周|天|小时|分钟)|"
+    rf"(?<![\d.])\d{{1,3}}(?:\.\d+)?(?:\s+|-)(?:years?|months?|weeks?|days?|hours?|minutes?)\b|"
+    rf"[{_CN_COUNT}]+(?:个)?(?:年(?![{_CN_COUNT}〇零]{{0,3}}月)|个月|个星期|周|天|小时)|"
+    r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|half an?)"
+    r"(?:\s*\(\d{1,3}\))?(?:\s+|-)(?:years?|months?|weeks?|days?|hours?)\b|无期|终身|\blife (?:imprisonment|sentence)|"
+    r"\bto life\b|死刑|\bdeath (?:penalty|sentence)")
 _PERSON = re.compile(
     r"\b[A-Z]\.\s?[A-Z][a-z]+|\b[A-Z][a-z]+[ \t]+[A-Z][a-z]+|[\u4e00-\u9fff]某{1,2}|"
     r"(?:由|是|为|：|:)\s*[\u4e00-\u9fff]{2,3}(?:[，。、；（(]|$)|"
@@ -59,6 +96,10 @@ def expected_kind(question: str) -> AnswerKind:
     """The kind of answer ``question`` asks for."""
     if _WHEN.search(question):
         return "date"
+    if m := _COMPARE_Q.search(question):
+        return _compared_kind(m.group("zh") or m.group("en").lower(), question)
+    if _DURATION_Q.search(question):
+        return "duration"
     if _MONEY_Q.search(question):
         return "money"
     if _HOW_MANY.search(question):
@@ -66,6 +107,15 @@ def expected_kind(question: str) -> AnswerKind:
     if _WHO.search(question):
         return "person"
     return "thing"
+
+
+def _compared_kind(word: str, question: str) -> AnswerKind:
+    """What a comparison by ``word`` (更长, "earlier") measures: a date, a length of time, or a number."""
+    if word in ("早", "晚", "earlier", "later", "sooner"):
+        return "date"
+    if word in ("长", "短", "久", "longer", "shorter") and _COMPARE_TIME.search(question):
+        return "duration"
+    return "number"
 
 
 def holds_kind(sentence: str, kind: AnswerKind, question: str = "") -> bool:
@@ -76,10 +126,14 @@ def holds_kind(sentence: str, kind: AnswerKind, question: str = "") -> bool:
     asked = question.lower()
     if kind == "money":  # a price is an amount of money, not any number ("三个版本" is not a price)
         return any(m.group(0).lower() not in asked for m in _MONEY.finditer(sentence))
-    if kind == "number":
-        return any(m.group(0) not in asked for m in _DIGIT.finditer(sentence))
+    if kind == "number":  # a count or a measure, not the digits of a date ("Admission Time: 26th, February")
+        counted = _CALENDAR.sub(" ", sentence)
+        return any(m.group(0) not in asked for m in _DIGIT.finditer(counted))
     if kind == "date":
-        return any(m.group(0).lower() not in asked for m in _DATE.finditer(sentence))
+        dated = sentence if _BIRTH_Q.search(question) else _BIRTH_DATE.sub(" ", sentence)
+        return any(m.group(0).lower() not in asked for m in _DATE.finditer(dated))
+    if kind == "duration":
+        return any(m.group(0).lower() not in asked for m in _DURATION.finditer(sentence))
     flat = re.sub(r"[\W_]+", " ", asked)
     for m in _PERSON.finditer(sentence):
         name = m.group(0).strip(" ：:由是为")
@@ -122,6 +176,8 @@ def holds_kind_for(sentence: str, kind: AnswerKind, question: str, asked: Collec
     refused …", "2006年8月，神圣十月第一次连载…"); so is a sentence holding none of ``asked``."""
     if kind not in ("number", "money") or not asked:
         return holds_kind(sentence, kind, question)
+    if kind == "number":  # a date is no count, also when a comma cuts it ("Admission Time: 26th, February")
+        sentence = _CALENDAR.sub(" ", sentence)
     clauses = [(c, c.lower()) for c in _CLAUSE_END.split(sentence) if c.strip()]
     ratio_asked = bool(_RATIO_Q.search(question))
     held = [(c, low, [t for t in asked if _held(low, t, translations)]) for c, low in clauses]

@@ -219,3 +219,19 @@ def test_a_word_the_first_quote_holds_as_its_documents_name_is_not_new_in_a_look
     picked = pick_sentences("What are the core working hours at Minglan?", list(w), w, [handbook, prices], 3,
                             translations=tr, cfg=CFG, complement=True)
     assert [p.hit_index for p in picked] == [0]
+
+
+def test_when_no_line_holds_a_word_of_what_is_asked_the_kind_of_answer_picks_the_line():
+    """"判刑时间谁更长" of a judgement that writes 判处有期徒刑五年: no line holds 判刑 or 时间; the line with a length
+    of time answers, not the appeal notice that names the defendant and the judgement most often."""
+    w = {"尹某": 2.0, "判决书": 1.0, "判刑": 2.0, "时间": 1.0}
+    hits = [hit("n1", "被告人尹某，如果不服本判决书，可以在接到判决书的第二日起十日内提出上诉。", 0.9),
+            hit("n2", "本院判决如下：被告人尹某犯交通肇事罪，判处有期徒刑五年。", 0.7)]
+    hits = [h.model_copy(update={"document_name": "100_判决书.md", "subjects": ["尹某"]}) for h in hits]
+    q = "尹某和吕某某的判刑时间谁更长？"
+    picked = pick_sentences(q, list(w), w, hits, max_sentences=1, cfg=CFG, subjects=["尹某", "吕某某"])
+    assert "有期徒刑五年" in picked[0].text
+    # a line that holds what is asked still wins over one that only holds an answer of the kind
+    w = {"尹某": 2.0, "上诉": 2.0, "期限": 1.0}
+    picked = pick_sentences("尹某的上诉期限有多久？", list(w), w, hits, max_sentences=1, cfg=CFG, subjects=["尹某"])
+    assert "上诉" in picked[0].text

@@ -30,3 +30,22 @@ def test_a_question_a_check_refuses_is_not_read_document_by_document():
     assert readers_for(_state(absent), AnswerSettings(), AgentSettings()) == []
     held = Asked(named=True, subjects=1, absent=0.0)
     assert len(readers_for(_state(held), AnswerSettings(), AgentSettings())) == 2
+
+
+def test_a_reader_asked_for_a_value_of_a_kind_states_only_lines_that_give_one():
+    """"Whose pulse rate was higher upon admission?": the record's admission note holds "admission", which the
+    pulse line lacks, but gives no number; the reader states "Pulse: 90 bpm" alone."""
+    from dropqa.graph.nodes.readers import _offline_statements
+
+    def line(node: str, text: str, relevance: float) -> Hit:
+        return _hit(node, "182_record", relevance).model_copy(update={"content": text, "subjects": ["J. Rodriguez"]})
+
+    hits = [line("n1", "Post-Admission Course Records: First Course Record: Furuncle diagnosed on admission.", 0.9),
+            line("n2", "Pulse: 90 bpm", 0.7)]
+    reader = {"question": "According to the hospitalization records of Granville General Hospital and Kingsport "
+                          "General Hospital, whose pulse rate was higher upon admission, J. Rodriguez or A. Davis?",
+              "language": "en", "terms": ["pulse", "rate", "higher", "admission", "rodriguez"], "bridge": [],
+              "document": "182_record.md", "hits": hits, "degraded": True, "deadline": 0.0,
+              "subjects": ["rodriguez"], "named": True}
+    statements = _offline_statements(reader, hits, AnswerSettings())
+    assert [s.text for s in statements] == ["Pulse: 90 bpm"]

@@ -11,6 +11,7 @@ from dropqa.text.asked import (
     expected_kind,
     held_share,
     holds_kind,
+    holds_kind_for,
     missing_terms,
     people_named,
     says_more,
@@ -93,6 +94,14 @@ def test_hospital_and_patient_name_one_record_not_every_record_of_the_hospital()
     ("什么时候立案的？", "date"), ("How many failed password attempts lock an account?", "number"),
     ("企业版每席位每月多少钱？", "money"), ("What is the monthly fee?", "money"),
     ("What is the budget code of Project Falcon-03?", "thing"),
+    # a comparison of named people by a measure asks each one's measure, not a name
+    ("谈某和倪某某的判刑时间谁更长？", "duration"), ("Whose sentence is longer, G. Torres or P. Anderson?", "duration"),
+    ("喻某某和安某某的入院时间谁更早？", "date"), ("Who was admitted earlier, V. Lewis or I. Chavez?", "date"),
+    ("元某某和喻某某的体温谁更高？", "number"), ("Whose blood pressure is higher, L. Rogers or M. Young?", "number"),
+    ("哪家公司的募集资金总额更多？", "number"), ("Which bridge is longer, A or B?", "number"),
+    # a length of time asked outright: a prison term, how long something is kept or lasts — not a length
+    ("被告人费某和贝某某分别被判处了什么刑期？", "duration"), ("审计日志保存多长时间？", "duration"),
+    ("How long must audit logs be kept?", "duration"), ("How long is the Golden Gate Bridge?", "number"),
 ])
 def test_expected_kind(question: str, kind: str) -> None:
     assert expected_kind(question) == kind
@@ -104,6 +113,39 @@ def test_holds_kind_ignores_what_the_question_itself_says() -> None:
     assert holds_kind("连续5次输入错误密码将锁定账户。", "number", "密码错几次会锁定？")
     assert not holds_kind("Falcon-03 has 3 phases.", "number", "How many phases does Falcon-03 have, 3?")
     assert holds_kind("Arrested on 25 January 2023.", "date", "When was he arrested?")
+
+
+def test_a_length_of_time_is_a_count_of_units_not_a_calendar_date() -> None:
+    for line in ("判处有期徒刑四年，自2023年4月15日起，至2027年4月14日止。", "判处无期徒刑", "拘役六个月",
+                 "V. Martin is hereby sentenced to 12 years of fixed-term imprisonment.", "three (3) years",
+                 "a sentence of life imprisonment", "保存180天"):
+        assert holds_kind(line, "duration", "谁的刑期更长？"), line
+    for line in ("时间段：2021年5月—2021年10月", "于2023年4月15日立案", "On 4th May 2023 the court", "二〇二三年三月"):
+        assert not holds_kind(line, "duration", "谁的刑期更长？"), line
+
+
+def test_a_count_or_measure_is_not_the_digits_of_a_date() -> None:
+    q = "Whose pulse rate was higher upon admission, J. Rodriguez or A. Davis?"
+    for line in ("Pulse: 90 bpm", "Age: 64", "判处有期徒刑5年", "In 2021 revenue was 500 million.",
+                 "共3次开庭，2023年"):
+        assert holds_kind(line, "number", q), line
+    for line in ("Admission Time: 26th, February", "On March 15, 2023, the case was filed.", "2023年4月15日开庭",
+                 "10:15 AM on the 10th of March, 2023", "Date: 2023-04-15", "立案于2022年"):
+        assert not holds_kind(line, "number", q), line
+    assert not holds_kind_for("Admission Time: 26th, February", "number", q, ["admission"])
+    assert holds_kind_for("Pulse: 90 bpm, taken on 26th, February", "number", q, ["pulse"])
+
+
+def test_a_birth_date_or_a_street_number_is_no_date_of_anything_else() -> None:
+    """Every judgement and record opens with its person's birth date: no answer to "判决日期", unless the
+    question asks about birth; a house number (雷峰街4号) is no day."""
+    q = "唐某某和尹某的判决日期分别是什么时候？"
+    for line in ("被告人：尹某，女，1985年1月13日出生，汉族，荔枝市雷峰街4号居民", "出生日期：1990年5月3日",
+                 "Defendant: G. Torres Gender: Female Birthdate: 10th August 1983", "She was born on March 3, 1980."):
+        assert not holds_kind(line, "date", q), line
+        assert holds_kind(line, "date", "罗某的出生日期是什么？") and holds_kind(line, "date", "When was she born?")
+    for line in ("本判决书于2023年9月10日作出。", "Date of Judgment: 30th, September 2023", "3月5号开庭"):
+        assert holds_kind(line, "date", q), line
 
 
 def test_a_price_is_an_amount_or_a_price_of_nothing_not_any_free_thing() -> None:
