@@ -256,6 +256,9 @@ def hybrid_search(svc: Services, query: str, scope: Scope, k: int | None = None,
     known, absent = term_stats(svc, terms + foreign, scope)
     weights = {**known, **(weights or {})}
     unseen = [t for t in terms if t in absent and all(x in absent for x in translations.get(t, ()))]
+    if unseen:  # a word only a file name writes names that document: it is not unseen
+        named = search.filename_terms(svc.db, unseen, scope)
+        unseen = [t for t in unseen if t not in named]
     qvec = svc.embedder.embed_query(query).tolist()
     ft_rows = search.fulltext(svc.db, terms + foreign, scope, cfg.candidate_k, weights)
     sem_rows = search.semantic(svc.db, qvec, svc.embedder.name, svc.embedder.dimensions, scope, cfg.candidate_k)

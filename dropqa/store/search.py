@@ -81,6 +81,12 @@ def written_terms(db: Database, terms: list[str], scope: Scope) -> set[str]:
                            "strpos(lower(n.content), lower(t)) > 0 OR strpos(lower(d.filename), lower(t)) > 0")
 
 
+def filename_terms(db: Database, terms: list[str], scope: Scope) -> set[str]:
+    """The terms a visible document's file name writes ("绩效考核" of 2024年度绩效考核.xlsx, whose sheets never
+    say it): they name a document, so the collection holds them."""
+    return _terms_matching(db, terms, scope, "strpos(lower(d.filename), lower(t)) > 0")
+
+
 def term_frequencies(db: Database, terms: list[str], scope: Scope) -> tuple[dict[str, int], int]:
     """How many visible nodes contain each term, and how many visible nodes there are."""
     if not terms:

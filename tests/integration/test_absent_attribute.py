@@ -54,6 +54,11 @@ DOCUMENTS = {
         "# 办公电脑硬件配置标准\n\n## 笔记本电脑\n\n| 岗位 | 标准机型 |\n|---|---|\n| 销售岗 | ThinkPad T14s |\n"
         "| 研发岗 | MacBook Pro 14 |\n\n## 显示器\n\n| 岗位 | 显示器型号 |\n|---|---|\n| 研发岗 | Dell U2723QE |\n"
         "| 设计岗 | BenQ SW272U |\n"),
+    # a workbook whose sheets never write what its file name says
+    "2024年度绩效考核.md": (
+        "## 结果审批\n\n| 环节 | 签字人 | 日期 | 意见 |\n|---|---|---|---|\n"
+        "| 复核 | 刘佳 | 2025-01-10 | 等级分布符合比例 |\n"
+        "| 终审 | 周明远 | 2025-01-17 | 同意，按此结果核发年终奖 |\n"),
 }
 
 
@@ -118,6 +123,15 @@ def test_only_things_no_document_writes_in_any_form_are_nowhere(services, corpus
 def test_what_it_records_is_still_answered(services, corpus, question, expected):
     result = ask(services, question)
     assert result.answerable and expected in result.answer, result.answer
+
+
+def test_a_word_only_a_file_name_writes_is_written(services, corpus):
+    """绩效考核 names the workbook (2024年度绩效考核.md) that its sheets never repeat: the collection holds it,
+    and the question about it is answered from that workbook rather than refused as unseen."""
+    fs: dict = {}
+    result = ask(services, "2024年度的绩效考核结果是谁审批的？", final_state=fs)
+    assert "绩效考核" not in fs["quality"].unseen
+    assert result.answerable and "周明远" in result.answer, result.answer
 
 
 def test_a_chat_model_is_not_asked_what_no_document_records(services, corpus):
