@@ -111,7 +111,7 @@ def question_features(hits: Sequence[Hit], terms: Sequence[str], weights: dict[s
         "agreement": sum(both) / len(both),
         "margin": first.relevance - other,
         # the best passage is in the other language: the share of the question it holds, translated
-        "cross_language": _cross_language(first, question_han, unseen, weights, asked.translations),
+        "cross_language": _cross_language(first, question_han, unseen),
         "n_terms": math.log1p(len(terms)),
         "is_fact": float(kind == "fact"),
         "unseen": missing,
@@ -119,21 +119,17 @@ def question_features(hits: Sequence[Hit], terms: Sequence[str], weights: dict[s
     }
 
 
-def _cross_language(first: Hit, question_han: bool, unseen: Sequence[str], weights: dict[str, float],
-                    translations: Mapping[str, Sequence[str]]) -> float:
+def _cross_language(first: Hit, question_han: bool, unseen: Sequence[str]) -> float:
     """How much of the question the best passage holds when it is in the other language (its translated
     coverage): what vouches for a question whose words a small dictionary may not bridge ("主诉" for "Chief
-    Complaint"). It does not vouch when less of the question is in it than is known to be written nowhere —
-    words the dictionary does translate, or that a Chinese question writes in Latin letters as the other
-    language would (访客Wi-Fi: neither 访客, "visitor", nor "Wi-Fi" anywhere), are absent from the collection in
-    both languages, not lost between them."""
+    Complaint", 全职 → "full-time job" for "full-time"). It does not vouch when a Chinese question writes a word
+    in Latin letters, as an English document would write it, that no passage holds (访客Wi-Fi of a collection
+    without Wi-Fi): that word is absent, not lost in translation."""
     if question_han == has_han(first.content):
         return 0.0
-    held = float(first.metadata.get("translated_coverage") or 0.0)
-    total = sum(weights.values())
-    bridged = sum(weights.get(t, 0.0) for t in unseen
-                  if translations.get(t) or (question_han and not has_han(t))) / total if total else 0.0
-    return held if held > bridged else 0.0
+    if question_han and any(t.isascii() and t.isalpha() for t in unseen):
+        return 0.0
+    return float(first.metadata.get("translated_coverage") or 0.0)
 
 
 class Decision(BaseModel, frozen=True):

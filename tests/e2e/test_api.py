@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -131,6 +132,11 @@ def test_document_list_filters_and_pages(server: Server, uploaded: dict[str, Any
     doc = md["documents"][0]
     detail = server.get(f"/api/documents/{doc['id']}").json()
     assert detail["structure"][0]["type"] == "document" and detail["versions"][0]["version"] == 1
+    # the worker clusters the base's topics once its queue runs empty, after the last job's end event
+    deadline = time.monotonic() + 60
+    while not detail["topics"] and time.monotonic() < deadline:
+        time.sleep(0.5)
+        detail = server.get(f"/api/documents/{doc['id']}").json()
     assert detail["topics"], "indexing extracts topics"
     topic_docs = server.get("/api/documents", params={"topic": detail["topics"][0]["id"]}).json()["documents"]
     assert doc["id"] in {d["id"] for d in topic_docs}
