@@ -52,13 +52,15 @@ _CN_MEASURE = "个只台名人次项天年月日周时分秒米里克吨元岁�
 _DIGIT = re.compile(rf"\d|第[一二三四五六七八九十百千两]+|[一二三四五六七八九十百千万亿两]{{2,}}|"
                     rf"[一二三四五六七八九十百千万亿两][{_CN_MEASURE}]")
 # A calendar date or a time of day, whose digits say when, not how many: "26th, February", "March 15, 2023",
-# "2023年4月15日", "4月15日", "2023-04-15", "10:15", a year alone.
-_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+# "2023年4月15日", "4月15日", "2023-04-15", "10:15", "in 2021" — not a count that looks like a year ("2000 employees").
+_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
+          r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b\.?")
 _CALENDAR = re.compile(
     rf"(?i)(?:19|20)\d{{2}}\s*年(?:\s*\d{{1,2}}\s*月(?:\s*\d{{1,2}}\s*[日号])?)?|\d{{1,2}}\s*月\s*\d{{1,2}}\s*[日号]|"
     rf"\b\d{{1,2}}(?:st|nd|rd|th)?,?\s+(?:of\s+)?{_MONTH}(?:,?\s*(?:19|20)\d{{2}})?|"
     rf"\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s*(?:19|20)\d{{2}})?|"
-    rf"\b(?:19|20)\d{{2}}[-/.]\d{{1,2}}[-/.]\d{{1,2}}\b|\b\d{{1,2}}:\d{{2}}\b|\b(?:19|20)\d{{2}}\b")
+    rf"\b(?:19|20)\d{{2}}[-/.]\d{{1,2}}[-/.]\d{{1,2}}\b|\b\d{{1,2}}:\d{{2}}\b|"
+    rf"\b(?:in|since|from|by|until|till|during|before|after)\s+(?:19|20)\d{{2}}\b")
 # A birth date, which every judgement's and record's opening gives its person: no answer to when anything else
 # happened ("判决日期" is not 尹某's "1985年1月13日出生").
 _BIRTH_DATE = re.compile(
@@ -68,7 +70,7 @@ _BIRTH_DATE = re.compile(
 _BIRTH_Q = re.compile(r"(?i)出生|生日|birth|\bborn\b|年龄|\bage\b|how old")
 _DATE = re.compile(
     r"(?i)\b(?:19|20)\d{2}\b|(?<![街路道巷弄村楼室栋座号\d])\d{1,4}\s*[年月日号时点]|\d{1,2}:\d{2}|"  # 4号: no street's
-    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\b|"
+    rf"\b{_MONTH}|"  # a month's name, not "market" or "junior"
     r"\b\d{1,2}(?:st|nd|rd|th)\b|[一二三四五六七八九十]+月|周[一二三四五六日]|星期|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b")
 # A length of time: a count of years, months, weeks, days or hours — not a calendar date's year or month
 # ("2023年4月", "4月15日") — or one without end (无期徒刑, "life imprisonment").

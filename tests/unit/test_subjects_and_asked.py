@@ -127,7 +127,8 @@ def test_a_length_of_time_is_a_count_of_units_not_a_calendar_date() -> None:
 def test_a_count_or_measure_is_not_the_digits_of_a_date() -> None:
     q = "Whose pulse rate was higher upon admission, J. Rodriguez or A. Davis?"
     for line in ("Pulse: 90 bpm", "Age: 64", "判处有期徒刑5年", "In 2021 revenue was 500 million.",
-                 "共3次开庭，2023年"):
+                 "共3次开庭，2023年", "The plant employs 2000 people.", "The team has 5 junior engineers.",
+                 "12 marks were awarded."):
         assert holds_kind(line, "number", q), line
     for line in ("Admission Time: 26th, February", "On March 15, 2023, the case was filed.", "2023年4月15日开庭",
                  "10:15 AM on the 10th of March, 2023", "Date: 2023-04-15", "立案于2022年"):
@@ -146,6 +147,13 @@ def test_a_birth_date_or_a_street_number_is_no_date_of_anything_else() -> None:
         assert holds_kind(line, "date", "罗某的出生日期是什么？") and holds_kind(line, "date", "When was she born?")
     for line in ("本判决书于2023年9月10日作出。", "Date of Judgment: 30th, September 2023", "3月5号开庭"):
         assert holds_kind(line, "date", q), line
+
+
+def test_a_month_is_named_in_full_or_by_its_abbreviation() -> None:
+    for line in ("Arrested in March.", "Filed 5 Sept. 2021.", "Due by 3 May"):
+        assert holds_kind(line, "date", "When?"), line
+    for line in ("The market grew.", "A junior engineer joined.", "The mayor spoke."):
+        assert not holds_kind(line, "date", "When?"), line
 
 
 def test_a_price_is_an_amount_or_a_price_of_nothing_not_any_free_thing() -> None:
