@@ -129,8 +129,7 @@ def holds_kind(sentence: str, kind: AnswerKind, question: str = "") -> bool:
     if kind == "money":  # a price is an amount of money, not any number ("三个版本" is not a price)
         return any(m.group(0).lower() not in asked for m in _MONEY.finditer(sentence))
     if kind == "number":  # a count or a measure, not the digits of a date ("Admission Time: 26th, February")
-        counted = _CALENDAR.sub(" ", sentence)
-        return any(m.group(0) not in asked for m in _DIGIT.finditer(counted))
+        return _holds_count(_CALENDAR.sub(" ", sentence), asked)
     if kind == "date":
         dated = sentence if _BIRTH_Q.search(question) else _BIRTH_DATE.sub(" ", sentence)
         return any(m.group(0).lower() not in asked for m in _DATE.finditer(dated))
@@ -168,6 +167,12 @@ def _only_a_base(clause: str, term: str, translations: Mapping[str, Iterable[str
                for m in mentions)
 
 
+def _holds_count(undated: str, asked: str) -> bool:
+    """Does ``undated`` (a sentence with its dates masked by ``_CALENDAR``) hold a number ``asked`` (the
+    question, lower-cased) does not?"""
+    return any(m.group(0) not in asked for m in _DIGIT.finditer(undated))
+
+
 def holds_kind_for(sentence: str, kind: AnswerKind, question: str, asked: Collection[str],
                    translations: Mapping[str, Iterable[str]] | None = None) -> bool:
     """:func:`holds_kind` of the value the sentence gives *for* what is asked: a number or an amount in a
@@ -178,14 +183,20 @@ def holds_kind_for(sentence: str, kind: AnswerKind, question: str, asked: Collec
     refused …", "2006年8月，神圣十月第一次连载…"); so is a sentence holding none of ``asked``."""
     if kind not in ("number", "money") or not asked:
         return holds_kind(sentence, kind, question)
-    if kind == "number":  # a date is no count, also when a comma cuts it ("Admission Time: 26th, February")
-        sentence = _CALENDAR.sub(" ", sentence)
+    if kind == "number":  # a date is no count, also when a comma cuts it ("Admission Time: 26th, February"):
+        sentence = _CALENDAR.sub(" ", sentence)  # masked once, before the clauses are cut
+
+        def gives(text: str) -> bool:
+            return _holds_count(text, question.lower())
+    else:
+        def gives(text: str) -> bool:
+            return holds_kind(text, kind, question)
     clauses = [(c, c.lower()) for c in _CLAUSE_END.split(sentence) if c.strip()]
     ratio_asked = bool(_RATIO_Q.search(question))
     held = [(c, low, [t for t in asked if _held(low, t, translations)]) for c, low in clauses]
     if not any(terms for _, _, terms in held):
-        return holds_kind(sentence, kind, question)
-    return any(holds_kind(c, kind, question) for c, low, terms in held
+        return gives(sentence)
+    return any(gives(c) for c, low, terms in held
                if any(ratio_asked or not _only_a_base(low, t, translations) for t in terms))
 
 
