@@ -290,6 +290,12 @@ class AnswerSettings(Section):
     second_hop_coverage: float = _share(0.6, "the best passage holding this share of what the question asks (beyond "
                                         "its own subject) needs no second hop")
     part_name_share: float = _share(0.5, "share of a document name's idf mass a question must hold to name it")
+    summary_sentences: int = Field(6, ge=1, description="a summary question answered by its section: most of "
+                                   "the section's sentences (or lines) quoted")
+    summary_label_similarity_weight: float = Field(
+        0.5, ge=0.0, description="a summary question's section: the weight of a label's closeness in meaning to "
+        "the question beside the share of the asked words it holds (ties between labels holding the same words; "
+        "swept on the dragonball dev suites)")
     absent_attribute_share: float | None = Field(
         0.5, ge=0.0, le=1.0, description="a question that names one subject and asks one fact of it is answered "
         "'the documents do not say' when this share of what it asks is written neither in the subject's documents "
@@ -354,6 +360,10 @@ class AnswerSettings(Section):
                                  "sentence whose citation did not hold")
     claim_passages: int = Field(6, ge=0, le=50, description="verify: best passages whose numbers are compared with "
                                 "the cited ones for conflicts")
+    conflict_term_share: float | None = Field(
+        0.8, ge=0.0, le=1.0, description="verify: a number counts for a conflict only when its sentence (or section "
+        "path) holds one of the question's words weighing at least this share of its heaviest, besides the attribute "
+        "(another project's 预算 is no conflict; swept on samples' contradiction and table questions); null: off")
     max_conflict_notes: int = Field(3, ge=0, le=20, description="verify: disagreements named in the answer")
     density_passages: int = Field(5, ge=1, le=50, description="evaluate: best passages whose question terms make "
                                   "the information density")

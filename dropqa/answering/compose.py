@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from dropqa.answering.extractive import Similarity, continuation, pick_sentences, sentence_units, table_cell
 from dropqa.answering.intent import Intent
 from dropqa.answering.outline import Outline
+from dropqa.answering.sections import SectionPick
 from dropqa.config import AnswerSettings
 from dropqa.retrieval.hits import Hit
 from dropqa.text.headings import is_chapter_title
@@ -208,3 +209,28 @@ def extractive(lang: str, question: str, terms: list[str], weights: dict[str, fl
         extra = "".join(f"[{r + 1}]" for r in refs[1:])  # the continuation's passage, cited right after
         lines.append(render(lang, "answer_item", text=clean_markup(text), n=refs[0] + 1) + extra)
     return Composed(lines, sorted(cites), quoted=quoted)
+
+
+def section_summary(lang: str, pick: SectionPick, pool: list[Hit], max_sentences: int) -> Composed:
+    """A summary question answered by the section it asks for (:func:`dropqa.answering.sections.asked_section`):
+    that section's opening sentences, its label first, the passage cited. A label on a passage of its own
+    ("**Case Statement**") is followed by the next passage of the pool in document order, cited too."""
+    cites: list[int] = []
+    units: list[str] = []
+    at = pick.index
+    while at is not None and not units:
+        hit = pool[at]
+        found = [u for u in sentence_units(hit) if clean_markup(u).strip(" :：*")]
+        if not cites and found and clean_markup(found[0]).strip(" *").rstrip(":：").strip() == pick.label:
+            found = found[1:]  # the label line alone says nothing: it leads the quote instead
+        cites.append(at)
+        units += found
+        at = next((k for k, h in enumerate(pool) if h.document_id == hit.document_id and h.version == hit.version
+                   and h.position == hit.position + 1 and h.node_type not in ("section", "document")), None)
+    if not units:
+        return Composed([render(lang, "answer_lead")], [], quoted=[])
+    text = " ".join(clean_markup(u) for u in units[:max_sentences])
+    sep = "：" if lang == "zh" else ": "
+    marks = "".join(f"[{i + 1}]" for i in cites[1:])
+    line = render(lang, "answer_item", text=f"{pick.label}{sep}{text}", n=pick.index + 1) + marks
+    return Composed([render(lang, "answer_lead"), line], sorted(cites), quoted=[(pick.index, text)])

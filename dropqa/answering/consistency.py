@@ -113,7 +113,7 @@ def _quantities(text: str) -> list[tuple[int, float, str]]:
 
 
 def claims_in(hit: Hit, attributes: Sequence[str], subject_terms: Sequence[str] = (),
-              naming: Collection[str] = ()) -> list[Claim]:
+              naming: Collection[str] = (), distinctive: Collection[str] = (), question: str = "") -> list[Claim]:
     """Claims about ``attributes`` (question terms) stated in one passage.
 
     A sentence (or table row) counts when it names the attribute and, if given, at
@@ -121,6 +121,11 @@ def claims_in(hit: Hit, attributes: Sequence[str], subject_terms: Sequence[str] 
     project in the same table is not taken for this one's. ``naming``: the question's
     words that name its subject ("云栖", "平台"): they say whose claim it is, never what
     it is about ("云栖数据平台3.0" is not a 平台 of 3, "7×24 小时" not one of 7).
+    ``distinctive``: the question's rarest words (:func:`distinctive_terms`); a prose claim counts only when
+    its sentence or section path holds one besides its attribute and the words ``question`` writes with it
+    (:func:`attribute_phrase`: "实际" of "的实际可用性" says which figure, not whose) — "项目总预算为450万元" of
+    星图计划's charter shares only the common "项目" with "同城双活数据中心项目的预算", and is no claim about that
+    project.
     """
     named = {a.lower() for a in naming}
     attributes = [a.lower() for a in attributes if a]
@@ -163,9 +168,31 @@ def claims_in(hit: Hit, attributes: Sequence[str], subject_terms: Sequence[str] 
             others = [a for a in attributes if a != attr]
             if others and not any(a in low or a in crumb for a in others):
                 continue
+            phrase = attribute_phrase(question, attr)
+            rare = [d for d in distinctive if d != attr and not holds(phrase, d)]
+            if rare and not any(holds(low, d) or holds(crumb, d) for d in rare):
+                continue
             claims.append(Claim(attr, value, unit, unit_text.strip(), hit.node_id, hit.document_name,
                                 hit.version, hit.section))
     return claims
+
+
+_OF = re.compile(r"的|之|\bof\b|'s\b|[,，。？?！!；;：:、]", re.IGNORECASE)
+
+
+def attribute_phrase(question: str, attribute: str) -> str:
+    """The part of ``question`` that holds ``attribute``, cut at 的 / of / 's and punctuation: the words written
+    with it qualify the figure asked ("的实际可用性", "the actual availability"); the rest names whose it is."""
+    low = question.lower()
+    return next((part for part in _OF.split(low) if holds(part, attribute)), "")
+
+
+def distinctive_terms(weights: dict[str, float], share: float) -> list[str]:
+    """The question's words weighing at least ``share`` of its heaviest (idf: the rarest in the collection),
+    numbers left out: what a statement must name to be about what the question is about."""
+    words = {t: w for t, w in weights.items() if not t.isdigit()}
+    top = max(words.values(), default=0.0)
+    return [t for t, w in words.items() if top > 0 and w >= share * top]
 
 
 def find_conflicts(claims: Iterable[Claim]) -> list[Conflict]:

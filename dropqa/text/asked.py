@@ -285,6 +285,14 @@ def asks_for_summary(question: str) -> bool:
     return _SUMMARY.search(question) is not None
 
 
+def summary_aspect(question: str) -> str:
+    """What a summary question asks to be summed up: its words after the summary verb ("summarize *the facts of
+    S. Taylor's crime*", "总结*唐某某的犯罪证据*"); empty when it asks for no summary. The words before it say where
+    to look ("according to the judgment of …"), not what."""
+    m = _SUMMARY.search(question)
+    return question[m.end():].strip() if m else ""
+
+
 def people_named(question: str, terms: Collection[str]) -> set[str]:
     """The question's terms that name the people it asks about by a withheld name and by their role before it
     ("罗某的辩护人彭某某的生日" → 罗某, 辩护人 and its pieces 辩护, 护人): who it is about, as a document's name is,

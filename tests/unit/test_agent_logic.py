@@ -4,7 +4,7 @@ support, state reducers and follow-up completion."""
 from __future__ import annotations
 
 from dropqa.answering.bridge import bridge_entities
-from dropqa.answering.consistency import claims_in, find_conflicts
+from dropqa.answering.consistency import claims_in, distinctive_terms, find_conflicts
 from dropqa.answering.extractive import sentence_units
 from dropqa.answering.followup import PastTurn, complete
 from dropqa.answering.intent import classify
@@ -80,6 +80,26 @@ def test_conflicts_between_documents_and_versions():
     assert conflict.across_versions and conflict.label == "普通员工"
 
 
+def test_another_projects_figure_is_no_conflict():
+    weights = {"同城": 3.39, "双活": 3.39, "预算": 3.08, "数据中心": 2.74, "项目": 2.03, "2024": 3.5}
+    rare = distinctive_terms(weights, 0.8)
+    assert sorted(rare) == ["双活", "同城", "数据中心", "预算"]  # the rarest words, no number
+    terms = ["同城", "双活", "数据中心", "项目", "预算"]
+    other = hit("项目总预算为450万元，其中GPU算力采购280万元。", doc="星图计划立项书.md", section="4.1 项目预算")
+    row = hit("项目名称: 同城双活数据中心 | 预算（万元）: 1,200", doc="report.docx", node_type="table")
+    question = "同城双活数据中心项目的预算是多少？"
+    assert claims_in(other, terms) and not claims_in(other, terms, distinctive=rare, question=question)
+    assert find_conflicts(claims_in(other, terms, distinctive=rare, question=question)
+                          + claims_in(row, terms, distinctive=rare, question=question)) == []
+    # a rare word written with the attribute says which figure, not whose: "实际" of "的实际可用性"
+    report = hit("2024年全年可用性为99.9%。", doc="report.docx", section="3.2.3 平台可用性")
+    rare = distinctive_terms({"实际": 4.18, "可用性": 3.84, "平台": 1.28}, 0.8)
+    question = "2024年星河云平台的实际可用性是多少？"
+    assert claims_in(report, ["实际", "可用性", "平台"], distinctive=rare, question=question)
+    # the attribute alone is rare: no other word is asked of the statement, as before
+    assert claims_in(other, ["星图", "预算"], distinctive=distinctive_terms({"预算": 3.08, "星图": 1.32}, 0.8))
+
+
 def test_years_and_dates_are_not_quantities():
     assert claims_in(hit("2024年星河云平台全年可用性为99.9%"), ["可用性", "2024"])[0].value == 99.9
 
@@ -91,6 +111,19 @@ def test_citation_support_is_checked_and_repaired():
     text, cited, checked, dropped, repaired = check_citations("新增授权发明专利37项。[1]\n营收9亿元 [1]", pool, CFG)
     assert text.splitlines()[0].endswith("[2]") and repaired == 1
     assert "[" not in text.splitlines()[1] and dropped == 1 and cited == [1] and checked == 2
+
+
+def test_a_sentence_a_page_break_cut_cites_both_passages():
+    pool = [hit("备份数据默认保留30天。对于核心数据库服务，平台承诺RPO不超过15分钟，", node_id="n1"),
+            hit("RTO不超过30分钟。", node_id="n2"), hit("RTO不超过30分钟。", doc="b.md", node_id="n3")]
+    pool[1] = pool[1].model_copy(update={"position": 1})
+    pool[2] = pool[2].model_copy(update={"position": 1})
+    line = "对于核心数据库服务，平台承诺RPO不超过15分钟，RTO不超过30分钟。 [1][2]"
+    assert not supports(line, pool[1], CFG)  # the rest of the sentence alone lacks its first half's number
+    text, cited, *_ = check_citations(line, pool, CFG)
+    assert cited == [0, 1] and text.endswith("[1][2]")
+    text, cited, *_ = check_citations(line.replace("[2]", "[3]"), pool, CFG)  # another document's passage
+    assert cited == [0]
 
 
 def test_ocr_dashboard_labels_meet_their_values():

@@ -19,6 +19,7 @@ from langgraph.runtime import Runtime
 from dropqa.answering import compose
 from dropqa.answering.chain import describes_link, last_link, subject_lines
 from dropqa.answering.extractive import Similarity
+from dropqa.answering.sections import asked_section
 from dropqa.blocking import in_thread
 from dropqa.config import AnswerSettings
 from dropqa.graph.nodes.common import decide_answerable, has_model, last_ai, model_deadline, step
@@ -29,7 +30,7 @@ from dropqa.retrieval.answerability import Decision, refusal_rule
 from dropqa.retrieval.fusion import calibrate_similarity
 from dropqa.retrieval.hits import Hit
 from dropqa.services import Context, Services
-from dropqa.text.asked import as_written, lacks_required_kind, missing_terms
+from dropqa.text.asked import as_written, asks_for_summary, lacks_required_kind, missing_terms
 from dropqa.text.messages import render
 from dropqa.text.segment import names_a_thing
 from dropqa.text.sentences import clean_markup
@@ -187,10 +188,17 @@ def compose_offline(state: State, svc: Services) -> dict[str, Any]:
         translations = state.quality.translations
         named = set(intent.about or intent.named) or None  # a question naming its subject is answered from it
         similarity = sentence_similarity(svc, question)
-        if intent.kind == "locate":
+        pick = asked_section(question, state.quality.asked.weights(weights), pool, named, similarity,
+                             translations=translations,
+                             similarity_weight=svc.settings.answer.summary_label_similarity_weight,
+                             ) if named and asks_for_summary(question) else None
+        if pick is not None:  # a section that says nothing (no citation) is answered as any question is
+            composed = compose.section_summary(lang, pick, pool, svc.settings.answer.summary_sentences)
+            composed = composed if composed.citations else None
+        if composed is None and intent.kind == "locate":
             composed = compose.locate(lang, question, terms, weights, pool, translations, cfg=svc.settings.answer,
                                       documents=named, similarity=similarity)
-        else:
+        elif composed is None:
             composed = compose.extractive(lang, question, terms, weights, pool, cfg.answer_sentences, translations,
                                           cfg=svc.settings.answer, documents=named, similarity=similarity,
                                           linked=set(intent.linked))

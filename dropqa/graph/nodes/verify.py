@@ -19,7 +19,7 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from dropqa.answering.consistency import Conflict, claims_in, subject_conflicts, subject_of
+from dropqa.answering.consistency import Conflict, claims_in, distinctive_terms, subject_conflicts, subject_of
 from dropqa.blocking import in_thread
 from dropqa.config import AnswerSettings
 from dropqa.graph.nodes.answer import abstain, compose_offline
@@ -73,17 +73,36 @@ def supports(sentence: str, hit: Hit, cfg: AnswerSettings) -> bool:
     return len(grams & _grams(passage)) / len(grams) >= needed
 
 
+def continues(line: str, i: int, marks: list[int], pool: list[Hit], cfg: AnswerSettings) -> bool:
+    """Is pool[i] the rest of a sentence a page break cut, quoted whole on ``line`` beside the passage it
+    continues? ("…RPO不超过15分钟，" | "RTO不超过30分钟。"): the two passages, read as one, support the line; neither
+    does alone."""
+    hit = pool[i]
+    for j in marks:
+        if j == i or not 0 <= j < len(pool):
+            continue
+        other = pool[j]
+        if other.document_id != hit.document_id or other.version != hit.version \
+                or abs(other.position - hit.position) != 1:
+            continue
+        first, second = (other, hit) if other.position < hit.position else (hit, other)
+        if supports(line, first.model_copy(update={"content": f"{first.content}{second.content}"}), cfg):
+            return True
+    return False
+
+
 def check_citations(answer: str, pool: list[Hit], cfg: AnswerSettings) -> tuple[str, list[int], int, int, int]:
     """Returns (answer, cited indexes, checked, dropped, repaired). Markers are rewritten in place."""
     counts = {"checked": 0, "dropped": 0, "repaired": 0}
     out_lines = []
     for line in answer.split("\n"):
         used: set[int] = set()
+        marks = [int(n) - 1 for n in _CITE.findall(line)]
 
-        def check(m: re.Match[str], line: str = line, used: set[int] = used) -> str:
+        def check(m: re.Match[str], line: str = line, used: set[int] = used, marks: list[int] = marks) -> str:
             i = int(m.group(1)) - 1
             counts["checked"] += 1
-            if 0 <= i < len(pool) and supports(line, pool[i], cfg):
+            if 0 <= i < len(pool) and (supports(line, pool[i], cfg) or continues(line, i, marks, pool, cfg)):
                 keep = i
             else:
                 keep = next((k for k, h in enumerate(pool[:cfg.repair_passages])
@@ -203,8 +222,10 @@ async def verify(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     considered = sorted(set(cited) | set(range(min(cfg.claim_passages, len(pool)))))
     floor = cfg.claim_relevance_share * (pool[0].relevance if pool else 0)
     named, subject = state.intent.named, state.quality.asked.subject
+    rare = distinctive_terms(state.quality.weights, cfg.conflict_term_share) if cfg.conflict_term_share else []
     claims = [(subject_of(pool[i], named, subject), c) for i in considered if pool[i].relevance >= floor
-              for c in claims_in(pool[i], terms, naming=subject)]
+              for c in claims_in(pool[i], terms, naming=subject, distinctive=rare,
+                                 question=state.search_text)]
     conflicts = subject_conflicts(claims, named)
     version_asked = state.version is not None
     notes = []
