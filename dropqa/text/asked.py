@@ -49,8 +49,13 @@ _MONEY = re.compile(r"(?i)\d[\d,.]*\s*(?:万|亿)?\s*(?:元|块|美元|欧元|�
 # A number: digits, or Chinese numerals that count something — several of them ("十五", "二十"), an ordinal
 # ("第三"), or one before a measure word ("三台", "两名", "一次") — not the 一 of 一种, 一些, 统一, 唯一.
 _CN_MEASURE = "个只台名人次项天年月日周时分秒米里克吨元岁倍层家件条份辆座所间股位届期批场套张页章节款"
+# English counts written as words ("up to two days per week", "twenty-four (24) months") — not "one", which is as
+# often a pronoun ("one of the …") as a count.
+_EN_COUNT = (r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
+             r"seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|"
+             r"dozen)\b")
 _DIGIT = re.compile(rf"\d|第[一二三四五六七八九十百千两]+|[一二三四五六七八九十百千万亿两]{{2,}}|"
-                    rf"[一二三四五六七八九十百千万亿两][{_CN_MEASURE}]")
+                    rf"[一二三四五六七八九十百千万亿两][{_CN_MEASURE}]|(?i:{_EN_COUNT})")
 # A calendar date or a time of day, whose digits say when, not how many: "26th, February", "March 15, 2023",
 # "2023年4月15日", "4月15日", "2023-04-15", "10:15", "in 2021" — not a count that looks like a year ("2000 employees").
 _MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
@@ -167,10 +172,17 @@ def _only_a_base(clause: str, term: str, translations: Mapping[str, Iterable[str
                for m in mentions)
 
 
+# A reference to a part of a document — an article, chapter or figure ("第六条", "第3章", "图3-1", "Article 397",
+# "Table 2") — numbers it, and counts nothing.
+_REFERENCE = re.compile(r"(?i)第\s*[\d一二三四五六七八九十百零两]+\s*[条章节款项篇部编]|"
+                        r"(?:附表|附图|图|表)\s*[\d一二三四五六七八九十]+(?:[-.－]\d+)*|"
+                        r"\b(?:article|art\.|section|chapter|figure|fig\.|table|appendix|clause)\s+\d+(?:[-.]\d+)*")
+
+
 def _holds_count(undated: str, asked: str) -> bool:
     """Does ``undated`` (a sentence with its dates masked by ``_CALENDAR``) hold a number ``asked`` (the
-    question, lower-cased) does not?"""
-    return any(m.group(0) not in asked for m in _DIGIT.finditer(undated))
+    question, lower-cased) does not — a reference to an article or figure left out?"""
+    return any(m.group(0) not in asked for m in _DIGIT.finditer(_REFERENCE.sub(" ", undated)))
 
 
 def holds_kind_for(sentence: str, kind: AnswerKind, question: str, asked: Collection[str],

@@ -379,3 +379,13 @@ def test_a_line_that_says_the_question_back_says_nothing_more():
     assert says_more("2006年8月，神圣十月第一次连载于日本的漫画杂志──Comic Blade月刊上。",
                      "《神圣十月》是由哪个杂志连载的？")
     assert says_more("Kestrel fails over to the standby region within 15 minutes (RTO).", "What is the RTO of Kestrel?")
+
+
+def test_counts_written_as_words_are_numbers_and_references_are_not():
+    q = "How many days a week am I allowed to work from home?"
+    assert holds_kind("Employees may work remotely for up to two days per week.", "number", q)
+    assert not holds_kind("One of the judges was absent.", "number", q)  # "one" is as often a pronoun
+    assert not holds_kind("第六条 住宿费实行限额标准，在限额内凭发票据实报销。", "number", "每晚最多能报多少？")
+    assert not holds_kind("能耗情况见图3-1。", "number", "平均PUE是多少？")
+    assert not holds_kind("He was charged under Article 170.", "number", "How many crimes did he commit?")
+    assert holds_kind("第十条 连续5次输入错误密码的，账号将被锁定。", "number", "输错几次会锁定？")
