@@ -290,10 +290,10 @@ class AnswerSettings(Section):
     second_hop_coverage: float = _share(0.6, "the best passage holding this share of what the question asks (beyond "
                                         "its own subject) needs no second hop")
     part_name_share: float = _share(0.5, "share of a document name's idf mass a question must hold to name it")
-    summary_sentences: int = Field(6, ge=1, description="a summary question answered by its section: most of "
+    summary_sentences: int = Field(6, ge=1, le=50, description="a summary question answered by its section: most of "
                                    "the section's sentences (or lines) quoted")
     summary_label_similarity_weight: float = Field(
-        0.5, ge=0.0, description="a summary question's section: the weight of a label's closeness in meaning to "
+        0.5, ge=0.0, le=10.0, description="a summary question's section: the weight of a label's closeness in meaning to "
         "the question beside the share of the asked words it holds (ties between labels holding the same words; "
         "swept on the dragonball dev suites)")
     absent_attribute_share: float | None = Field(
@@ -304,11 +304,11 @@ class AnswerSettings(Section):
         0.25, ge=0.0, le=1.0, description="a question that asks one fact is answered 'the documents do not say' when "
         "this share of what it asks no passage of the collection writes at all, in any form or translation (fitted: "
         "python -m dropqa.evals.fit nowhere; null turns the check off)")
-    required_kinds: list[Literal["money", "date", "number", "person"]] = Field(
+    required_kinds: list[Literal["money", "date", "duration", "number", "person"]] = Field(
         default_factory=lambda: ["money"], description="an offline answer to a question asking one of these kinds "
-        "(how much does it cost → an amount of money, when → a date, how many → a number, who → a person) is "
-        "given only when a quoted line holds an answer of that kind; else 'the documents do not say' (fitted: "
-        "python -m dropqa.evals.fit kinds)")
+        "(how much does it cost → an amount of money, when → a date, how long → a length of time, how many → a "
+        "number, who → a person) is given only when a quoted line holds an answer of that kind; else 'the "
+        "documents do not say' (fitted: python -m dropqa.evals.fit kinds)")
     max_parts: int = Field(4, ge=2, le=10, description="most documents / alternatives a question is split into")
     sentence_coverage_weight: float = _share(0.65, "offline answers: weight of the sentence's question-term coverage")
     sentence_relevance_weight: float = _share(0.35, "offline answers: weight of the sentence's passage relevance")

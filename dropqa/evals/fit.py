@@ -414,7 +414,7 @@ def fit_check(args: argparse.Namespace) -> int:
 
 
 # ----------------------------------------------------------------------------- kinds an answer must quote
-KINDS = ("money", "date", "number", "person")
+KINDS = ("money", "date", "duration", "number", "person")
 
 
 def kind_outcomes(rows: list[dict[str, Any]], kinds: set[str]) -> list[bool]:
