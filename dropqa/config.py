@@ -293,9 +293,9 @@ class AnswerSettings(Section):
     summary_sentences: int = Field(6, ge=1, le=50, description="a summary question answered by its section: most of "
                                    "the section's sentences (or lines) quoted")
     summary_label_similarity_weight: float = Field(
-        0.5, ge=0.0, le=10.0, description="a summary question's section: the weight of a label's closeness in meaning to "
-        "the question beside the share of the asked words it holds (ties between labels holding the same words; "
-        "swept on the dragonball dev suites)")
+        0.5, ge=0.0, le=10.0, description="a summary question's section: the weight of a label's closeness in "
+        "meaning to the question beside the share of the asked words it holds (ties between labels holding the "
+        "same words; swept on the dragonball dev suites)")
     absent_attribute_share: float | None = Field(
         0.5, ge=0.0, le=1.0, description="a question that names one subject and asks one fact of it is answered "
         "'the documents do not say' when this share of what it asks is written neither in the subject's documents "
