@@ -38,7 +38,10 @@ _COMPARE_TIME = re.compile(r"(?i)时间|刑期|判刑|期限|时长|工期|周�
 # A length of time asked outright: a prison term, how long something lasts, is kept or takes.
 _DURATION_Q = re.compile(r"(?i)刑期|多久|多长时间|多长的时间|时长|"
                          r"how long\b[^?]*\b(?:sentenc|prison|imprison|hospitali|stay|"
-                         r"last|take|took|serve|wait|kept|keep|retain|stored|valid|run)")
+                         r"last|take|took|serve|wait|kept|keep|retain|stored|valid|run)|"
+                         # a count of years, months, days… is a length of time ("判处几年", "how many days of leave")
+                         r"(?:几|多少)个?(?:年|月|星期|周|天|小时|分钟)(?![份度代级龄底初末])|"
+                         r"how many (?:years|months|weeks|days|hours|minutes)\b")
 _MONEY_Q = re.compile(r"(?i)how much (?:does|do|is|are|will|did|would)\b.*\b(?:cost|pay|charge|price|fee)|"
                       r"what (?:is|are) the (?:\w+ )?(?:price|cost|fee|charge)s?\b|\b(?:price|cost|fee)s? of\b|"
                       r"多少钱|价格|价钱|收费|费用|售价|报价")

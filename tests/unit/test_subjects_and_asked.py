@@ -102,6 +102,10 @@ def test_hospital_and_patient_name_one_record_not_every_record_of_the_hospital()
     # a length of time asked outright: a prison term, how long something is kept or lasts — not a length
     ("被告人费某和贝某某分别被判处了什么刑期？", "duration"), ("审计日志保存多长时间？", "duration"),
     ("How long must audit logs be kept?", "duration"), ("How long is the Golden Gate Bridge?", "number"),
+    # a count of years, months or days is a length of time; a count of other things, or a year, is not
+    ("被告H. Walker被判处几年监禁？", "duration"), ("全职员工每年有多少天带薪年假？", "duration"),
+    ("How many days of annual leave do full-time employees get?", "duration"), ("公司有几个部门？", "number"),
+    ("哪一年成立的？", "date"), ("2024年度有多少项目？", "number"),
 ])
 def test_expected_kind(question: str, kind: str) -> None:
     assert expected_kind(question) == kind
