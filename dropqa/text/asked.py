@@ -38,7 +38,8 @@ _COMPARE_TIME = re.compile(r"(?i)时间|刑期|判刑|期限|时长|工期|周�
 # A length of time asked outright: a prison term, how long something lasts, is kept or takes.
 _DURATION_Q = re.compile(r"(?i)刑期|多久|多长时间|多长的时间|时长|"
                          r"how long\b[^?]*\b(?:sentenc|prison|imprison|hospitali|stay|"
-                         r"last|take|took|serve|wait|kept|keep|retain|stored|valid|run)|"
+                         r"last|take|took|serve|wait|kept|keep|retain|stored|valid|run|term|period|notice|"
+                         r"warranty|probation|trial|leave)|"
                          # a count of years, months, days… is a length of time ("判处几年", "how many days of leave")
                          r"(?:几|多少)个?(?:年|月|星期|周|天|小时|分钟)(?![份度代级龄底初末])|"
                          r"how many (?:years|months|weeks|days|hours|minutes)\b")
@@ -87,7 +88,8 @@ _DURATION = re.compile(
     rf"(?i)(?<![\d.])\d{{1,3}}(?:\.\d+)?\s*(?:个)?(?:年(?![\d{_CN_COUNT}〇零]{{0,3}}月)|个月|个星期|周|天|小时|分钟)|"
     rf"(?<![\d.])\d{{1,3}}(?:\.\d+)?(?:\s+|-)(?:years?|months?|weeks?|days?|hours?|minutes?)\b|"
     rf"[{_CN_COUNT}]+(?:个)?(?:年(?![{_CN_COUNT}〇零]{{0,3}}月)|个月|个星期|周|天|小时)|"
-    r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|half an?)"
+    r"\b(?:(?:twenty|thirty|forty|fifty|sixty)(?:-(?:one|two|three|four|five|six|seven|eight|nine))?|"
+    r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|eighteen|half an?)"
     r"(?:\s*\(\d{1,3}\))?(?:\s+|-)(?:years?|months?|weeks?|days?|hours?)\b|无期|终身|\blife (?:imprisonment|sentence)|"
     r"\bto life\b|死刑|\bdeath (?:penalty|sentence)")
 _PERSON = re.compile(

@@ -393,3 +393,14 @@ def test_counts_written_as_words_are_numbers_and_references_are_not():
     assert not holds_kind("能耗情况见图3-1。", "number", "平均PUE是多少？")
     assert not holds_kind("He was charged under Article 170.", "number", "How many crimes did he commit?")
     assert holds_kind("第十条 连续5次输入错误密码的，账号将被锁定。", "number", "输错几次会锁定？")
+
+
+def test_the_word_after_how_is_the_kind_asked_not_a_word_of_it():
+    assert query_terms("How long is the initial term of the hosting agreement?") == [
+        "initial", "term", "hosting", "agreement"]
+    assert "long" in query_terms("Is the bridge long?")  # asked of the bridge: a word of the question
+    assert "old" not in query_terms("How old was the defendant?")
+    q = "How long is the initial term of the hosting agreement with Northbeam?"
+    assert expected_kind(q) == "duration"
+    assert holds_kind('It runs for twenty-four (24) months (the "Initial Term").', "duration", q)
+    assert not holds_kind("This Agreement is made on 20 February 2025 at 66 Wensan Road.", "duration", q)
