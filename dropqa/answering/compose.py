@@ -9,7 +9,14 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
-from dropqa.answering.extractive import Similarity, continuation, pick_sentences, sentence_units, table_cell
+from dropqa.answering.extractive import (
+    Similarity,
+    continuation,
+    next_passage,
+    pick_sentences,
+    sentence_units,
+    table_cell,
+)
 from dropqa.answering.intent import Intent
 from dropqa.answering.outline import Outline
 from dropqa.answering.sections import SectionPick
@@ -219,14 +226,12 @@ def section_summary(lang: str, pick: SectionPick, pool: list[Hit], max_sentences
     units: list[str] = []
     at = pick.index
     while at is not None and not units:
-        hit = pool[at]
-        found = [u for u in sentence_units(hit) if clean_markup(u).strip(" :：*")]
+        found = [u for u in sentence_units(pool[at]) if clean_markup(u).strip(" :：*")]
         if not cites and found and clean_markup(found[0]).strip(" *").rstrip(":：").strip() == pick.label:
             found = found[1:]  # the label line alone says nothing: it leads the quote instead
         cites.append(at)
         units += found
-        at = next((k for k, h in enumerate(pool) if h.document_id == hit.document_id and h.version == hit.version
-                   and h.position == hit.position + 1 and h.node_type not in ("section", "document")), None)
+        at = next_passage(pool, at)
     if not units:
         return Composed([render(lang, "answer_lead")], [], quoted=[])
     text = " ".join(clean_markup(u) for u in units[:max_sentences])

@@ -114,18 +114,26 @@ def value_labels(line: str, row: bool, asked: Collection[str]) -> list[str]:
     return labels
 
 
+def next_passage(hits: list[Hit], i: int) -> int | None:
+    """The index in ``hits`` of the passage that follows hits[i] in its document (same version, next position;
+    not a section or document node), if ``hits`` holds it."""
+    hit = hits[i]
+    return next((k for k, other in enumerate(hits)
+                 if other.document_id == hit.document_id and other.version == hit.version
+                 and other.position == hit.position + 1 and other.node_type not in ("section", "document")), None)
+
+
 def continuation(hits: list[Hit], i: int) -> tuple[int, str] | None:
     """The passage of ``hits`` that continues hits[i] when it stops mid-sentence (a page break in a PDF), and
     its first sentence. A table or list ends where its last row does."""
     hit = hits[i]
     if hit.node_type in ("table", "list") or not ends_mid_sentence(hit.content):
         return None
-    for k, other in enumerate(hits):
-        if other.document_id == hit.document_id and other.version == hit.version \
-                and other.position == hit.position + 1 and other.node_type not in ("section", "document"):
-            units = sentence_units(other)
-            return (k, units[0]) if units else None
-    return None
+    k = next_passage(hits, i)
+    if k is None:
+        return None
+    units = sentence_units(hits[k])
+    return (k, units[0]) if units else None
 
 
 def asked_terms(hit: Hit, weights: dict[str, float], subject_weight: float,

@@ -44,7 +44,6 @@ def label_of(hit: Hit) -> str | None:
 class SectionPick:
     index: int  # pool index of the section's passage
     label: str
-    held: float  # share of the aspect's mass the label holds
 
 
 def asked_section(question: str, asked: Mapping[str, float], pool: Sequence[Hit], documents: Collection[str],
@@ -66,5 +65,5 @@ def asked_section(question: str, asked: Mapping[str, float], pool: Sequence[Hit]
     near = similarity([label for _, label, _ in scored]) if similarity is not None and len(scored) > 1 else None
     best = max(range(len(scored)), key=lambda k: (
         scored[k][2] + similarity_weight * (near[k] if near else 0.0), -pool[scored[k][0]].position))
-    i, label, held = scored[best]
-    return SectionPick(i, label, held)
+    i, label, _ = scored[best]
+    return SectionPick(i, label)

@@ -218,14 +218,6 @@ _HOW_FRAME = frozenset(("long", "old", "far", "big", "large", "high", "tall", "w
                         "early", "heavy"))
 
 
-def _after_how(toks: list[str], k: int) -> bool:
-    """Does token ``k`` follow "how" (spaces and punctuation between them skipped)?"""
-    j = k - 1
-    while j >= 0 and not toks[j].strip():
-        j -= 1
-    return j >= 0 and toks[j] == "how"
-
-
 def query_terms(text: str) -> list[str]:
     """Distinct meaningful tokens of a question (stopwords and 1-char Latin/noise removed)."""
     stop = stopwords()
@@ -235,7 +227,7 @@ def query_terms(text: str) -> list[str]:
     for k, tok in enumerate(toks):
         if tok in stop or any(tok in p for p in pointers):  # a pointer, or a piece of one (家子 of 那家子)
             continue
-        if tok in _HOW_FRAME and _after_how(toks, k):
+        if tok in _HOW_FRAME and k > 0 and toks[k - 1] == "how":  # tokens() drops spaces and punctuation
             continue  # "how long", "how old": the kind of answer asked (a length of time, an age), not a word of it
         if len(tok) == 1 and not _HAN.match(tok) and not tok.isdigit():
             continue
