@@ -363,7 +363,8 @@ class AnswerSettings(Section):
     conflict_term_share: float | None = Field(
         0.8, ge=0.0, le=1.0, description="verify: a number counts for a conflict only when its sentence (or section "
         "path) holds one of the question's words weighing at least this share of its heaviest, besides the attribute "
-        "(another project's 预算 is no conflict; swept on samples' contradiction and table questions); null: off")
+        "and the words written with it (another project's 预算 is no conflict; swept on samples' contradiction and "
+        "table questions); null: off")
     max_conflict_notes: int = Field(3, ge=0, le=20, description="verify: disagreements named in the answer")
     density_passages: int = Field(5, ge=1, le=50, description="evaluate: best passages whose question terms make "
                                   "the information density")

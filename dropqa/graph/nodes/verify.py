@@ -222,7 +222,8 @@ async def verify(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     considered = sorted(set(cited) | set(range(min(cfg.claim_passages, len(pool)))))
     floor = cfg.claim_relevance_share * (pool[0].relevance if pool else 0)
     named, subject = state.intent.named, state.quality.asked.subject
-    rare = distinctive_terms(state.quality.weights, cfg.conflict_term_share) if cfg.conflict_term_share else []
+    rare = (distinctive_terms(state.quality.weights, cfg.conflict_term_share)
+            if cfg.conflict_term_share is not None else [])
     claims = [(subject_of(pool[i], named, subject), c) for i in considered if pool[i].relevance >= floor
               for c in claims_in(pool[i], terms, naming=subject, distinctive=rare,
                                  question=state.search_text)]
