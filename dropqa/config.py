@@ -304,6 +304,14 @@ class AnswerSettings(Section):
         0.25, ge=0.0, le=1.0, description="a question that asks one fact is answered 'the documents do not say' when "
         "this share of what it asks no passage of the collection writes at all, in any form or translation (fitted: "
         "python -m dropqa.evals.fit nowhere; null turns the check off)")
+    apart_share: float | None = Field(
+        0.65, ge=0.0, le=1.0, description="a question that names one subject and asks one figure of it (a number, an "
+        "amount) is answered 'the documents do not say' when this share of what it asks is a phrase it writes as "
+        "one (研发投入, 线上渠道销售额) whose words the subject's documents write only apart, never in one statement "
+        "or heading (fitted: python -m dropqa.evals.fit apart; null turns the check off)")
+    apart_passages: int = Field(
+        400, ge=1, le=10000, description="the subject's passages read for a phrase's words written together (the "
+        "apart check): its documents' passages writing the phrase's rarest word, at most this many")
     required_kinds: list[Literal["money", "date", "duration", "number", "person"]] = Field(
         default_factory=lambda: ["money"], description="an offline answer to a question asking one of these kinds "
         "(how much does it cost → an amount of money, when → a date, how long → a length of time, how many → a "

@@ -295,8 +295,10 @@ def confident_from(p: np.ndarray, y: np.ndarray, tau: float, precision: float = 
 
 # ----------------------------------------------------------------------------- the refusal checks' shares
 
-CHECKS = {"absent": ("attribute_absent", "absent_attribute_share"), "nowhere": ("attribute_nowhere", "nowhere_share")}
-"""``fit absent`` / ``fit nowhere``: the rule a decision records and the ``answer`` setting that is its share."""
+CHECKS = {"absent": ("attribute_absent", "absent_attribute_share"), "nowhere": ("attribute_nowhere", "nowhere_share"),
+          "apart": ("attribute_apart", "apart_share")}
+"""``fit absent`` / ``fit nowhere`` / ``fit apart``: the rule a decision records and the ``answer`` setting that is
+its share."""
 
 
 def rule_outcomes(rows: list[dict[str, Any]], share: float | None, rule: str = "attribute_absent",

@@ -127,6 +127,7 @@ def ask_item(services: Any, item: EvalItem, kb: uuid.UUID = DEFAULT_KB) -> tuple
     decision = quality.decision.as_dict() if quality is not None and quality.decision is not None else None
     if decision is not None:
         decision["quoted"] = quoted_measures(answer.answer if answer.answerable else "", quality)
+        decision["apart"] = list(quality.asked.apart_terms)  # what the apart check read (fit apart replays it)
     return result, {"confidence": answer.confidence, "decision": decision}
 
 

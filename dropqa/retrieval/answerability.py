@@ -29,7 +29,7 @@ from dropqa.text.segment import has_han, holds
 QUESTION_FEATURES = (
     "top_relevance", "top_similarity", "top_coverage", "content_coverage", "ask_coverage", "union_coverage",
     "agreement", "margin", "cross_language", "n_terms", "is_fact", "unseen", "named", "ask_in_subject", "ask_best",
-    "ask_gap", "ask_absent", "subjects", "ask_nowhere",
+    "ask_gap", "ask_absent", "subjects", "ask_nowhere", "ask_apart",
 )
 
 
@@ -48,6 +48,8 @@ class Asked(BaseModel, frozen=True):
     subjects: int = 0  # how many subjects the named documents are named by (one: each by the same words)
     nowhere: float = 0.0  # the share of the asked attribute's mass no passage of the collection writes at all
     nowhere_terms: tuple[str, ...] = ()  # those terms, heaviest first
+    apart: float = 0.0  # the share of the asked attribute's mass in phrases the subject's documents never write as one
+    apart_terms: tuple[str, ...] = ()  # those phrases' terms, in the question's order
     translations: dict[str, list[str]] = {}
 
     def weights(self, weights: dict[str, float]) -> dict[str, float]:
@@ -86,7 +88,7 @@ def question_features(hits: Sequence[Hit], terms: Sequence[str], weights: dict[s
                    default=0.0)
     extra = {"named": float(asked.named), "ask_in_subject": asked.in_subject, "ask_best": ask_best,
              "ask_gap": asked.gap, "ask_absent": asked.absent, "subjects": float(asked.subjects),
-             "ask_nowhere": asked.nowhere}
+             "ask_nowhere": asked.nowhere, "ask_apart": asked.apart}
     if not best:
         return {name: 0.0 for name in QUESTION_FEATURES} | {"is_fact": float(kind == "fact"),
                                                              "n_terms": math.log1p(len(terms)), "unseen": missing,
@@ -141,7 +143,7 @@ class Decision(BaseModel, frozen=True):
     confidence: Literal["high", "medium", "low"]
     features: dict[str, float]
     threshold: float
-    rule: str | None = None  # "attribute_absent" / "attribute_nowhere": refused by that check, whatever p is
+    rule: str | None = None  # "attribute_absent" / "attribute_nowhere" / "attribute_apart": refused by that check
 
     def as_dict(self) -> dict[str, Any]:
         return {"probability": round(self.probability, 4), "answerable": self.answerable,
@@ -199,30 +201,57 @@ def _nowhere_applies(is_fact: bool, subjects: float, nowhere: float, nowhere_sha
     return nowhere_share is not None and is_fact and subjects <= 1 and nowhere > 0 and nowhere >= nowhere_share
 
 
+def attribute_apart(asked: Asked, kind: str, apart_share: float | None) -> bool:
+    """The question names one subject and asks one figure of it (a number or an amount: ``Asked.apart`` is 0 for
+    any other question), and at least ``apart_share`` of what it asks is a phrase the question writes as one
+    (研发投入, 线上渠道销售额) whose words the subject's documents write only apart, never in one statement or heading
+    (``retrieval.search.written_apart``): 禾润农业's report writes
+    研发 and 投入 but no 研发投入, so it gives none. ``None`` turns the check off (``answer.apart_share``, fitted by
+    ``python -m dropqa.evals.fit apart``)."""
+    return (apart_share is not None and _absent_applies(asked.named, asked.subjects, kind == "fact")
+            and asked.apart > 0 and asked.apart >= apart_share)
+
+
+def attribute_apart_in(features: Mapping[str, float], apart_share: float | None) -> bool:
+    """:func:`attribute_apart` read off a decision's recorded features (``named``, ``subjects``, ``is_fact``,
+    ``ask_apart``)."""
+    apart = features.get("ask_apart", 0.0)
+    return (apart_share is not None
+            and _absent_applies(features.get("named", 0.0) >= 1.0, features.get("subjects", 0.0),
+                                features.get("is_fact", 0.0) >= 1.0)
+            and apart > 0 and apart >= apart_share)
+
+
 RULES: dict[str, Callable[[Mapping[str, float], float | None], bool]] = {
-    "attribute_absent": attribute_absent_in, "attribute_nowhere": attribute_nowhere_in}
+    "attribute_absent": attribute_absent_in, "attribute_nowhere": attribute_nowhere_in,
+    "attribute_apart": attribute_apart_in}
 """The checks that refuse whatever the fitted model says, by the rule name a decision records, replayed on
 recorded features (the fitting script)."""
 
 
-def refusal_rule(asked: Asked, kind: str, absent_share: float | None, nowhere_share: float | None) -> str | None:
+def refusal_rule(asked: Asked, kind: str, absent_share: float | None, nowhere_share: float | None,
+                 apart_share: float | None = None) -> str | None:
     """Which check refuses the question before any answer is composed or asked of a model, if one does."""
     if attribute_absent(asked, kind, absent_share):
         return "attribute_absent"
     if attribute_nowhere(asked, kind, nowhere_share):
         return "attribute_nowhere"
+    if attribute_apart(asked, kind, apart_share):
+        return "attribute_apart"
     return None
 
 
 def decide(model: Logistic, hits: Sequence[Hit], terms: Sequence[str], weights: dict[str, float], language: str,
            kind: str = "fact", unseen: Sequence[str] = (), asked: Asked | None = None,
-           absent_share: float | None = None, nowhere_share: float | None = None) -> Decision:
+           absent_share: float | None = None, nowhere_share: float | None = None,
+           apart_share: float | None = None) -> Decision:
     """Is the question answerable from ``hits`` (best first), and how sure is that? ``model``: the fitted
     question model (``services.calibration.question``); a question whose asked attribute is written nowhere
-    (:func:`attribute_absent`, :func:`attribute_nowhere`) is not, whatever the model says (``medium``)."""
+    (:func:`attribute_absent`, :func:`attribute_nowhere`, :func:`attribute_apart`) is not, whatever the model says
+    (``medium``)."""
     x = question_features(hits, terms, weights, language, kind, unseen=unseen, asked=asked)
     p = model.probability(x) if hits else 0.0
-    rule = refusal_rule(asked or Asked(), kind, absent_share, nowhere_share)
+    rule = refusal_rule(asked or Asked(), kind, absent_share, nowhere_share, apart_share)
     if rule is not None:
         return Decision(probability=p, answerable=False, confidence="medium", features=x,
                         threshold=model.threshold, rule=rule)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from dropqa.config import RetrievalSettings
 from dropqa.retrieval.fusion import calibrate_similarity, coverage, idf_weights, rrf
@@ -25,6 +26,7 @@ from dropqa.services import Services
 from dropqa.store import pending as pending_store
 from dropqa.store import recall, search
 from dropqa.store.scope import Scope
+from dropqa.text.asked import written_as_one, written_together
 from dropqa.text.bilingual import translate_terms
 from dropqa.text.forms import word_forms
 from dropqa.text.segment import (
@@ -111,6 +113,34 @@ def written_nowhere(svc: Services, terms: list[str], unseen: list[str], scope: S
     # a piece of a longer question term is no subject of its own: 公司, 司员 of 公司员工 (whose 员工 the
     # documents write), 抢走 of 抢走了 (the longer counts, once)
     return [t for t in nowhere if not any(t != o and t in o for o in terms)]
+
+
+def written_apart(svc: Services, question: str, ask: dict[str, float], translations: dict[str, list[str]],
+                  scope: Scope) -> list[str]:
+    """Of the asked terms (``ask``), the words of a phrase the question writes as one
+    (``text.asked.written_together``: 研发投入, GPU服务器) that no passage in ``scope`` — the subject's documents —
+    writes in one statement (or heading) with a word next to it in that phrase: 禾润农业's report writes 研发
+    ("从事…的研发、生产") and 投入 ("投入使用") but never together, so neither is its 研发投入. A word the documents do
+    join to a neighbour (or a word it is made of: "寻衅滋事行为" joins 寻衅滋事 and 犯罪行为) is written, whatever else
+    the question adds to the phrase (初步诊断 of "初步诊断结果", which a record heads "初步诊断："). A jieba piece of a
+    word (服务 of 服务器) goes with that word. In the question's order."""
+    out: list[str] = []
+    for group in written_together(question, list(ask)):
+        words = [t for t in group if not any(t != o and t in o for o in group)]  # in the question's order
+        joined: set[str] = set()
+        # a word stands for itself, its translations and the words it is made of: 寻衅滋事 joined to 犯罪行为 by
+        # "寻衅滋事行为" — one thing named in other words
+        forms = {w: [*translations.get(w, ()), *compound_parts(w)] for w in words}
+        for a, b in pairwise(words):
+            rarer = max((a, b), key=lambda t: ask.get(t, 0.0))
+            texts = search.passages_writing(svc.db, [rarer, *forms[rarer]], scope,
+                                            svc.settings.answer.apart_passages)
+            if any(written_as_one(t.lower(), [a, b], forms) for t in texts):
+                joined |= {a, b}
+        apart = {w for w in words if w not in joined}
+        out.extend(t for t in group if t not in out and any(t in w for w in apart)
+                   and not any(t in w for w in joined))
+    return out
 
 
 def translations_of(terms: list[str]) -> dict[str, list[str]]:

@@ -87,6 +87,22 @@ def filename_terms(db: Database, terms: list[str], scope: Scope) -> set[str]:
     return _terms_matching(db, terms, scope, "strpos(lower(d.filename), lower(t)) > 0")
 
 
+def passages_writing(db: Database, words: list[str], scope: Scope, limit: int) -> list[str]:
+    """The text (breadcrumb, then content) of up to ``limit`` visible passages that write one of ``words`` as text
+    (a scan, as :func:`written_terms`; the scope is a document or two): where a phrase's words may stand
+    together."""
+    if not words:
+        return []
+    where, params = scope.sql()
+    sql = ("SELECT coalesce(n.breadcrumb, '') || E'\\n' || n.content AS text FROM nodes n "
+           "JOIN documents d ON d.id = n.document_id WHERE EXISTS (SELECT 1 FROM unnest(%(words)s::text[]) w "
+           "WHERE strpos(lower(n.content), lower(w)) > 0 OR strpos(lower(coalesce(n.breadcrumb, '')), lower(w)) > 0) "
+           f"AND {where} ORDER BY n.position, n.id LIMIT %(limit)s")
+    with db.connection() as conn:
+        rows = conn.execute(sql, {**params, "words": words, "limit": limit}).fetchall()  # type: ignore[arg-type]
+    return [r["text"] for r in rows]
+
+
 def term_frequencies(db: Database, terms: list[str], scope: Scope) -> tuple[dict[str, int], int]:
     """How many visible nodes contain each term, and how many visible nodes there are."""
     if not terms:

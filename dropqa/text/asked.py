@@ -361,6 +361,50 @@ def missing_terms(text: str, weights: Mapping[str, float],
     return [t for t in missing if not any(t != m and t in m for m in missing)]
 
 
+# Between two terms the question writes as one phrase: nothing (研发投入), or a blank or hyphen ("GPU 服务器").
+_PHRASE_GAP = re.compile(r"[\s-]?")
+# Where a statement ends: a sentence's stop, a semicolon, a line break (not a comma: "辩护人：张某，某律师事务所律师"
+# states the defender and the lawyer in one).
+_STATEMENT_END = re.compile(r"[。！？!?；;\n]|\.(?:\s|$)")
+
+
+# How often, which a document writes in many ways ("每月", "/月", "monthly", "per month", "a month"): no word of a
+# phrase ("每个席位每月多少钱" asks a price per seat, not a thing called 席位每月).
+_RATE_WORD = re.compile(r"(?i)^(?:每.+|(?:hourly|daily|weekly|monthly|quarterly|yearly|annually|annual|per|each))$")
+
+
+def written_together(question: str, terms: Sequence[str]) -> list[list[str]]:
+    """The groups of two or more of ``terms`` (lower-cased) that a Chinese ``question`` writes side by side as one
+    phrase ("研发" and "投入" of "研发投入", "gpu" and "服务器" of "GPU服务器"), each in the question's order: a phrase
+    names one thing, and a document that writes its words only apart ("…的研发、生产", "项目于2023年投入使用") does
+    not write that thing. A rate word (每月) is in no phrase."""
+    low = question.lower()
+    spans = sorted((at, -len(t), t) for t in dict.fromkeys(terms)
+                   if t and not _RATE_WORD.match(t)
+                   and (at := low.find(t)) >= 0 and len(question[at:at + len(t)]) == len(t))
+    groups: list[tuple[int, list[str]]] = []  # (where the phrase ends so far, its terms)
+    for start, minus, term in spans:
+        end = start - minus
+        if groups and (start < groups[-1][0] or _PHRASE_GAP.fullmatch(low[groups[-1][0]:start])):
+            # jieba's pieces overlap (服务, 服务器, 务器): one phrase, ending where its longest piece ends
+            groups[-1] = (max(groups[-1][0], end), [*groups[-1][1], term])
+        else:
+            groups.append((end, [term]))
+    # a phrase of one word and its pieces (负债率, 负债) is that word: what a document must write is the word. A
+    # Chinese phrase only: English words side by side are as often a noun and its verb ("the hosting provider
+    # guarantee"), and English documents say the same thing in other word orders ("availability per month")
+    return [g for _, g in groups if sum(not any(t != o and t in o for o in g) for t in g) >= 2
+            and any(has_han(t) for t in g)]
+
+
+def written_as_one(text: str, group: Sequence[str],
+                   translations: Mapping[str, Iterable[str]] | None = None) -> bool:
+    """Does lower-cased ``text`` write every term of ``group`` (or a translation) in one statement — the phrase
+    itself, or its words within one sentence ("研发费用投入", "the allowance for a home office")?"""
+    return any(all(_held(piece, t, translations) for t in group)
+               for piece in _STATEMENT_END.split(text) if piece.strip())
+
+
 def as_written(question: str, terms: Sequence[str]) -> list[str]:
     """``terms`` (lower-cased) as the question writes them ("GPU", not "gpu"), terms the question writes side by
     side joined into the phrase they make ("研发" and "投入" → "研发投入"); in the order of ``terms``. A term the

@@ -40,6 +40,11 @@ DOCUMENTS = {
         "嘉沐冷链物流股份有限公司董事会现将公司2024年度经营情况报告如下。\n\n"
         "2024年公司实现营业收入31.8亿元，较上年增长12%。\n\n"
         "截至2024年末，公司在全国19个城市运营冷库，总库容61万立方米。\n"),
+    # writes 研发 and 投入, never together: it gives no 研发投入
+    "公司年报_3.txt": (
+        "禾润农业发展股份有限公司董事会现将公司2024年度经营情况报告如下。\n\n"
+        "公司主要从事果蔬种植、冷链分销以及农业技术的研发与推广。\n\n"
+        "2024年公司实现营业收入12.6亿元。公司桐川冷链物流中心于2024年6月投入使用。\n"),
     # a published judgement: every person's name withheld (罗某, 彭某某), what it says of them stated by value
     "判决书_3.md": (
         "# 烟波市苹果区人民法院刑事判决书\n\n公诉机关：烟波市苹果区人民检察院。\n\n"
@@ -76,6 +81,8 @@ def corpus(indexer, tmp_path_factory: pytest.TempPathFactory) -> Path:
     ("根据烟波市苹果区人民法院的判决书，罗某的辩护人彭某某的生日是什么时候？", "烟波市苹果区人民法院", "生日"),
     # a year the report never writes: it covers 2024, not 2019
     ("嘉沐冷链2019年的营业收入是多少？", "嘉沐冷链", "2019"),
+    # its words written apart only (研发与推广, 投入使用): the phrase is what it does not give
+    ("禾润农业2024年的研发投入是多少？", "禾润农业", "研发投入"),
 ])
 def test_what_the_subjects_document_never_records_is_refused(services, corpus, question, subject, missing):
     result = ask(services, question)
@@ -118,6 +125,7 @@ def test_only_things_no_document_writes_in_any_form_are_nowhere(services, corpus
     ("根据云帆科技员工手册，年假有多少天？", "15天"),
     ("恒屿冷链2024年的研发投入是多少？", "1.26亿元"),
     ("嘉沐冷链2024年的营业收入是多少？", "31.8亿元"),
+    ("禾润农业2024年的营业收入是多少？", "12.6亿元"),  # what it writes as one is answered
     ("根据烟波市苹果区人民法院的判决书，被告人罗某的职业是什么？", "个体经营户"),  # 职业: stated by value
 ])
 def test_what_it_records_is_still_answered(services, corpus, question, expected):

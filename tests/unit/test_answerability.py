@@ -16,6 +16,7 @@ from dropqa.retrieval.answerability import (
     QUESTION_FEATURES,
     Asked,
     attribute_absent,
+    attribute_apart_in,
     decide,
     question_features,
     refusal_rule,
@@ -359,3 +360,28 @@ def test_required_kinds_keep_a_gate_that_costs_nothing_and_drop_one_that_refuses
     assert kind_outcomes(rows, {"date"}) == [True, True, False]
     # duration: the suites give no evidence against it, so it is kept, as number and person are
     assert choose_kinds(rows, abstain_cost=1.0) == ["money", "duration", "number", "person"]
+
+
+# --- the written-apart check ------------------------------------------------------------------
+
+def _apart(share: float, subjects: int = 1) -> Asked:
+    return Asked(subject=frozenset({"禾润"}), documents=frozenset({"d1"}), named=True, subjects=subjects,
+                 apart=share, apart_terms=("研发", "投入") if share else ())
+
+
+def test_a_phrase_its_subjects_documents_write_only_apart_is_refused():
+    sure = Logistic(features=("top_relevance",), mean=(0.0,), scale=(1.0,), coef=(5.0,), intercept=5.0,
+                    threshold=0.5, confident=0.9)
+    pool = _good_pool()
+    refused = decide(sure, pool, TERMS, WEIGHTS, "zh", asked=_apart(0.8), apart_share=0.6)
+    assert not refused.answerable and refused.rule == "attribute_apart" and refused.features["ask_apart"] == 0.8
+    assert refusal_rule(_apart(0.8), "fact", None, None, 0.6) == "attribute_apart"
+    # below the share, nothing apart, two subjects, another kind of question, or switched off: the model decides
+    for asked, kind, share in ((_apart(0.5), "fact", 0.6), (_apart(0.0), "fact", 0.0),
+                               (_apart(0.9, subjects=2), "fact", 0.6), (_apart(0.9), "multi_hop", 0.6),
+                               (_apart(0.9), "fact", None)):
+        decision = decide(sure, pool, TERMS, WEIGHTS, "zh", kind=kind, asked=asked, apart_share=share)
+        assert decision.answerable and decision.rule is None, (asked, kind, share)
+    # replayed on a report's recorded features as the fitting script does
+    assert attribute_apart_in(refused.features | {"named": 1.0, "subjects": 1.0}, 0.6)
+    assert not attribute_apart_in(refused.features | {"named": 1.0, "subjects": 1.0}, 0.9)

@@ -10,7 +10,8 @@ import yaml
 
 SUITES = Path(__file__).resolve().parents[2] / "suites"
 PAIRS = [(SUITES / "golden_fresh.yaml", SUITES / "corpus_fresh"),
-         (SUITES / "golden_reports_zh.yaml", SUITES / "corpus_reports_zh")]
+         (SUITES / "golden_reports_zh.yaml", SUITES / "corpus_reports_zh"),
+         (SUITES / "golden_reports_en.yaml", SUITES / "corpus_reports_en")]
 
 
 @pytest.mark.parametrize(("golden", "corpus"), PAIRS, ids=lambda p: p.name)

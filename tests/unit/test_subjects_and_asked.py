@@ -15,6 +15,8 @@ from dropqa.text.asked import (
     missing_terms,
     people_named,
     says_more,
+    written_as_one,
+    written_together,
 )
 from dropqa.text.segment import query_terms
 from dropqa.text.subjects import document_subjects, is_stated_by_value, withheld_names
@@ -404,3 +406,28 @@ def test_the_word_after_how_is_the_kind_asked_not_a_word_of_it():
     assert expected_kind(q) == "duration"
     assert holds_kind('It runs for twenty-four (24) months (the "Initial Term").', "duration", q)
     assert not holds_kind("This Agreement is made on 20 February 2025 at 66 Wensan Road.", "duration", q)
+
+
+@pytest.mark.parametrize(("question", "phrases"), [
+    # jieba's pieces of one phrase (研发, 投入) make it; a year, a rate word or a frame word breaks it
+    ("禾润农业2021年的研发投入是多少？", [["禾润", "农业"], ["研发", "投入"]]),
+    ("星图计划的GPU服务器是哪家的？", [["星图", "计划"], ["gpu", "服务器"]]),
+    ("Nova 3.0 专业版每个席位每月多少钱？", [["nova", "3.0", "专业版"]]),
+    # one word and its own pieces is that word, not a phrase: 资产负债率 is judged as written
+    ("公司的资产负债率是多少？", []),
+    # English words side by side are as often a noun and its verb: no phrase is read into them
+    ("What monthly availability does the hosting provider guarantee?", []),
+])
+def test_the_phrases_a_question_writes_as_one(question, phrases):
+    terms = [t for t in query_terms(question) if t not in ("专业", "服务", "务器", "是从", "2021")]
+    assert written_together(question, terms) == phrases
+
+
+def test_a_phrase_is_written_as_one_only_within_one_statement():
+    apart = "公司主要从事农产品的研发、种植和销售。冷链中心于2023年投入使用。"
+    assert not written_as_one(apart, ["研发", "投入"])
+    assert written_as_one("2021年，公司研发投入3.86亿元，占营业收入的21.4%。", ["研发", "投入"])
+    assert written_as_one("公司持续加大研发方面的投入，全年达1.2亿元。", ["研发", "投入"])  # reworded, one statement
+    assert written_as_one("第3章 研发\n全年投入1.2亿元", ["研发"])
+    # a translation counts for its term
+    assert written_as_one("gpu server procurement", ["gpu", "服务器"], {"服务器": ["server"]})

@@ -78,6 +78,9 @@ def abstain(state: State, decision: Decision | None = None) -> dict[str, Any]:
                                         asked.weights(state.quality.weights), asked.translations)
                if t not in unseen or names_a_thing(t)]
     missing = [*(t for t in asked.missing if t.isdigit()), *missing][:3]  # a year they never write comes first
+    decision = state.quality.decision if decision is None else decision
+    if decision is not None and decision.rule == "attribute_apart":  # its words written apart only: the phrase
+        missing = [*asked.apart_terms]  # (研发投入, as the question writes it) is what they lack
     quote = "「{}」" if lang == "zh" else "“{}”"
     sep = "、" if lang == "zh" else ", "
     if hits and asked.named and missing:
@@ -90,7 +93,6 @@ def abstain(state: State, decision: Decision | None = None) -> dict[str, Any]:
         text = render(lang, "no_answer", closest=closest)
     else:
         text = render(lang, "no_answer_empty")
-    decision = state.quality.decision if decision is None else decision
     p = decision.probability if decision is not None else 0.0
     return {"answer": text, "answerable": False, "citations": [],
             "reasoning_trace": [step(state, "answer", render(lang, "insufficient", relevance=f"{p:.2f}"))]}
@@ -130,7 +132,8 @@ async def answer(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     lang = state.language
     pool = state.hits
     knobs = svc.settings.answer
-    if refusal_rule(state.quality.asked, state.intent.kind, knobs.absent_attribute_share, knobs.nowhere_share):
+    if refusal_rule(state.quality.asked, state.intent.kind, knobs.absent_attribute_share, knobs.nowhere_share,
+                    knobs.apart_share):
         return abstain(state)  # what is asked is written nowhere: no model may answer it from look-alikes
     if has_model(svc, state.degraded) and pool:
         try:

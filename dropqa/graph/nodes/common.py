@@ -80,4 +80,4 @@ def decide_answerable(state: State, hits: list[Hit], svc: Services,
                   state.quality.weights if weights is None else weights, state.language, state.intent.kind,
                   unseen=state.quality.unseen, asked=state.quality.asked,
                   absent_share=svc.settings.answer.absent_attribute_share,
-                  nowhere_share=svc.settings.answer.nowhere_share)
+                  nowhere_share=svc.settings.answer.nowhere_share, apart_share=svc.settings.answer.apart_share)

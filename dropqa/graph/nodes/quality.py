@@ -46,7 +46,8 @@ async def quality_check(state: State, runtime: Runtime[Context]) -> dict[str, An
     steps = [step(state, "quality_check", render(lang, key, p=shown_p, threshold=shown_threshold))]
     asked = state.quality.asked
     said = {"attribute_absent": ("quality_absent", asked.missing, asked.absent),
-            "attribute_nowhere": ("quality_nowhere", asked.nowhere_terms, asked.nowhere)}.get(decision.rule or "")
+            "attribute_nowhere": ("quality_nowhere", asked.nowhere_terms, asked.nowhere),
+            "attribute_apart": ("quality_apart", asked.apart_terms, asked.apart)}.get(decision.rule or "")
     if said is not None:  # a check refused: which words are missing, and what share of the question they are
         key, missing, share = said
         steps.append(step(state, "quality_check", render(

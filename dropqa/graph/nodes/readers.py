@@ -130,7 +130,7 @@ def readers_for(state: State, cfg: AnswerSettings, agent: AgentSettings) -> list
     and no reader quotes look-alikes of it — also after the agent loop, which a refusal starts."""
     intent = state.intent
     if not intent.aggregate or refusal_rule(state.quality.asked, intent.kind, cfg.absent_attribute_share,
-                                            cfg.nowhere_share):
+                                            cfg.nowhere_share, cfg.apart_share):
         return []
     hits = state.hits
     bridge = state.bridge

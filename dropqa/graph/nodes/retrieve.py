@@ -41,16 +41,23 @@ from dropqa.retrieval.answerability import Asked
 from dropqa.retrieval.fusion import rrf
 from dropqa.retrieval.hits import Hit
 from dropqa.retrieval.names import document_names
-from dropqa.retrieval.search import RetrievalResult, held_in, hybrid_search, score_hits, written_nowhere
+from dropqa.retrieval.search import (
+    RetrievalResult,
+    held_in,
+    hybrid_search,
+    score_hits,
+    written_apart,
+    written_nowhere,
+)
 from dropqa.services import Context, Services
 from dropqa.store import nodes as node_store
 from dropqa.store import search as store_search
 from dropqa.store.scope import Scope
-from dropqa.text.asked import ask_weights, asked_text, asks_for_summary, held_share, people_named
+from dropqa.text.asked import ask_weights, asked_text, asks_for_summary, expected_kind, held_share, people_named
 from dropqa.text.entities import years_in
 from dropqa.text.lang import detect_language
 from dropqa.text.messages import render
-from dropqa.text.segment import compound_parts, has_han
+from dropqa.text.segment import compound_parts, has_han, names_a_thing
 from dropqa.text.sentences import ends_mid_sentence
 from dropqa.text.subjects import is_stated_by_value
 
@@ -215,15 +222,24 @@ def asked_of(svc: Services, result: RetrievalResult, pool: list[Hit], named: dic
     kinds = link_kinds(query)  # "the city where X died": a kind of thing, which no document needs to write
     nowhere = sorted((t for t in written_nowhere(svc, list(ask), result.unseen, scope) if t not in kinds),
                      key=lambda t: -ask[t])
+    # a phrase the question writes as one (研发投入) that the subject's documents write only apart: of a subject
+    # the question names, asked for a figure — a number or an amount is given under its measure's name, where
+    # what a thing is called or when it happened is told in other words as often ("成书时间" of "成书于…")
+    unseen = set(result.unseen)
+    phrased = {t: w for t, w in ask.items() if t not in unseen or names_a_thing(t)}  # 是从: a wording, no word
+    apart = written_apart(svc, query, phrased, result.translations, own_scope) \
+        if named and expected_kind(query) in ("number", "money") and not describes_link(query) else []
     if own and asked_in_han != (sum(map(has_han, own)) * 2 > len(own)):
         absent = []  # asked in one language of a document in the other: a dictionary's few words cannot tell
         nowhere = []
+        apart = []
     subjects = subject_count(named)
     return Asked(subject=frozenset(subject), documents=frozenset(documents), named=bool(named), subjects=subjects,
                  in_subject=round(held, 4), gap=round(ask[missing[0]] / total, 4) if missing else 0.0,
                  missing=(*unwritten, *missing),
                  absent=1.0 if unwritten else round(sum(ask[t] for t in absent) / total, 4),
                  nowhere=round(sum(ask[t] for t in nowhere) / total, 4), nowhere_terms=tuple(nowhere),
+                 apart=round(sum(ask[t] for t in apart) / total, 4), apart_terms=tuple(apart),
                  translations=result.translations)
 
 
