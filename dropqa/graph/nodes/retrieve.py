@@ -188,7 +188,7 @@ def asked_of(svc: Services, result: RetrievalResult, pool: list[Hit], named: dic
     The people a question asks about by a withheld name and role (罗某的辩护人彭某某) are its subject too, and what
     a record states by value alone (职业) is never absent for want of the word. A year the question names that
     neither the subject's documents nor the best passages write makes all of it absent. A summary asks for
-    nothing that can be absent word by word, nor does a question that describes what it asks about
+    nothing that can be absent (or written nowhere) word by word, nor does a question that describes what it asks about
     (``answering.chain``): it asks that of the entity the subject's documents name."""
     if named:
         documents = set(named)
@@ -220,8 +220,10 @@ def asked_of(svc: Services, result: RetrievalResult, pool: list[Hit], named: dic
     own = [h.content for h in pool if h.document_id in documents][:5]
     asked_in_han = sum(w for t, w in ask.items() if has_han(t)) * 2 > total
     kinds = link_kinds(query)  # "the city where X died": a kind of thing, which no document needs to write
-    nowhere = sorted((t for t in written_nowhere(svc, list(ask), result.unseen, scope) if t not in kinds),
-                     key=lambda t: -ask[t])
+    # a summary names the kinds of thing to gather ("the legal proceedings and regulatory matters"), which a
+    # report tells as lawsuits and fines without those words: nothing it asks is missing for want of a word
+    nowhere = [] if asks_for_summary(query) else sorted(
+        (t for t in written_nowhere(svc, list(ask), result.unseen, scope) if t not in kinds), key=lambda t: -ask[t])
     # a phrase the question writes as one (研发投入) that the subject's documents write only apart: of a subject
     # the question names, asked for a figure — a number or an amount is given under its measure's name, where
     # what a thing is called or when it happened is told in other words as often ("成书时间" of "成书于…")
