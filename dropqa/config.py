@@ -203,6 +203,12 @@ class TopicSettings(Section):
                                    "terms and titles in one vocabulary, TF-IDF); the rest is their embeddings")
     title_weight: float = Field(10.0, ge=0.0, description="titles count this many times among a document's "
                                 "concepts (and its file name, unless it is a lower-case English one)")
+    english_gloss_share: float = _share(0.0, "an English word's share of its concept count given to what a Chinese "
+                                        "document's concepts hold for it: the first gloss of each of its first "
+                                        "english_translations Chinese translations ('revenue' -> 收入 -> income); "
+                                        "0 = the English word alone")
+    english_translations: int = Field(2, ge=1, le=5, description="Chinese translations of an English word whose "
+                                      "first glosses share its concept count (english_gloss_share)")
     concepts_per_document: int = Field(200, ge=10, description="concept counts kept per document at indexing")
     concept_chars: int = Field(60_000, ge=1000, description="a document's concepts are read from its titles and "
                                "its first this many characters")
