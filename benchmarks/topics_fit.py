@@ -5,8 +5,9 @@
     python -m benchmarks.topics_fit --data-dir DIR --guard-data-dir GUARD [--out benchmarks/results]
 
 Reads what indexing stored (each document's passages, titles, phrases and mean embedding), recomputes the
-concepts for each ``title_weight`` tried, and scores every combination of ``title_weight``,
-``concept_weight``, ``embedding_language_shift`` and ``merge_distance`` by the worse of purity and adjusted
+concepts for each ``title_weight`` and English gloss setting (``english_gloss_share``, ``english_translations``)
+tried, and scores every combination of those, ``concept_weight``, ``embedding_language_shift`` and
+``merge_distance`` by the worse of purity and adjusted
 Rand index of the primary topics against ``suites/topics_mixed/labels.yaml`` — the same functions
 :func:`~dropqa.ingestion.topic_clusters.refresh_topics` runs. A cell is allowed only when on the guard
 corpus (``suites/topics_guard``: Chinese company documents beside English court judgements) no topic holds
@@ -17,7 +18,8 @@ not on a peak. ``secondary_ratio`` is then chosen as the largest ratio (fewest s
 topics) that still finds the labelled second subjects. ``center_min_documents`` is a guard for small bases
 (this corpus has 15+ documents per language) and is not fitted here.
 
-Writes ``benchmarks/results/topics_fit.{json,md}`` (the chosen setting; the grid's cells scoring 0.6 or more)
+Writes ``benchmarks/results/topics_fit.{json,md}`` (the chosen setting; the ``KEPT_CELLS`` cells passing the guard
+with the best plateau means)
 and prints the Markdown.
 """
 
@@ -41,11 +43,14 @@ from benchmarks.report import write_results  # noqa: E402
 from benchmarks.topics_mixed import GUARD, OUT, load_labels, open_services  # noqa: E402
 
 TITLE_WEIGHTS = (1.0, 3.0, 10.0)
+GLOSS_SHARES = (0.0, 0.25, 0.5, 0.75)  # english_gloss_share; 0 = English words alone (translations then moot)
+TRANSLATIONS = (1, 2, 3)  # english_translations
 CONCEPT_WEIGHTS = tuple(round(x, 2) for x in np.arange(0.0, 1.0001, 0.1))
 SHIFTS = (0.0, 0.2, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 MERGE_DISTANCES = tuple(round(x, 3) for x in np.arange(0.80, 1.1001, 0.01))
 SECONDARY_RATIOS = tuple(round(x, 2) for x in np.arange(0.5, 1.0001, 0.05))
 SPAN = 0.03
+KEPT_CELLS = 300  # of the grid's cells in topics_fit.json: the best plateaus passing the guard
 
 
 def stored_documents(services: Any) -> list[dict[str, Any]]:
@@ -104,7 +109,13 @@ def mixed_topics(groups: list[str], labels: list[int]) -> int:
     return sum(1 for gs in held.values() if len(gs) > 1)
 
 
-Key = tuple[float, float, float, float]  # title_weight, concept_weight, embedding_language_shift, merge_distance
+# title_weight, english_gloss_share, english_translations, concept_weight, embedding_language_shift, merge_distance
+Key = tuple[float, float, int, float, float, float]
+
+
+def gloss_settings() -> list[tuple[float, int]]:
+    """(english_gloss_share, english_translations) tried: share 0 once (the translations do not matter then)."""
+    return [(0.0, 2)] + [(share, k) for share in GLOSS_SHARES if share > 0 for k in TRANSLATIONS]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -129,38 +140,43 @@ def main(argv: list[str] | None = None) -> int:
     vectors, guard_vectors = vectors_of(docs), vectors_of(guard)
     base = TopicSettings()
     grid: dict[Key, tuple[float, float, int, int]] = {}  # purity, ARI, topics, mixed guard topics
-    sims: dict[tuple[float, float, float], np.ndarray] = {}
+    sims: dict[tuple[float, float, int, float, float], np.ndarray] = {}
+
+    def bags_of(corpus: list[dict[str, Any]], tw: float, share: float, k: int) -> list[dict[str, float]]:
+        return [concepts(d["text"][:base.concept_chars], title_text(d), title_weight=tw,
+                         limit=base.concepts_per_document, english_gloss_share=share, english_translations=k)
+                for d in corpus]
+
     for tw in TITLE_WEIGHTS:
-        bags = [concepts(d["text"][:base.concept_chars], title_text(d), title_weight=tw,
-                         limit=base.concepts_per_document) for d in docs]
-        guard_bags = [concepts(d["text"][:base.concept_chars], title_text(d), title_weight=tw,
-                               limit=base.concepts_per_document) for d in guard]
-        for cw in CONCEPT_WEIGHTS:
-            for shift in SHIFTS:
-                cell = base.model_copy(update={"concept_weight": cw, "embedding_language_shift": shift})
-                sim = similarity(bags, vectors, languages, cell)
-                guard_sim = similarity(guard_bags, guard_vectors, guard_languages, cell)
-                sims[(tw, cw, shift)] = sim
-                for md in MERGE_DISTANCES:
-                    labs = group(sim, md)
-                    purity, ari = scores(truth, labs)
-                    grid[(tw, cw, shift, md)] = (purity, ari, len(set(labs)),
-                                                 mixed_topics(guard_groups, group(guard_sim, md)))
+        for share, k in gloss_settings():
+            bags, guard_bags = bags_of(docs, tw, share, k), bags_of(guard, tw, share, k)
+            for cw in CONCEPT_WEIGHTS:
+                for shift in SHIFTS:
+                    cell = base.model_copy(update={"concept_weight": cw, "embedding_language_shift": shift})
+                    sim = similarity(bags, vectors, languages, cell)
+                    guard_sim = similarity(guard_bags, guard_vectors, guard_languages, cell)
+                    sims[(tw, share, k, cw, shift)] = sim
+                    for md in MERGE_DISTANCES:
+                        labs = group(sim, md)
+                        purity, ari = scores(truth, labs)
+                        grid[(tw, share, k, cw, shift, md)] = (purity, ari, len(set(labs)),
+                                                               mixed_topics(guard_groups, group(guard_sim, md)))
 
     def value(key: Key) -> float:
         return min(grid[key][:2]) if grid[key][3] == 0 else 0.0
 
     def plateau(key: Key) -> float:
-        near = [value((*key[:3], m)) for m in MERGE_DISTANCES if abs(m - key[3]) <= SPAN + 1e-9]
+        near = [value((*key[:5], m)) for m in MERGE_DISTANCES if abs(m - key[5]) <= SPAN + 1e-9]
         return float(np.mean(near))
 
     allowed = [k for k in grid if grid[k][3] == 0]
     best = max(allowed, key=lambda k: (plateau(k), value(k)))
-    tw, cw, shift, md = best
+    tw, share, translations, cw, shift, md = best
     also = [(i, s) for i, d in enumerate(docs) for s in labels[d["filename"]].get("also") or []]
     ratios = []
     for ratio in SECONDARY_RATIOS:
-        placed = place(sims[(tw, cw, shift)], base.model_copy(update={"merge_distance": md, "secondary_ratio": ratio}))
+        placed = place(sims[(tw, share, translations, cw, shift)],
+                       base.model_copy(update={"merge_distance": md, "secondary_ratio": ratio}))
         members: dict[int, list[str]] = {}
         for subject, lab in zip(truth, placed.labels, strict=True):
             members.setdefault(lab, []).append(subject)
@@ -176,17 +192,18 @@ def main(argv: list[str] | None = None) -> int:
     top_allowed = sorted(allowed, key=lambda k: -value(k))[:10]
     lines = ["# Fitting the topic settings (suites/topics_mixed, guarded by suites/topics_guard)", "",
              f"{len(docs)} labelled documents, {len(guard)} guard documents; grid: title_weight {TITLE_WEIGHTS}, "
-             f"concept_weight 0–1 by 0.1, embedding_language_shift {SHIFTS}, merge_distance "
+             f"english_gloss_share {GLOSS_SHARES} × english_translations {TRANSLATIONS}, concept_weight 0–1 by 0.1, "
+             f"embedding_language_shift {SHIFTS}, merge_distance "
              f"{MERGE_DISTANCES[0]}–{MERGE_DISTANCES[-1]} by 0.01 ({len(grid)} cells, {len(allowed)} pass the "
              f"guard). Score = min(purity, ARI); the choice maximises its mean over merge distances within "
              f"±{SPAN} (cells failing the guard count 0).", "",
-             "| title_weight | concept_weight | language shift | merge_distance | purity | ARI | topics | "
-             "guard: mixed topics | plateau mean |", "|---|---|---|---|---|---|---|---|---|"]
+             "| title_weight | gloss share | translations | concept_weight | language shift | merge_distance | "
+             "purity | ARI | topics | guard: mixed topics | plateau mean |", "|---" * 11 + "|"]
 
     def row(k: Key, note: str = "") -> str:
         p, a, n, mixed = grid[k]
-        return (f"| {k[0]:g} | {k[1]:g} | {k[2]:g} | {k[3]:.2f} | {p:.3f} | {a:.3f} | {n} | {mixed} | "
-                f"{plateau(k):.3f} |{note}")
+        return (f"| {k[0]:g} | {k[1]:g} | {k[2]} | {k[3]:g} | {k[4]:g} | {k[5]:.2f} | {p:.3f} | {a:.3f} | {n} | "
+                f"{mixed} | {plateau(k):.3f} |{note}")
 
     lines.append(row(best, " ← chosen"))
     lines += [row(k, " (best passing the guard)") for k in top_allowed[:5] if k != best]
@@ -195,18 +212,23 @@ def main(argv: list[str] | None = None) -> int:
               "|---|---|---|"]
     lines += [f"| {r['secondary_ratio']:.2f} | {r['found']}/{r['labelled']} | {r['unlabelled_extra']} |"
               + (" ← chosen" if r["secondary_ratio"] == chosen_ratio else "") for r in ratios]
-    lines += ["", f"Chosen: `title_weight={tw:g}`, `concept_weight={cw:g}`, `embedding_language_shift={shift:g}`, "
-              f"`merge_distance={md:.2f}`, `secondary_ratio={chosen_ratio:.2f}` (the defaults in dropqa/config.py "
-              "TopicSettings)."]
-    chosen = {"title_weight": tw, "concept_weight": cw, "embedding_language_shift": shift, "merge_distance": md,
+    lines += ["", f"Chosen: `title_weight={tw:g}`, `english_gloss_share={share:g}`, "
+              f"`english_translations={translations}`, "
+              f"`concept_weight={cw:g}`, `embedding_language_shift={shift:g}`, `merge_distance={md:.2f}`, "
+              f"`secondary_ratio={chosen_ratio:.2f}` (the defaults in dropqa/config.py TopicSettings)."]
+    chosen = {"title_weight": tw, "english_gloss_share": share, "english_translations": translations,
+              "concept_weight": cw, "embedding_language_shift": shift, "merge_distance": md,
               "secondary_ratio": chosen_ratio}
-    write_results(args.out, "topics_fit", {"chosen": chosen, "ratios": ratios,
-                                           "grid": [{"title_weight": k[0], "concept_weight": k[1],
-                                                     "embedding_language_shift": k[2], "merge_distance": k[3],
-                                                     "purity": round(v[0], 4), "ari": round(v[1], 4),
-                                                     "topics": v[2], "guard_mixed": v[3]}
-                                                    for k, v in grid.items()
-                                                    if min(v[:2]) >= 0.6]}, "\n".join(lines) + "\n")
+    kept = sorted(allowed, key=lambda c: (-plateau(c), -value(c)))[:KEPT_CELLS]
+    write_results(args.out, "topics_fit", {"chosen": chosen, "ratios": ratios, "cells": len(grid),
+                                           "allowed": len(allowed),
+                                           "grid": [{"title_weight": c[0], "english_gloss_share": c[1],
+                                                     "english_translations": c[2], "concept_weight": c[3],
+                                                     "embedding_language_shift": c[4], "merge_distance": c[5],
+                                                     "purity": round(grid[c][0], 4), "ari": round(grid[c][1], 4),
+                                                     "topics": grid[c][2], "guard_mixed": grid[c][3],
+                                                     "plateau": round(plateau(c), 4)}
+                                                    for c in kept]}, "\n".join(lines) + "\n")
     return 0
 
 

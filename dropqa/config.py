@@ -199,23 +199,29 @@ class TopicSettings(Section):
     """How documents are grouped into topics (ingestion/topic_clusters.py). The numbers are fitted on the
     labelled mixed corpus by ``python -m benchmarks.topics_fit`` (suites/topics_mixed, docs/benchmarks.md)."""
 
-    concept_weight: float = _share(0.6, "a pair of documents' similarity: weight of their shared concepts (key "
+    concept_weight: float = _share(0.8, "a pair of documents' similarity: weight of their shared concepts (key "
                                    "terms and titles in one vocabulary, TF-IDF); the rest is their embeddings")
-    title_weight: float = Field(10.0, ge=0.0, description="titles count this many times among a document's "
+    title_weight: float = Field(3.0, ge=0.0, description="titles count this many times among a document's "
                                 "concepts (and its file name, unless it is a lower-case English one)")
+    english_gloss_share: float = _share(0.5, "an English word's share of its concept count given to what a Chinese "
+                                        "document's concepts hold for it: the first gloss of each of its first "
+                                        "english_translations Chinese translations ('revenue' -> 收入 -> income); "
+                                        "0 = the English word alone")
+    english_translations: int = Field(2, ge=1, le=5, description="Chinese translations of an English word whose "
+                                      "first glosses share its concept count (english_gloss_share)")
     concepts_per_document: int = Field(200, ge=10, description="concept counts kept per document at indexing")
     concept_chars: int = Field(60_000, ge=1000, description="a document's concepts are read from its titles and "
                                "its first this many characters")
-    merge_distance: float = Field(0.97, ge=0.0, le=2.0, description="documents join one topic while the mean "
+    merge_distance: float = Field(0.99, ge=0.0, le=2.0, description="documents join one topic while the mean "
                                   "distance (1 - similarity) between two groups stays below this (average "
                                   "linkage); lower = more, smaller topics")
     center_min_documents: int = Field(3, ge=1, description="a language with at least this many documents has "
                                       "its gap to the mean of all removed (see embedding_language_shift; the "
                                       "concepts fully); one with fewer is only centred on the mean of all")
-    embedding_language_shift: float = _share(0.6, "how much of the gap between a language's mean embedding and "
+    embedding_language_shift: float = _share(0.2, "how much of the gap between a language's mean embedding and "
                                              "the mean of all is removed (1 = each language centred on its own "
                                              "mean; less keeps languages whose subjects differ apart)")
-    secondary_ratio: float = Field(0.85, ge=0.0, le=1.0, description="a document also carries another topic "
+    secondary_ratio: float = Field(0.5, ge=0.0, le=1.0, description="a document also carries another topic "
                                    "when its mean similarity to that topic's documents is at least this share of "
                                    "its mean similarity to the other documents of its own topic")
     name_coverage_power: float = Field(2.0, ge=0.0, description="a topic's name: how much it counts that the "

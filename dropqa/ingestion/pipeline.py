@@ -329,7 +329,8 @@ class Indexer:
         the topics cluster documents on these and their embeddings."""
         t = self.settings.topics
         return concepts(full_text[:t.concept_chars], self._title_text(rows, filename), title_weight=t.title_weight,
-                        limit=t.concepts_per_document)
+                        limit=t.concepts_per_document, english_gloss_share=t.english_gloss_share,
+                        english_translations=t.english_translations)
 
     def refresh_topics(self, kb: uuid.UUID = DEFAULT_KB) -> list[dict[str, Any]]:
         """Recompute base ``kb``'s topics (after a batch of files; never fails the batch)."""

@@ -296,7 +296,10 @@ def refresh_topics(db: Database, settings: Settings, embedder_name: str,
         return []
     doc_phrases = [{p: int(c) for p, c in (r["phrases"] or {}).items() if valid_name(p)} for r in rows]
     # a version indexed before concepts were kept: its phrases stand in for them
-    bags = [r["concepts"] or concepts(" \n".join(doc_phrases[i]), limit=settings.topics.concepts_per_document)
+    t = settings.topics
+    bags = [r["concepts"] or concepts(" \n".join(doc_phrases[i]), limit=t.concepts_per_document,
+                                      english_gloss_share=t.english_gloss_share,
+                                      english_translations=t.english_translations)
             for i, r in enumerate(rows)]
     languages = [_language(r["language"]) for r in rows]
     sim = similarity(bags, [_vector(r["vector"]) for r in rows], languages, settings.topics)

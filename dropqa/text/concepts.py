@@ -9,6 +9,14 @@ which says nothing about the subject) — with every Chinese word translated int
 (``expenses`` → ``expense``). Titles count ``title_weight`` times. "差旅费报销" and "travel expense claims"
 then share ``travel``, ``expense``, ``reimburse``.
 
+The dictionary's first gloss is often not the word an English text uses for the same thing (收入 "income"
+where English reports say *revenue*, 客户 "client" for *customer*, 产品 "goods" for *product*), so an English
+word may give ``english_gloss_share`` of its count to the words a Chinese text's bag would hold for it: the first
+gloss of each of its first ``english_translations`` Chinese translations (:func:`english_glosses`: "revenue" →
+收入 → income; "customer" → 客户 → client), as the topics' naming already matches a phrase in either language
+(:func:`~dropqa.ingestion.topic_clusters.phrase_concepts`). A gloss no other document holds costs nothing: the
+topics compare only the concepts two or more documents share.
+
 A Chinese word counts as much as it is a *key* term: its count is scaled by :func:`specificity`, its
 rarity in general Chinese (jieba's background IDF). Words every text uses (工作 0.35, 情况 0.34, 重点 0.44,
 经营 0.45) otherwise fill a document's bag with the dictionary's first gloss of their most general sense
@@ -61,8 +69,11 @@ def title_text(filename: str, heads: Sequence[str], times: int = 1) -> str:
     return "\n".join([*named, *heads])
 
 
-def concepts(text: str, titles: str = "", *, title_weight: float = 1.0, limit: int = 200) -> dict[str, float]:
-    """The concept counts of ``text`` (``titles`` count ``title_weight`` times), at most ``limit``, most first."""
+def concepts(text: str, titles: str = "", *, title_weight: float = 1.0, limit: int = 200,
+             english_gloss_share: float = 0.0, english_translations: int = 2) -> dict[str, float]:
+    """The concept counts of ``text`` (``titles`` count ``title_weight`` times), at most ``limit``, most first; an
+    English word counts ``1 − english_gloss_share`` as itself and ``english_gloss_share`` shared among its
+    :func:`english_glosses` (when it has any other than itself)."""
     import jieba.posseg as pseg
 
     initialize()
@@ -89,11 +100,38 @@ def concepts(text: str, titles: str = "", *, title_weight: float = 1.0, limit: i
         for word in _EN_WORD.findall(part):
             w = word.lower()
             if w in lower_seen and len(w) > 2 and w not in stop:
-                out[fold(w)] += weight
+                base = fold(w)
+                ways = english_glosses(base, english_translations) if english_gloss_share > 0 else ()
+                if not ways:
+                    out[base] += weight
+                    continue
+                out[base] += weight * (1.0 - english_gloss_share)
+                for way in ways:
+                    for g in way:
+                        out[g] += weight * english_gloss_share / len(ways)
 
     add(text, 1.0)
     add(titles, title_weight)
     return {term: round(count, 2) for term, count in out.most_common(limit)}
+
+
+@lru_cache(maxsize=65536)
+def english_glosses(word: str, translations: int = 2) -> tuple[tuple[str, ...], ...]:
+    """What a Chinese text's bag holds for the English ``word`` (folded, lower case): for each of its first
+    ``translations`` Chinese translations (CC-CEDICT inverted, :func:`~dropqa.text.bilingual.translate_terms`),
+    the content words of that translation's first gloss, folded as :func:`concepts` folds them — each a *way*
+    ("revenue" → ((income,),), "customer" → ((client,),) since 顾客's "customer" is the word itself). Ways that are
+    the word itself are left out; ``()`` when none is left."""
+    stop = _en_stop()
+    chinese = translate_terms([word], "zh", per_term=translations).get(word, [])
+    glosses = translate_terms(chinese, "en", per_term=1)
+    ways = []
+    for zh in chinese:
+        for gloss in glosses.get(zh, [])[:1]:
+            way = tuple(fold(g) for g in _GLOSS_WORD.findall(gloss) if len(g) > 2 and g not in stop)
+            if way and way != (word,):
+                ways.append(way)
+    return tuple(ways)
 
 
 @lru_cache(maxsize=1)

@@ -14,7 +14,7 @@ from dropqa.ingestion.pipeline import Indexer
 from dropqa.ingestion.rows import NodeRow
 from dropqa.ingestion.topic_clusters import Holders, candidate_names, pair_name, phrase_concepts, rank_phrases
 from dropqa.ingestion.topic_space import center, concept_matrix, group, place, similarity
-from dropqa.text.concepts import FILE_WORDS, concepts, specificity, title_text
+from dropqa.text.concepts import FILE_WORDS, concepts, english_glosses, specificity, title_text
 
 TRAVEL_ZH = "差旅费报销规定：出差住宿费标准，伙食补助，报销流程须提交发票。差旅费报销由财务部审核。"
 TRAVEL_EN = "Travel expense policy: hotel limits for business travel, meal allowance, and expense claims with receipts."
@@ -164,3 +164,16 @@ def test_a_group_of_two_subjects_is_named_by_both() -> None:
     assert pair_name(["support", "price"], {2, 3}, [2, 3], holders, "en", settings) == "support"  # held by both
     assert pair_name(["备份", "演练"], {4}, [4], Holders([{}] * 4 + [{"备份": 1}], [frozenset()] * 5, ["zh"] * 5), "zh",
                      settings) == "备份"
+
+
+def test_an_english_word_also_counts_as_what_a_chinese_bag_holds_for_it() -> None:
+    # the dictionary glosses 收入 "income" and 客户 "client", where English reports say revenue and customer
+    assert ("income",) in english_glosses("revenue", 2) and ("client",) in english_glosses("customer", 2)
+    assert ("customer",) not in english_glosses("customer", 2)  # the word itself is no other way
+    zh = concepts("收入增长，客户增加。")
+    alone = concepts("Our revenue grew and customers were added.")
+    shared = concepts("Our revenue grew and customers were added.", english_gloss_share=0.5)
+    assert not {"income", "client"} & set(alone) and {"income", "client"} <= set(zh) & set(shared)
+    assert shared["revenue"] == shared["income"] == 0.5 * alone["revenue"]  # one count, shared
+    # backup → 备份 → backup: the word itself only, so it keeps its whole count
+    assert concepts("backup", english_gloss_share=0.5, english_translations=1) == {"backup": 1.0}
