@@ -63,11 +63,15 @@ def _names(row: dict[str, Any]) -> tuple[frozenset[str], ...]:
 
 def _named_texts(row: dict[str, Any]) -> tuple[tuple[str, frozenset[str]], ...]:
     """:func:`_names` with the text each name is written as (a file stem keeps its "_" between names)."""
-    stem = _LEADING_NUMBER.sub("", PurePath(str(row.get("filename") or "")).stem)
+    filename = str(row.get("filename") or "")
+    stem = _LEADING_NUMBER.sub("", PurePath(filename).stem)
     heading = str(row.get("heading") or "")
     found = () if heading and not is_generic_name(heading) else tuple(row.get("subjects") or ())
+    # a document without a title of its own is titled by its file name, whose stem is read already ("年报_3.txt"
+    # would name it by "txt")
+    title = stem if str(row.get("title") or "") == filename else str(row.get("title") or "")
     out: dict[frozenset[str], str] = {}
-    for text in (stem, str(row.get("title") or ""), heading, *found):
+    for text in (stem, title, heading, *found):
         terms = _terms_of(text.replace("_", " "))
         if terms:
             out.setdefault(terms, text)
@@ -178,6 +182,8 @@ def named_documents(question: str, titles: Sequence[dict[str, Any]], min_share: 
         found = _found_names(row) if proper is not None else frozenset()
         matched: set[str] = set()
         for text, name in doc:
+            if all(is_document_kind(t) for t in name):
+                continue  # "年报_3.txt", "112_judgement.md": a kind of document, which names no one document
             # a name found in the text ("Counterfeiting Currency") is meant only when written as a name is
             hit = [t for t in name if t in asked and (name not in found or not t.isascii() or t in proper)]
             total = sum(idf[t] for t in name)

@@ -283,3 +283,16 @@ def test_name_words_written_together_name_the_document_whose_one_name_holds_them
     # written apart, the same words name her record: "E. Parker of Cameron General Hospital"
     q = "What was E. Parker of Cameron General Hospital diagnosed with?"
     assert _ids(named_documents(q, rows, SHARE)) == ["h184"]
+
+
+def test_a_file_named_only_by_its_kind_is_named_by_no_question():
+    """"年报_3.txt" (titled by its file name, as a plain text is) names a kind of document: "…的年报" asks of the
+    company the question names, not of that file; the company's report is found by the name its text gives."""
+    rows = [{**_row("a", "annual_report_manufacturing_1.txt", "annual_report_manufacturing_1.txt"),
+             "subjects": ["Tarrington Precision Industries Inc"]},
+            {**_row("b", "年报_3.txt", "年报_3.txt"), "subjects": ["栖川新材料股份有限公司"]},
+            _row("c", "annual_report_retail_1.txt", "annual_report_retail_1.txt")]
+    question = "根据Tarrington Precision Industries Inc.的年报，公司2021年7月发行的可转换债券的初始转股价格是多少？"
+    assert [row["document_id"] for row, _ in named_documents(question, rows, SHARE)] == ["a"]
+    question = "根据栖川新材料的年报，公司的营业收入是多少？"
+    assert [row["document_id"] for row, _ in named_documents(question, rows, SHARE)] == ["b"]
