@@ -179,3 +179,11 @@ def test_a_look_alike_items_value_does_not_answer(services, corpus, question):
 def test_the_items_own_value_answers(services, corpus, question, expected):
     result = ask(services, question)
     assert result.answerable and expected in result.answer, result.answer
+
+
+def test_a_sum_the_question_asks_of_two_reports_is_worked_out_beside_its_figures(services, corpus):
+    """"…合计是多少" of two companies' reports: both figures quoted and cited, and their sum worked out with
+    the same citations (answering.arithmetic) — the reader can check it against the quoted lines."""
+    result = ask(services, "恒屿冷链和嘉沐冷链2024年的营业收入合计是多少？")
+    assert result.answerable and "52.3亿元" in result.answer and "31.8亿元" in result.answer, result.answer
+    assert "52.3亿元 + 31.8亿元 = 84.1亿元" in result.answer, result.answer

@@ -19,6 +19,7 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
+from dropqa.answering.arithmetic import worked
 from dropqa.answering.consistency import Conflict, claims_in, distinctive_terms, subject_conflicts, subject_of
 from dropqa.blocking import in_thread
 from dropqa.config import AnswerSettings
@@ -236,6 +237,8 @@ async def verify(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         note, cites = conflict_note(lang, conflict, pool)
         notes.append(note)
         cited = sorted(set(cited) | set(cites))
+    if not notes and (sums := arithmetic(lang, state.question, text, pool)) is not None:
+        notes.append(sums)  # "合计/少多少" of two quoted figures: worked out beside them, their citations kept
     if notes:
         text = text + "\n" + "\n".join(notes)
     summary = render(lang, "verify_summary", checked=checked, dropped=dropped, repaired=repaired,
@@ -249,6 +252,22 @@ async def verify(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         # Nothing the answer cites supports it: say so rather than show an unsupported answer.
         return {**update, **abstain(state)}
     return update
+
+
+def arithmetic(lang: str, question: str, text: str, pool: list[Hit]) -> str | None:
+    """The sum or difference the question asks of two figures the answer quotes, as a note citing them
+    (``answering.arithmetic``); None when it asks none, the figures are not exactly its two operands, or the
+    answer states the result already."""
+    lines = []
+    for line in text.splitlines():
+        cites = [int(n) for n in _CITE.findall(line) if 0 < int(n) <= len(pool)]
+        if cites:
+            lines.append((line, cites, pool[cites[0] - 1].document_id))
+    done = worked(question, lines)
+    if done is None or done[0].rsplit("= ", 1)[-1] in text:
+        return None
+    expr, cites = done
+    return render(lang, "arithmetic_note", expr=expr, cites="".join(f"[{n}]" for n in cites))
 
 
 async def _offline_instead(state: State, svc: Services) -> dict[str, Any]:
