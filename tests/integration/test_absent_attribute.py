@@ -187,3 +187,17 @@ def test_a_sum_the_question_asks_of_two_reports_is_worked_out_beside_its_figures
     result = ask(services, "恒屿冷链和嘉沐冷链2024年的营业收入合计是多少？")
     assert result.answerable and "52.3亿元" in result.answer and "31.8亿元" in result.answer, result.answer
     assert "52.3亿元 + 31.8亿元 = 84.1亿元" in result.answer, result.answer
+
+
+def test_a_name_no_passage_writes_makes_the_question_unanswerable_whatever_else_matches(services, corpus):
+    """"…at Halvorsen Electronics" of a collection that never names it: the rest of the question (backups of the
+    project database, kept how long) is the Falcon charter's, but the documents are not about Halvorsen — all
+    of what it asks counts as written nowhere, and the refusal names it."""
+    fs: dict = {}
+    result = ask(services, "How many days are backups of the project database kept at Halvorsen Electronics?",
+                 final_state=fs)
+    assert not result.answerable and "Halvorsen" in result.answer, result.answer
+    asked = fs["quality"].asked
+    assert asked.nowhere == 1.0 and asked.nowhere_terms[0] == "halvorsen"
+    # a capitalised word the collection writes is no such name: the charter answers its own question
+    assert ask(services, "How many days are backups of the Falcon project database kept?").answerable

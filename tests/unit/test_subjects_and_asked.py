@@ -8,6 +8,7 @@ import pytest
 from dropqa.answering.parts import name_terms, named_documents
 from dropqa.text.asked import (
     as_written,
+    capitalised_words,
     expected_kind,
     held_share,
     holds_kind,
@@ -431,3 +432,10 @@ def test_a_phrase_is_written_as_one_only_within_one_statement():
     assert written_as_one("第3章 研发\n全年投入1.2亿元", ["研发"])
     # a translation counts for its term
     assert written_as_one("gpu server procurement", ["gpu", "服务器"], {"服务器": ["server"]})
+
+
+def test_the_names_a_question_gives_are_its_capitalised_words_past_the_first():
+    assert capitalised_words("According to the annual report of Halvorsen Electronics Corp., what was the RPO?") \
+        == {"halvorsen", "electronics", "corp", "rpo"}
+    assert capitalised_words("what is the rpo of the gateway?") == set()
+    assert capitalised_words("Who is the wife of Kim Jong-chul?") == {"kim", "jong-chul", "jong", "chul"}

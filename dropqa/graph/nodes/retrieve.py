@@ -53,7 +53,15 @@ from dropqa.services import Context, Services
 from dropqa.store import nodes as node_store
 from dropqa.store import search as store_search
 from dropqa.store.scope import Scope
-from dropqa.text.asked import ask_weights, asked_text, asks_for_summary, expected_kind, held_share, people_named
+from dropqa.text.asked import (
+    ask_weights,
+    asked_text,
+    asks_for_summary,
+    capitalised_words,
+    expected_kind,
+    held_share,
+    people_named,
+)
 from dropqa.text.entities import years_in
 from dropqa.text.lang import detect_language
 from dropqa.text.messages import render
@@ -235,12 +243,17 @@ def asked_of(svc: Services, result: RetrievalResult, pool: list[Hit], named: dic
         absent = []  # asked in one language of a document in the other: a dictionary's few words cannot tell
         nowhere = []
         apart = []
+    # a name the question gives what it asks about that no passage writes ("the annual report of Halvorsen
+    # Electronics Corp." of a collection without it): the documents are not about it, however much else of the
+    # question they hold — all of what it asks is written nowhere
+    unnamed = [] if named else [t for t in nowhere if t in capitalised_words(query)]
     subjects = subject_count(named)
     return Asked(subject=frozenset(subject), documents=frozenset(documents), named=bool(named), subjects=subjects,
                  in_subject=round(held, 4), gap=round(ask[missing[0]] / total, 4) if missing else 0.0,
                  missing=(*unwritten, *missing),
                  absent=1.0 if unwritten else round(sum(ask[t] for t in absent) / total, 4),
-                 nowhere=round(sum(ask[t] for t in nowhere) / total, 4), nowhere_terms=tuple(nowhere),
+                 nowhere=1.0 if unnamed else round(sum(ask[t] for t in nowhere) / total, 4),
+                 nowhere_terms=tuple(unnamed + [t for t in nowhere if t not in unnamed]),
                  apart=round(sum(ask[t] for t in apart) / total, 4), apart_terms=tuple(apart),
                  translations=result.translations)
 
