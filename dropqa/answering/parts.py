@@ -69,7 +69,8 @@ def _named_texts(row: dict[str, Any]) -> tuple[tuple[str, frozenset[str]], ...]:
     found = () if heading and not is_generic_name(heading) else tuple(row.get("subjects") or ())
     # a document without a title of its own is titled by its file name, whose stem is read already ("年报_3.txt"
     # would name it by "txt")
-    title = stem if str(row.get("title") or "") == filename else str(row.get("title") or "")
+    title = str(row.get("title") or "")
+    title = stem if title == filename else title
     out: dict[frozenset[str], str] = {}
     for text in (stem, title, heading, *found):
         terms = _terms_of(text.replace("_", " "))

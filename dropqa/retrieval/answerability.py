@@ -208,18 +208,20 @@ def attribute_apart(asked: Asked, kind: str, apart_share: float | None) -> bool:
     (``retrieval.search.written_apart``): 禾润农业's report writes
     研发 and 投入 but no 研发投入, so it gives none. ``None`` turns the check off (``answer.apart_share``, fitted by
     ``python -m dropqa.evals.fit apart``)."""
-    return (apart_share is not None and _absent_applies(asked.named, asked.subjects, kind == "fact")
-            and asked.apart > 0 and asked.apart >= apart_share)
+    return _apart_applies(asked.named, asked.subjects, kind == "fact", asked.apart, apart_share)
 
 
 def attribute_apart_in(features: Mapping[str, float], apart_share: float | None) -> bool:
     """:func:`attribute_apart` read off a decision's recorded features (``named``, ``subjects``, ``is_fact``,
     ``ask_apart``)."""
-    apart = features.get("ask_apart", 0.0)
-    return (apart_share is not None
-            and _absent_applies(features.get("named", 0.0) >= 1.0, features.get("subjects", 0.0),
-                                features.get("is_fact", 0.0) >= 1.0)
-            and apart > 0 and apart >= apart_share)
+    return _apart_applies(features.get("named", 0.0) >= 1.0, features.get("subjects", 0.0),
+                          features.get("is_fact", 0.0) >= 1.0, features.get("ask_apart", 0.0), apart_share)
+
+
+def _apart_applies(named: bool, subjects: float, is_fact: bool, apart: float, apart_share: float | None) -> bool:
+    """The check's question (as the absent-attribute check's) and verdict: something is apart, at least
+    ``apart_share`` of what is asked."""
+    return apart_share is not None and _absent_applies(named, subjects, is_fact) and 0 < apart >= apart_share
 
 
 RULES: dict[str, Callable[[Mapping[str, float], float | None], bool]] = {
@@ -230,7 +232,7 @@ recorded features (the fitting script)."""
 
 
 def refusal_rule(asked: Asked, kind: str, absent_share: float | None, nowhere_share: float | None,
-                 apart_share: float | None = None) -> str | None:
+                 apart_share: float | None) -> str | None:
     """Which check refuses the question before any answer is composed or asked of a model, if one does."""
     if attribute_absent(asked, kind, absent_share):
         return "attribute_absent"

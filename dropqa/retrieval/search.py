@@ -38,6 +38,7 @@ from dropqa.text.segment import (
     names_a_thing,
     query_terms,
     resegment,
+    whole_terms,
 )
 from dropqa.text.subjects import is_stated_by_value
 
@@ -112,7 +113,7 @@ def written_nowhere(svc: Services, terms: list[str], unseen: list[str], scope: S
     nowhere = [t for t in candidates if t not in written and not any(p in written for p in parts[t])]
     # a piece of a longer question term is no subject of its own: 公司, 司员 of 公司员工 (whose 员工 the
     # documents write), 抢走 of 抢走了 (the longer counts, once)
-    return [t for t in nowhere if not any(t != o and t in o for o in terms)]
+    return whole_terms(nowhere, terms)
 
 
 def written_apart(svc: Services, question: str, ask: dict[str, float], translations: dict[str, list[str]],
@@ -126,7 +127,7 @@ def written_apart(svc: Services, question: str, ask: dict[str, float], translati
     word (服务 of 服务器) goes with that word. In the question's order."""
     out: list[str] = []
     for group in written_together(question, list(ask)):
-        words = [t for t in group if not any(t != o and t in o for o in group)]  # in the question's order
+        words = whole_terms(group)  # in the question's order
         joined: set[str] = set()
         # a word stands for itself, its translations and the words it is made of: 寻衅滋事 joined to 犯罪行为 by
         # "寻衅滋事行为" — one thing named in other words

@@ -14,7 +14,7 @@ import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Literal
 
-from dropqa.text.segment import has_han, holds, names_a_thing, query_terms
+from dropqa.text.segment import has_han, holds, names_a_thing, query_terms, whole_terms
 from dropqa.text.subjects import is_document_kind, is_placeholder, withheld_names
 
 _MARK = re.compile(r"\s*\[\d+\]")  # a citation marker, "[3]"
@@ -365,7 +365,7 @@ def missing_terms(text: str, weights: Mapping[str, float],
     "服务" and "务器" of "服务器") is that one, said once."""
     low = text.lower()
     missing = [t for t, _ in sorted(weights.items(), key=lambda x: -x[1]) if not _held(low, t, translations)]
-    return [t for t in missing if not any(t != m and t in m for m in missing)]
+    return whole_terms(missing)
 
 
 # Between two terms the question writes as one phrase: nothing (研发投入), or a blank or hyphen ("GPU 服务器").
@@ -400,7 +400,7 @@ def written_together(question: str, terms: Sequence[str]) -> list[list[str]]:
     # a phrase of one word and its pieces (负债率, 负债) is that word: what a document must write is the word. A
     # Chinese phrase only: English words side by side are as often a noun and its verb ("the hosting provider
     # guarantee"), and English documents say the same thing in other word orders ("availability per month")
-    return [g for _, g in groups if sum(not any(t != o and t in o for o in g) for t in g) >= 2
+    return [g for _, g in groups if len(whole_terms(g)) >= 2
             and any(has_han(t) for t in g)]
 
 

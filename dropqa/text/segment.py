@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import re
 import threading
+from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
 
@@ -71,6 +72,13 @@ def segment_words(text: str) -> list[str]:
         return []
     initialize()
     return [w for w in jieba.cut(text) if _WORD.search(w)]
+
+
+def whole_terms(terms: Sequence[str], among: Sequence[str] | None = None) -> list[str]:
+    """``terms`` without those inside a longer one of ``among`` (default: ``terms``): jieba's search mode gives
+    a word and its pieces ("服务器", "服务", "务器"), which stand for the word, said once. In their order."""
+    among = terms if among is None else among
+    return [t for t in terms if not any(t != o and t in o for o in among)]
 
 
 def compound_parts(term: str) -> list[str]:

@@ -316,7 +316,7 @@ def test_what_no_passage_writes_at_all_is_refused_named_or_not():
     pool = _good_pool()
     refused = decide(sure, pool, TERMS, WEIGHTS, "zh", asked=_nowhere(0.4), absent_share=0.5, nowhere_share=0.3)
     assert not refused.answerable and refused.rule == "attribute_nowhere" and refused.features["ask_nowhere"] == 0.4
-    assert refusal_rule(_nowhere(0.4), "fact", None, 0.3) == "attribute_nowhere"
+    assert refusal_rule(_nowhere(0.4), "fact", None, 0.3, None) == "attribute_nowhere"
     # below the share, nothing written nowhere, another kind of question, or switched off: the model decides
     for asked, kind, share in ((_nowhere(0.2), "fact", 0.3), (_nowhere(0.0), "fact", 0.0),
                                (_nowhere(0.9), "multi_hop", 0.3), (_nowhere(0.9), "fact", None)):
@@ -324,7 +324,7 @@ def test_what_no_passage_writes_at_all_is_refused_named_or_not():
         assert decision.answerable and decision.rule is None, (asked, kind, share)
     # both checks fire: the absent-attribute one names the rule (its message names the subject)
     both = _asked(0.7).model_copy(update={"nowhere": 0.7, "nowhere_terms": ("rpo",)})
-    assert refusal_rule(both, "fact", 0.5, 0.5) == "attribute_absent"
+    assert refusal_rule(both, "fact", 0.5, 0.5, None) == "attribute_absent"
 
 
 def test_each_checks_share_is_fitted_with_the_other_at_its_setting():

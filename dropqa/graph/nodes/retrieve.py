@@ -235,18 +235,19 @@ def asked_of(svc: Services, result: RetrievalResult, pool: list[Hit], named: dic
     # a phrase the question writes as one (研发投入) that the subject's documents write only apart: of a subject
     # the question names, asked for a figure — a number or an amount is given under its measure's name, where
     # what a thing is called or when it happened is told in other words as often ("成书时间" of "成书于…")
-    unseen = set(result.unseen)
-    phrased = {t: w for t, w in ask.items() if t not in unseen or names_a_thing(t)}  # 是从: a wording, no word
-    apart = written_apart(svc, query, phrased, result.translations, own_scope) \
-        if named and expected_kind(query) in ("number", "money") and not describes_link(query) else []
+    apart: list[str] = []
     if own and asked_in_han != (sum(map(has_han, own)) * 2 > len(own)):
         absent = []  # asked in one language of a document in the other: a dictionary's few words cannot tell
         nowhere = []
-        apart = []
+    elif named and expected_kind(query) in ("number", "money") and not describes_link(query):
+        unseen = set(result.unseen)
+        phrased = {t: w for t, w in ask.items() if t not in unseen or names_a_thing(t)}  # 是从: a wording, no word
+        apart = written_apart(svc, query, phrased, result.translations, own_scope)
     # a name the question gives what it asks about that no passage writes ("the annual report of Halvorsen
     # Electronics Corp." of a collection without it): the documents are not about it, however much else of the
     # question they hold — all of what it asks is written nowhere
-    unnamed = [] if named else [t for t in nowhere if t in capitalised_words(query)]
+    names = capitalised_words(query)
+    unnamed = [] if named else [t for t in nowhere if t in names]
     subjects = subject_count(named)
     return Asked(subject=frozenset(subject), documents=frozenset(documents), named=bool(named), subjects=subjects,
                  in_subject=round(held, 4), gap=round(ask[missing[0]] / total, 4) if missing else 0.0,
