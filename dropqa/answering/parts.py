@@ -28,6 +28,7 @@ from functools import lru_cache
 from pathlib import PurePath
 from typing import Any
 
+from dropqa.text.asked import capitalised_words
 from dropqa.text.entities import YEAR, YEAR_DIGITS, years_in
 from dropqa.text.segment import query_terms
 from dropqa.text.subjects import is_document_kind, is_generic_name, is_placeholder
@@ -118,13 +119,9 @@ def _proper_words(question: str) -> set[str] | None:
     counterfeiting currency" names the Riverton judgement, not one whose text names Counterfeiting
     Currency; a title such as "Euro" is matched by "the euro" still) — or
     None when the question capitalises nothing past its first word (typed in lower case: no such clue)."""
-    words = re.findall(r"[A-Za-z][A-Za-z0-9-]*", question)
-    caps = [w for w in words[1:] if w[0].isupper()]
-    if not caps:
+    if not capitalised_words(question):
         return None
-    if words[0][0].isupper():
-        caps.append(words[0])
-    return {p.lower() for w in caps for p in (w, *w.split("-"))}
+    return capitalised_words(question, with_first=True)
 
 
 _NAME_PARTS = re.compile(r"[:：_/|()（）]|\s[-–—]\s")  # between the names one name holds ("Hospital: E. Parker")

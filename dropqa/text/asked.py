@@ -321,11 +321,12 @@ def people_named(question: str, terms: Collection[str]) -> set[str]:
     return {t for t in terms if t in names or t in roles or any(t != r and t in r for r in roles)}
 
 
-def capitalised_words(question: str) -> set[str]:
-    """The Latin words ``question`` writes capitalised past its first word (lower-cased): the names it gives
-    ("Halvorsen Electronics Corp.", "RPO"), not "According" or "What" opening it."""
+def capitalised_words(question: str, *, with_first: bool = False) -> set[str]:
+    """The Latin words ``question`` writes capitalised past its first word (lower-cased, a hyphenated one with
+    its parts): the names it gives ("Halvorsen Electronics Corp.", "RPO"), not "According" or "What" opening it;
+    ``with_first``: the first word too, when capitalised (it may be a name as well)."""
     words = re.findall(r"[A-Za-z][A-Za-z0-9-]*", question)
-    return {p.lower() for w in words[1:] if w[0].isupper() for p in (w, *w.split("-"))}
+    return {p.lower() for w in (words if with_first else words[1:]) if w[0].isupper() for p in (w, *w.split("-"))}
 
 
 def asked_text(question: str, subject: Iterable[str]) -> str:
