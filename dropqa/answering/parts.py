@@ -29,7 +29,7 @@ from pathlib import PurePath
 from typing import Any
 
 from dropqa.text.asked import capitalised_words
-from dropqa.text.entities import YEAR, YEAR_DIGITS, years_in
+from dropqa.text.entities import YEAR, YEAR_DIGITS, short_names, years_in
 from dropqa.text.segment import query_terms
 from dropqa.text.subjects import is_document_kind, is_generic_name, is_placeholder
 
@@ -77,7 +77,37 @@ def _named_texts(row: dict[str, Any]) -> tuple[tuple[str, frozenset[str]], ...]:
         terms = _terms_of(text.replace("_", " "))
         if terms:
             out.setdefault(terms, text)
+        for short in short_names(text):  # "恒屿" names 恒屿冷链物流股份有限公司's report
+            out.setdefault(frozenset({short}), short)
     return tuple((text, terms) for terms, text in out.items())
+
+
+# A company's full name as a question writes it: the short name opening another company's full name ("恒钧电子股份
+# 有限公司" is not 恒钧精密制造股份有限公司, whose short name is 恒钧) names that other company, not this one
+_FULL_NAME_AT = re.compile(r"[\u4e00-\u9fff]{2,14}?(?:股份有限公司|有限责任公司|有限公司|集团)")
+
+
+def _writes_short_name(question: str, short: str, full: Collection[str]) -> bool:
+    """``question`` writes ``short`` as a name on its own, or opening one of the company's ``full`` names."""
+    for m in re.finditer(re.escape(short), question):
+        written = _FULL_NAME_AT.match(question, m.start())
+        if written is None or written.group(0) in full:
+            return True
+    return False
+
+
+def _with_short_names(question: str, asked: set[str], names: Sequence[tuple[tuple[str, frozenset[str]], ...]],
+                      ) -> set[str]:
+    """``asked`` and the short company names of ``names`` (each document's ``_named_texts``) that the question
+    writes: jieba does not know "嘉沐", and cuts "恒屿和嘉沐两家公司" so that no term is 嘉沐."""
+    out = set(asked)
+    for doc in names:
+        full = {text for text, _ in doc}
+        for text, terms in doc:
+            if len(terms) == 1 and text in terms and len(text) == 2 and not text.isascii() and text not in out \
+                    and _writes_short_name(question, text, full):
+                out.add(text)
+    return out
 
 
 def _found_names(row: dict[str, Any]) -> frozenset[frozenset[str]]:
@@ -102,8 +132,9 @@ def _terms_of(name: str) -> frozenset[str]:
 def name_terms(question: str, row: dict[str, Any], terms: Sequence[str] | None = None) -> set[str]:
     """The question's terms (``terms``, else its segmented words) that name the document of ``row`` (any of
     its names): its subject words."""
-    asked = set(terms if terms is not None else query_terms(question))
-    return {t for name in _names(row) for t in name if t in asked}
+    texts = _named_texts(row)
+    asked = _with_short_names(question, set(terms if terms is not None else query_terms(question)), [texts])
+    return {t for _, name in texts for t in name if t in asked}
 
 
 def subject_count(naming: Mapping[str, Collection[str]]) -> int:
@@ -165,6 +196,7 @@ def named_documents(question: str, titles: Sequence[dict[str, Any]], min_share: 
         return []
     proper = _proper_words(question)
     names = [_named_texts(r) for r in titles]
+    asked = _with_short_names(question, asked, names)
     vocab = [frozenset().union(*(terms for _, terms in doc)) for doc in names]
     holders: dict[str, set[int]] = {}
     for i, words in enumerate(vocab):
@@ -179,9 +211,12 @@ def named_documents(question: str, titles: Sequence[dict[str, Any]], min_share: 
         distinctive = coherent = False
         found = _found_names(row) if proper is not None else frozenset()
         matched: set[str] = set()
+        full = {text for text, _ in doc}
         for text, name in doc:
             if all(is_document_kind(t) for t in name):
                 continue  # "年报_3.txt", "112_judgement.md": a kind of document, which names no one document
+            if name == {text} and not text.isascii() and not _writes_short_name(question, text, full):
+                continue  # "恒钧" in "恒钧电子股份有限公司": another company's full name
             # a name found in the text ("Counterfeiting Currency") is meant only when written as a name is
             hit = [t for t in name if t in asked and (name not in found or not t.isascii() or t in proper)]
             total = sum(idf[t] for t in name)

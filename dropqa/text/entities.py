@@ -3,6 +3,7 @@
 - :func:`chinese_names`: proper nouns by jieba's part-of-speech tags (``nr`` person, ``ns`` place,
   ``nt`` organisation, ``nz`` other proper noun; ``nrt``/``nrfg`` transliterated names), at least
   two characters long.
+- :func:`short_names`: what a Chinese company is called for short ("嘉沐" for 嘉沐冷链物流股份有限公司).
 - :data:`YEAR` / :func:`years_in`: a four-digit year of the 1900s or 2000s standing alone ("2019",
   "2019年"), not part of a longer number.
 """
@@ -35,6 +36,33 @@ def word_frequency(word: str) -> int:
     frequent, the names of courts, companies and people mostly unknown."""
     initialize()
     return int(jieba.dt.FREQ.get(word) or 0)
+
+
+# A Chinese organisation's full name ends in its legal form, and may open with the place it is registered in
+# ("深圳市腾讯计算机系统有限公司"); people call it by the two characters after that place ("腾讯").
+_LEGAL_FORM_END = re.compile(r"(?:股份有限公司|有限责任公司|有限公司|集团|公司)$")
+_REGISTERED_IN = re.compile(r"^[\u4e00-\u9fff]{2,3}?[省市县区]")
+_HAN2 = re.compile(r"^[\u4e00-\u9fff]{2}")
+# jieba's tags of a word that is itself a name or an abbreviation (华为 nr, 腾讯 nz, 浦发 j): such a word may be a
+# company's short name; a common word (星河 n, 平安 a) or a place (中国, 深圳) is not one
+_NAME_TAGS = frozenset({"nr", "nt", "nz", "nrt", "nrfg", "j"})
+
+
+def short_names(name: str) -> frozenset[str]:
+    """What people call the company of the full ``name`` for short: its first two characters after the place
+    it is registered in ("恒屿" of 恒屿冷链物流股份有限公司, "腾讯" of 深圳市腾讯计算机系统有限公司) — unless
+    those two characters are a common word or a place (星河, 中国), which would name far more than it. Empty
+    for a name that is not a Chinese organisation's full name."""
+    text = name.strip()
+    if not _LEGAL_FORM_END.search(text):
+        return frozenset()
+    body = _LEGAL_FORM_END.sub("", _REGISTERED_IN.sub("", text))
+    m = _HAN2.match(body)
+    if m is None or len(body) < 4:  # "某某公司": too short to have a shorter name
+        return frozenset()
+    initialize()
+    tag = pseg.dt.word_tag_tab.get(m.group(0))
+    return frozenset({m.group(0)}) if tag is None or tag in _NAME_TAGS else frozenset()
 
 
 def years_in(text: str) -> list[str]:

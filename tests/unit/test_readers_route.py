@@ -49,3 +49,25 @@ def test_a_reader_asked_for_a_value_of_a_kind_states_only_lines_that_give_one():
               "subjects": ["rodriguez"], "named": True}
     statements = _offline_statements(reader, hits, AnswerSettings())
     assert [s.text for s in statements] == ["Pulse: 90 bpm"]
+
+
+def test_a_reader_of_a_named_document_states_one_line_unless_told_more():
+    """"两家公司2021年末的资产负债率分别是多少？": each named company's reader quotes its ratio line; the
+    headcount line that also says "2021年末" is a look-alike (answer.reader_statements_named), not a second
+    statement — a reader of an unnamed document may still state several."""
+    from dropqa.graph.nodes.readers import _offline_statements
+
+    def line(node: str, text: str, relevance: float) -> Hit:
+        return _hit(node, "公司年报_制造_2", relevance).model_copy(update={"content": text})
+
+    hits = [line("n1", "截至2021年12月31日，公司资产总额为71.36亿元，负债总额为33.04亿元，资产负债率为46.3%。", 0.9),
+            line("n2", "截至2021年末，公司在职员工总数为3,860人，其中研发人员612人。", 0.8)]
+    reader = {"question": "恒钧和锐衡两家公司2021年末的资产负债率分别是多少？", "language": "zh",
+              "terms": ["恒钧", "锐衡", "2021", "年末", "资产负债率"], "bridge": [], "document": "公司年报_制造_2.txt",
+              "hits": hits, "degraded": True, "deadline": 0.0, "subjects": ["锐衡"], "named": True}
+    named = _offline_statements(reader, hits, AnswerSettings())
+    assert [s.node_id for s in named] == ["n1"]
+    several = _offline_statements(reader, hits, AnswerSettings(reader_statements_named=3))
+    assert [s.node_id for s in several] == ["n1", "n2"]
+    unnamed = _offline_statements({**reader, "named": False}, hits, AnswerSettings())
+    assert [s.node_id for s in unnamed] == ["n1", "n2"]

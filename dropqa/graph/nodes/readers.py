@@ -38,7 +38,9 @@ def _offline_statements(reader: ReaderState, hits: list[Hit], cfg: AnswerSetting
     for b in reader["bridge"]:
         weights[b.lower()] = weights.get(b.lower(), 1.0) * 2  # the bridge entity is what the reader looks for
     # of a document the question names among several, a statement says something the question asks of it, not
-    # only whose it is ("Name: M. Ward"), where one does; a link of a chain may name only its subject
+    # only whose it is ("Name: M. Ward"), where one does; a link of a chain may name only its subject. What
+    # "A 和 B 分别…" asks of each is one statement: a second one from the same document was nearly always a
+    # look-alike (another year's figure, another date), so fewer are quoted (answer.reader_statements_named)
     named = reader["named"]
     picked = pick_sentences(reader["question"], terms, weights, hits, cfg.reader_candidate_sentences,
                             max_passages=len(hits), cfg=cfg, complement=not reader["bridge"], similarity=similarity,
@@ -52,7 +54,7 @@ def _offline_statements(reader: ReaderState, hits: list[Hit], cfg: AnswerSetting
                                            for b in reader["bridge"])]
     return [Statement(text=clean_markup(p.text), node_id=hits[p.hit_index].node_id,
                       where=hits[p.hit_index].where().split(" > ")[-1])
-            for p in picked[:cfg.reader_statements]]
+            for p in picked[:cfg.reader_statements_named if named else cfg.reader_statements]]
 
 
 async def read_document(reader: ReaderState, runtime: Runtime[Context]) -> dict[str, Any]:

@@ -1,0 +1,47 @@
+"""A Chinese company named by its short name ("恒屿和嘉沐…") names its report, whatever the file is called."""
+
+from dropqa.answering.parts import decompose, name_terms, named_documents
+from dropqa.text.entities import short_names
+
+
+def _row(doc_id: str, filename: str, subjects: list[str]) -> dict:
+    return {"document_id": doc_id, "filename": filename, "title": filename, "heading": "", "subjects": subjects}
+
+
+TITLES = [
+    _row("hy", "公司年报_1.txt", ["恒屿冷链物流股份有限公司", "预案尚需提交公司", "新开通"]),
+    _row("jm", "公司年报_2.txt", ["嘉沐冷链物流股份有限公司", "预案尚需提交公司", "华南地区"]),
+    _row("hj", "公司年报_3.txt", ["恒钧精密制造股份有限公司", "智能制造"]),
+    _row("policy", "policy_2025.txt", ["明澜软件有限公司", "安全事件"]),
+]
+
+
+def test_short_name_is_the_two_characters_after_the_place_of_registration():
+    assert short_names("恒屿冷链物流股份有限公司") == {"恒屿"}
+    assert short_names("深圳市腾讯计算机系统有限公司") == {"腾讯"}
+
+
+def test_no_short_name_for_a_common_word_a_place_or_a_name_without_legal_form():
+    assert short_names("星河科技有限公司") == set()  # 星河 is a common word
+    assert short_names("中国石油天然气集团") == set()  # 中国 names far more than this company
+    assert short_names("恒屿冷链") == set()  # not a full name
+    assert short_names("某某公司") == set()
+    assert short_names("Xinghe Technology Co., Ltd.") == set()
+
+
+def test_two_companies_by_their_short_names_are_two_parts():
+    question = "恒屿和嘉沐两家公司的2024年度利润分配预案分别是每10股派多少现金？"
+    named = {row["document_id"] for row, _ in named_documents(question, TITLES, 0.5)}
+    assert named == {"hy", "jm"}
+    assert [p.document_id for p in decompose(question, TITLES, 0.5, 4)] in (["hy", "jm"], ["jm", "hy"])
+    assert "嘉沐" in name_terms(question, TITLES[1])
+
+
+def test_a_short_name_opening_another_companys_full_name_names_neither():
+    question = "根据恒钧电子股份有限公司的年报，公司2021年的研发投入是多少？"
+    assert "hj" not in {row["document_id"] for row, _ in named_documents(question, TITLES, 0.5)}
+
+
+def test_the_full_name_still_names_its_document():
+    question = "根据恒钧精密制造股份有限公司的年报，公司2021年的研发投入是多少？"
+    assert [row["document_id"] for row, _ in named_documents(question, TITLES, 0.5)] == ["hj"]
