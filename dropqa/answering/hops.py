@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from difflib import SequenceMatcher
 from typing import Any
 
 from dropqa.answering.parts import Part, named_documents
@@ -28,6 +29,38 @@ _COMMON = frozenset({
     "Its", "Their", "As", "By", "For", "From", "With", "After", "Before", "During", "When", "While", "Since", "But",
     "And", "Or", "If", "However", "Also", "There", "Here", "One", "Two", "Some", "Many", "Most", "All", "Both",
 })
+
+
+# Capitalised words that name a time, not a thing a second hop could be about ("born October 24, 1972").
+_TIMES = frozenset((
+    "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
+    "december", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"))
+# A question about a place reached through the subject ("the state where X is located", "X's birthplace",
+# "the country that released Y"), or about a person or body ("the director of Y", "Y's performer").
+_PLACE_Q = re.compile(r"(?i)\b(?:country|state|city|county|town|village|district|region|province|continent|nation|"
+                      r"island|birthplace|birth place|place of birth|hometown|capital|born|located|where)\b")
+_AGENT_Q = re.compile(r"(?i)\b(?:performer|director|producer|author|writer|composer|singer|actor|actress|artist|"
+                      r"creator|founder|owner|publisher|developer|manufacturer|band|company|organi[sz]ation|"
+                      r"association|network|label|studio|team|spouse|wife|husband|father|mother)\b")
+# Where a passage puts a place ("located in X", "born in X") or an agent ("directed by X").
+_BEFORE_PLACE = re.compile(r"(?i)\b(?:in|at|near|from|of|to|into|within)\s+(?:the\s+)?$")
+_BEFORE_AGENT = re.compile(r"(?i)\bby\s+(?:the\s+)?$")
+
+
+def _wanted(question: str) -> re.Pattern[str] | None:
+    """What the text just before a bridge name says when the name is the kind of thing the question links
+    through: a place ("in X") for a question about a place, an agent ("by X") for one about a person or body."""
+    if _AGENT_Q.search(question):
+        return _BEFORE_AGENT
+    if _PLACE_Q.search(question):
+        return _BEFORE_PLACE
+    return None
+
+
+def _spelled_like(name: str, words: Sequence[str]) -> bool:
+    """``name`` is another spelling of a word the question writes ("Damerdjog" of "Damerjog")."""
+    low = name.lower()
+    return any(len(w) >= 5 and SequenceMatcher(None, low, w).ratio() >= 0.85 for w in words)
 
 
 def _subject_free(weights: dict[str, float], hit: Hit) -> dict[str, float]:
@@ -57,25 +90,49 @@ def english_entities(text: str) -> list[str]:
     return out
 
 
+def _english_bridges(sentence: str, content: str) -> list[tuple[str, bool]]:
+    """The names of an English ``sentence`` with, for each, whether it opens the sentence alone — a lone
+    capitalised word there ("Meanwhile", "Due", "Groups") is a name only when ``content`` also writes it
+    capitalised elsewhere. Names of months and weekdays are left out."""
+    out = []
+    for name in english_entities(sentence):
+        if name.lower() in _TIMES:
+            continue
+        lone_opening = " " not in name and sentence.lstrip(" \"'“(").startswith(name)
+        if lone_opening and not re.search(rf"[^.!?\s]\s+{re.escape(name)}\b", content):
+            continue
+        out.append((name, True))
+    return out
+
+
 def bridge_candidates(question: str, hit: Hit, limit: int) -> list[str]:
-    """Names in ``hit`` that the question does not use, from its sentences nearest the question's
-    words first."""
+    """Names in ``hit`` that the question does not use (nor spells otherwise), from its sentences nearest the
+    question's words first; for a question that links through a place or an agent ("the state where X is",
+    "the director of Y"), the names a sentence writes as one ("in Nevada", "directed by Daniel Alfredson")
+    come before its other names."""
     asked = question.lower()
+    words = re.findall(r"[a-z]{5,}", asked)
     title = f"{hit.document_name} {hit.breadcrumb}".lower()
     terms = query_terms(question)
     sentences = split_sentences(hit.content)
     sentences.sort(key=lambda s: -sum(1 for t in terms if t in s.lower()))
-    found: list[str] = []
-    for sentence in sentences:
-        names = chinese_names(sentence) if has_han(sentence) else english_entities(sentence)
-        for name in names:
+    wanted = _wanted(question)
+    found: list[tuple[int, bool, str]] = []
+    for rank, sentence in enumerate(sentences):
+        if has_han(sentence):
+            names = [(n, True) for n in chinese_names(sentence)]
+        else:
+            names = _english_bridges(sentence, hit.content)
+        for name, _ in names:
             low = name.lower()
-            if low in asked or low in title or any(low in f.lower() or f.lower() in low for f in found):
+            if low in asked or low in title or any(low in f.lower() or f.lower() in low for _, _, f in found):
                 continue
-            found.append(name)
-            if len(found) >= limit:
-                return found
-    return found
+            if _spelled_like(name, words):
+                continue
+            fits = wanted is None or any(wanted.search(sentence[:m.start()])
+                                         for m in re.finditer(re.escape(name), sentence))
+            found.append((rank, not fits, name))
+    return [name for _, _, name in sorted(found, key=lambda f: f[:2])][:limit]
 
 
 def second_hop_queries(question: str, hit: Hit, weights: dict[str, float], covered_enough: float,

@@ -128,3 +128,27 @@ def test_linked_documents_are_those_the_passage_names_other_than_its_own():
 def test_linked_documents_limit():
     parts = linked_documents(QUESTION, _hit(SIGNMARK), TITLES, limit=1, min_share=CFG.part_name_share)
     assert len(parts) == 1
+
+
+def test_a_question_about_a_place_follows_the_place_the_passage_puts_it_in():
+    """"the state where Johnnycake is": "Johnnycake … in McDowell County" leads on, not the month it was named."""
+    hit = _hit("Johnnycake was named in March 1890 by the first settlers. The community lies in McDowell County "
+               "along the Dry Fork.", document_id="jc", name="johnnycake.md", breadcrumb="Johnnycake")
+    found = bridge_candidates("What state is the county containing Johnnycake in?", hit, limit=1)
+    assert found == ["McDowell County"]
+
+
+def test_a_question_about_a_maker_follows_who_made_it():
+    hit = _hit("The Girl Who Kicked the Hornets' Nest is a 2009 Swedish drama film in English subtitles, "
+               "directed by Daniel Alfredson.", document_id="girl", name="girl.md",
+               breadcrumb="The Girl Who Kicked the Hornets' Nest")
+    found = bridge_candidates("Where was the director of The Girl Who Kicked the Hornets' Nest born?", hit, limit=1)
+    assert found == ["Daniel Alfredson"]
+
+
+def test_months_lone_openers_and_other_spellings_of_the_subject_are_no_bridges():
+    hit = _hit("Damerjog or Damerdjog is a small village located in eastern Djibouti. Meanwhile farmers grow "
+               "dates there. It was founded in October.", document_id="dj", name="damerjog.md", breadcrumb="Damerjog")
+    found = bridge_candidates("Who was the first president of Damerjog's country?", hit, limit=5)
+    assert found[0] == "Djibouti"
+    assert not {"Damerdjog", "Meanwhile", "October"} & set(found)

@@ -289,11 +289,12 @@ def widen(svc: Services, query: str, intent: Intent, scope: Scope, result: Retri
                                                                    knobs.second_hop_coverage, knobs.hop_names)]
         hops += linked_documents(query, result.hits[0], titles, knobs.part_name_share, knobs.hop_documents)
         heads = result.hits[:2] + hop_heads(svc, hops, scope, result, k)
-    if not hops:  # "the country Signmark is from": the entity Signmark's passage names, searched for what is asked
-        hops = [Part(label=q, query=q) for q in link_searches(query, heads or result.hits[:2], result.weights,
-                                                              knobs.second_hop_coverage, knobs.hop_names)]
-        if hops:
-            heads = (heads or result.hits[:2]) + hop_heads(svc, hops, scope, result, k)
+    if not parts:  # "the country Signmark is from": the entity Signmark's passage names, searched for what is asked
+        links = [Part(label=q, query=q) for q in link_searches(query, heads or result.hits[:2], result.weights,
+                                                               knobs.second_hop_coverage, knobs.hop_names)]
+        if links:
+            heads = (heads or result.hits[:2]) + hop_heads(svc, links, scope, result, k)
+            hops = hops + links
     best = list({h.node_id: h for h in [*heads[:3], *result.hits[:3]]}.values())
     pool, _ = merge_hits(result.hits + heads, expand_window(svc, result, best))
     if heads:  # each part's (or hop's) best passages lead the pool, taking turns, so each is read and cited
