@@ -240,15 +240,23 @@ def named_documents(question: str, titles: Sequence[dict[str, Any]], min_share: 
     return [(row, share) for row, share, words, _ in scored if not any(words < other for _, _, other, _ in scored)]
 
 
-def subject_spans(question: str, words: Collection[str]) -> list[str]:
+_PLACE_SUFFIX = frozenset("市省县区镇乡村州")
+
+
+def subject_spans(question: str, words: Collection[str], *, whole: bool = False) -> list[str]:
     """The stretches of ``question`` that its subject words (``words``, lower-cased, as ``name_terms``
     returns them) are written in, each with the letters and digits that run on from it ("Project Falcon-03",
-    "云栖数据平台3.0"): the subject as the question writes it, to find it in a passage of another document."""
+    "云栖数据平台3.0"): the subject as the question writes it, to find it in a passage of another document.
+    ``whole``: words apart only by the 市 or 区 of a place are one stretch ("流水市人民医院", where jieba keeps
+    市 out of the terms) — the whole name, which a passage must write to be about the subject (a record at
+    "流水街" of 夕照市人民医院 is not); else "流水", "人民医院", whose frames find the subject's siblings
+    (``sibling_documents``)."""
     low = question.lower()
     found = sorted((m.start(), m.end()) for w in words if w for m in re.finditer(re.escape(w), low))
     spans: list[tuple[int, int]] = []
     for start, end in found:
-        if spans and start <= spans[-1][1] + 1 and not low[spans[-1][1]:start].strip(" -"):
+        gap = low[spans[-1][1]:start] if spans else ""
+        if spans and start <= spans[-1][1] + 1 and (not gap.strip(" -") or (whole and gap in _PLACE_SUFFIX)):
             spans[-1] = (spans[-1][0], max(spans[-1][1], end))  # adjacent or overlapping words: one name
         else:
             spans.append((start, end))

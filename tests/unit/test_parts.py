@@ -296,3 +296,17 @@ def test_a_file_named_only_by_its_kind_is_named_by_no_question():
     assert [row["document_id"] for row, _ in named_documents(question, rows, SHARE)] == ["a"]
     question = "根据栖川新材料的年报，公司的营业收入是多少？"
     assert [row["document_id"] for row, _ in named_documents(question, rows, SHARE)] == ["b"]
+
+
+def test_a_whole_name_spans_the_place_between_its_terms():
+    """jieba keeps the 市 of "流水市人民医院" out of the terms: the name a passage must write to be about the
+    subject is the whole stretch, which 夕照市人民医院's record at "流水街" does not write."""
+    from dropqa.answering.parts import mentions, subject_spans
+
+    question = "根据流水市人民医院的住院病历，总结安某某的治疗方案。"
+    words = {"流水", "人民", "医院"}
+    assert subject_spans(question, words, whole=True) == ["流水市人民医院"]
+    assert subject_spans(question, words) == ["流水", "人民医院"]  # the parts: frames for the subject's siblings
+    other = "夕照市人民医院 住院病历 姓名：路某某 住址：夕照市流水街50号"
+    assert not mentions(other, subject_spans(question, words, whole=True))
+    assert mentions("转入流水市人民医院继续治疗", subject_spans(question, words, whole=True))

@@ -327,10 +327,11 @@ def mentioning(query: str, naming: dict[str, set[str]], pool: list[Hit]) -> dict
     """Documents of ``pool`` not named by the question whose passages write one of its subjects out as the
     question does (the minutes' "云栖数据平台3.0的发布日期定为…" for a question about 云栖数据平台3.0, named
     by the platform's manual): they are about it too, and the answer may come from them. Another project's
-    passage ("Falcon-04") does not write "Project Falcon-03" and stays out."""
+    passage ("Falcon-04") does not write "Project Falcon-03" and stays out, nor does another hospital's record
+    at "流水街" write "流水市人民医院"."""
     out: dict[str, set[str]] = {}
     for words in naming.values():
-        spans = subject_spans(query, words)
+        spans = subject_spans(query, words, whole=True)
         for h in pool:
             if h.document_id not in naming and mentions(f"{h.breadcrumb} {h.content}", spans):
                 out.setdefault(h.document_id, set()).update(words)
