@@ -293,6 +293,20 @@ def _flat_name(name: str) -> str:
     return _NAME_FRAME.sub("", _EXTENSION.sub("", name.lower()))
 
 
+# An English company's legal form, which the question writes as part of its name ("Velmont Harvest Foods Corp."):
+# any other name ending in one is another company's
+_EN_LEGAL_FORMS = ("corp", "corporation", "inc", "incorporated", "ltd", "limited", "llc", "plc", "co")
+_EN_LEGAL_FORM = re.compile(rf"(?i)\b(?:{'|'.join(_EN_LEGAL_FORMS)})\.?$")
+
+
+def writes_a_name(question: str, names: Collection[str]) -> bool:
+    """``question`` writes one of ``names`` out whole (case, spaces and punctuation aside): a name of at least
+    two words, or of four Chinese characters ("Quillstone Data Systems Inc", "嘉沐冷链")."""
+    flat = _flat_name(question)
+    return any(len(f) >= 4 and f in flat for n in names if len(n.split()) >= 2 or not n.isascii()
+               for f in [_flat_name(n)])
+
+
 def sibling_documents(spans: Sequence[str], own: Collection[str], others: Mapping[str, Collection[str]]) -> set[str]:
     """Documents of the same kind as the subject's, about another subject: a name of theirs is one of the
     subject's names (``own``) with the question's subject (``spans``, as ``subject_spans`` finds it) swapped for
@@ -300,10 +314,13 @@ def sibling_documents(spans: Sequence[str], own: Collection[str], others: Mappin
     "Globex Corporation Annual Report" beside "Acme Corporation Annual Report" for one about Acme. What they
     write is what the question asks of *another* subject, never the missing part of this one's answer.
     ``others``: document id → its names (title, file name, subjects). A year the question writes after the
-    subject ("嘉沐冷链2024年") is not part of its name."""
+    subject ("嘉沐冷链2024年") is not part of its name. A subject the question names with its English legal form
+    ("Velmont Harvest Foods Corp.") has every other company for a sibling ("Oxley Machinery Group Corp")."""
     flat_spans = {_flat_name(s) for s in spans}
     flat_spans = (flat_spans | {_YEAR_END.sub("", s) for s in flat_spans}) - {""}
     frames: set[tuple[str, str]] = set()
+    if any(_EN_LEGAL_FORM.search(s) for s in spans):  # "Velmont Harvest Foods Corp.": other companies' names
+        frames |= {("tail", form) for form in _EN_LEGAL_FORMS}
     for span in flat_spans:
         for name in map(_flat_name, own):
             at = name.find(span)

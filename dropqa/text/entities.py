@@ -40,7 +40,8 @@ def word_frequency(word: str) -> int:
 
 # A Chinese organisation's full name ends in its legal form, and may open with the place it is registered in
 # ("深圳市腾讯计算机系统有限公司"); people call it by the two characters after that place ("腾讯").
-_LEGAL_FORM_END = re.compile(r"(?:股份有限公司|有限责任公司|有限公司|集团|公司)$")
+# (a bare 公司 ends sentence fragments a text's subjects hold as often as names: "谭振华继续担任公司")
+_LEGAL_FORM_END = re.compile(r"(?:股份有限公司|有限责任公司|有限公司|集团)$")
 _REGISTERED_IN = re.compile(r"^[\u4e00-\u9fff]{2,3}?[省市县区]")
 _HAN2 = re.compile(r"^[\u4e00-\u9fff]{2}")
 # jieba's tags of a word that is itself a name or an abbreviation (华为 nr, 腾讯 nz, 浦发 j): such a word may be a

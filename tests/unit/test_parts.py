@@ -310,3 +310,21 @@ def test_a_whole_name_spans_the_place_between_its_terms():
     other = "夕照市人民医院 住院病历 姓名：路某某 住址：夕照市流水街50号"
     assert not mentions(other, subject_spans(question, words, whole=True))
     assert mentions("转入流水市人民医院继续治疗", subject_spans(question, words, whole=True))
+
+
+def test_a_company_named_with_its_english_legal_form_has_every_other_company_for_a_sibling():
+    """"the annual report of Velmont Harvest Foods Corp.": the span holds the legal form, so no frame of the name
+    is left; another company's report ("Oxley Machinery Group Corp", "… Inc") is still another subject's."""
+    from dropqa.answering.parts import writes_a_name
+
+    question = "According to the annual report of Velmont Harvest Foods Corp., how much did it invest in R&D?"
+    spans = subject_spans(question, {"velmont", "harvest", "foods", "corp"})
+    own = ["annual_report_agri_2", "Velmont Harvest Foods Corp", "Greyfield Orchards"]
+    others = {"oxley": ["annual_report_manufacturing_2", "Oxley Machinery Group Corp"],
+              "quill": ["annual_report_tech_1", "Quillstone Data Systems Inc"],
+              "policy": ["travel_policy", "Travel Policy"]}
+    assert sibling_documents(spans, own, others) == {"oxley", "quill"}
+    # a company the question itself names is asked about (siblings_in leaves it out)
+    assert writes_a_name("… of Quillstone Data Systems Inc. and Fenwick Cloud Software Corp.?", others["quill"])
+    assert not writes_a_name(question, others["quill"])
+    assert not writes_a_name("What is the travel budget?", ["Travel"])  # one word is no name written out

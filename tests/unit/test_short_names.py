@@ -26,6 +26,7 @@ def test_no_short_name_for_a_common_word_a_place_or_a_name_without_legal_form():
     assert short_names("中国石油天然气集团") == set()  # 中国 names far more than this company
     assert short_names("恒屿冷链") == set()  # not a full name
     assert short_names("某某公司") == set()
+    assert short_names("谭振华继续担任公司") == set()  # a fragment of a sentence, not a company's name
     assert short_names("Xinghe Technology Co., Ltd.") == set()
 
 

@@ -31,6 +31,7 @@ from dropqa.answering.parts import (
     sibling_documents,
     subject_count,
     subject_spans,
+    writes_a_name,
 )
 from dropqa.blocking import in_thread
 from dropqa.graph.nodes.common import has_model, merge_hits, model_deadline
@@ -316,7 +317,9 @@ def siblings_in(query: str, named: dict[str, set[str]], pool: list[Hit]) -> set[
     for h in pool:
         names.setdefault(h.document_id, set()).update(
             [PurePath(h.document_name).stem, h.breadcrumb.split(" > ")[0], *h.subjects])
-    others = {doc: ns for doc, ns in names.items() if doc not in named}
+    # a document whose own name the question writes ("… of Quillstone Data Systems Inc. and Fenwick Cloud Software
+    # Corp.", where only Fenwick's report was told apart from an analyst brief) is asked about, not a sibling
+    others = {doc: ns for doc, ns in names.items() if doc not in named and not writes_a_name(query, ns)}
     out: set[str] = set()
     for doc, words in named.items():
         out |= sibling_documents(subject_spans(query, words), names.get(doc, set()), others)
