@@ -43,11 +43,27 @@ _DURATION_Q = re.compile(r"(?i)刑期|多久|多长时间|多长的时间|时长
                          # a count of years, months, days… is a length of time ("判处几年", "how many days of leave")
                          r"(?:几|多少)个?(?:年|月|星期|周|天|小时|分钟)(?![份度代级龄底初末])|"
                          r"how many (?:years|months|weeks|days|hours|minutes)\b")
-_MONEY_Q = re.compile(r"(?i)how much (?:does|do|is|are|will|did|would)\b.*\b(?:cost|pay|charge|price|fee)|"
+# An amount of money asked: a price or fee, or "how much" of a thing counted in money — an allowance, a salary, a
+# budget, what was spent or invested ("How much is the home-office allowance?", "研发投入是多少") — not "how much
+# storage", "how much time".
+_MONEY_WORDS = (r"cost|pay|paid|charge|price|fee|allowance|stipend|salary|salaries|wage|bonus|budget|subsid\w*|"
+                r"reimburs\w*|spen[dt]|invest\w*|fund\w*|donat\w*|fine[ds]?|penalt\w*|compensation|damages|"
+                r"dividend|revenue|income|profit|earn\w*|sales|capital|loan|debt|deposit")
+_MONEY_Q = re.compile(rf"(?i)how much (?:does|do|is|are|was|were|will|did|would|has|have|had)\b[^?]*"
+                      rf"\b(?:{_MONEY_WORDS})|"
+                      rf"how much (?:{_MONEY_WORDS})\b|"
                       r"what (?:is|are) the (?:\w+ )?(?:price|cost|fee|charge)s?\b|\b(?:price|cost|fee)s? of\b|"
-                      r"多少钱|价格|价钱|收费|费用|售价|报价")
+                      r"多少钱|价格|价钱|收费|费用|售价|报价|"
+                      r"(?:补贴|津贴|工资|薪资|薪酬|奖金|预算|罚款|罚金|赔偿|投资|投入|营业收入|营收|收入|利润|净利润|分红|"
+                      r"募集资金|资金|金额|价款|报销)(?:总额|总计|合计)?(?:是|为|有|共|达到?)?(?:多少|几)")
+# How much a figure changed, which a report gives as a share as often as an amount ("sales grew by 12%")
+_CHANGE_Q = re.compile(r"(?i)\b(?:grow|grew|grown|increase|decrease|rise|rose|risen|fall|fell|fallen|drop|change|"
+                       r"decline|improve|shrink|shrank)\w*|增长|增加|下降|减少|变化|增速|增幅|降幅")
 _MONEY = re.compile(r"(?i)\d[\d,.]*\s*(?:万|亿)?\s*(?:元|块|美元|欧元|英镑|yuan|rmb|cny|usd|eur|gbp|dollars?|euros?)|"
                     r"(?:[¥￥$€£]|rmb|cny|usd|eur|gbp)\s*\d|"
+                    # a value under a label that gives the currency: "预算（万元）: 1,200", "Revenue (RMB million): 562"
+                    r"[（(]\s*(?:千|万|百万|亿)?\s*(?:元|美元|欧元|英镑|yuan|rmb|cny|usd|eur|gbp)(?:\s+(?:thousand|million|billion))?"
+                    r"\s*[)）]\s*[:：]?\s*[¥￥$€£]?\s*\d|"
                     # a price that is nothing: "基础版: 免费", "the Basic plan is free" — not "可免费升级", "free trial"
                     r"(?:[:：]\s*|为|是)免费|免费(?:[。；;]|$)|(?:\bis|\bare|:)\s*free\b|\bfree(?: of charge)?[.;]?$")
 # A number: digits, or Chinese numerals that count something — several of them ("十五", "二十"), an ordinal
@@ -112,7 +128,7 @@ def expected_kind(question: str) -> AnswerKind:
         return _compared_kind(m.group("zh") or m.group("en").lower(), question)
     if _DURATION_Q.search(question):
         return "duration"
-    if _MONEY_Q.search(question):
+    if _MONEY_Q.search(question) and not _CHANGE_Q.search(question):
         return "money"
     if _HOW_MANY.search(question):
         return "number"

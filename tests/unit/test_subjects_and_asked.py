@@ -317,7 +317,7 @@ def test_a_value_counts_for_what_is_asked_only_in_a_clause_that_holds_it():
     assert not holds_kind_for(other, "money", q, ["营业收入"])
     assert holds_kind_for(own, "money", q, ["营业收入"])
     # the number of a ratio whose base is what is asked is another thing's share, unless a share is asked
-    assert expected_kind(q) == "number"
+    assert expected_kind(q) == "money"  # 营业收入是多少: an amount of money
     assert not holds_kind_for(other, "number", q, ["营业收入"])
     assert holds_kind_for(own, "number", q, ["营业收入"])
     assert holds_kind_for(other, "number", "研发投入占营业收入的比例是多少？", ["营业收入"])
