@@ -439,3 +439,16 @@ def test_the_names_a_question_gives_are_its_capitalised_words_past_the_first():
         == {"halvorsen", "electronics", "corp", "rpo"}
     assert capitalised_words("what is the rpo of the gateway?") == set()
     assert capitalised_words("Who is the wife of Kim Jong-chul?") == {"kim", "jong-chul", "jong", "chul"}
+
+
+def test_how_much_of_a_thing_counted_in_money_asks_an_amount():
+    from dropqa.text.asked import expected_kind, holds_kind
+
+    assert expected_kind("How much is the home-office allowance for people who work remotely?") == "money"
+    assert expected_kind("How much did the Company invest in research and development in fiscal 2021?") == "money"
+    assert expected_kind("公司2021年的研发投入是多少？") == "money"
+    assert expected_kind("How much did sales grow in 2021?") == "number"  # a change: a share as often
+    assert expected_kind("How much storage does each seat get?") == "number"
+    assert expected_kind("公司2021年末的资产负债率是多少？") == "number"
+    assert holds_kind("项目名称: 同城双活数据中心 · 预算（万元）: 1,200", "money")  # the label gives the currency
+    assert not holds_kind("The lunch break is 45 minutes (12:00–12:45).", "money")
