@@ -40,7 +40,7 @@ _LINK_NOUNS = (
     r"organi[sz]ation|label|station|person|man|woman|director|producer|performer|author|writer|composer|singer|"
     r"actor|actress|artist|creator|founder|owner|player|spouse|wife|husband|father|mother|son|daughter|child|"
     r"birthplace|capital|headquarters|hometown|alma mater|employer|publisher|developer|manufacturer|distributor|"
-    r"operator|character|studio|venue|location|country of citizenship|birth country|place of birth"
+    r"operator|character|studio|venue|location|country of citizenship|birth country|place of birth|association"
 )
 _DESCRIBED = re.compile(
     rf"(?i)\bthe\s+(?:\w+\s+)?(?:{_LINK_NOUNS})\s+(?:where|that|which|who|whom|whose|in which|of which|from|"
@@ -91,6 +91,20 @@ def link_kinds(question: str) -> set[str]:
     return {w.lower() for m in _LINK_NOUN.finditer(question) for w in m.group(0).split()}
 
 
+def asked_of_link(question: str, weights: dict[str, float]) -> dict[str, float]:
+    """``weights`` of what a describing question asks of the thing it describes, without the description's own
+    words: "Who was the first president of the association which published Journal of Psychotherapy
+    Integration?" — the journal's page, "published by the American Psychological Association", holds the
+    association and its publishing, not its first president, which is a hop away. ``weights`` itself when the
+    question describes nothing (or nothing else is asked)."""
+    hang = described_part(question)
+    if not hang:
+        return weights
+    words = set(query_terms(hang))
+    kinds = link_kinds(question)
+    return {t: w for t, w in weights.items() if t not in words and t not in kinds} or weights
+
+
 def link_searches(question: str, hits: Sequence[Hit], weights: dict[str, float], covered_enough: float,
                   limit: int) -> list[str]:
     """Searches for the last link when the passage about the description's subject (the first of ``hits``
@@ -102,7 +116,7 @@ def link_searches(question: str, hits: Sequence[Hit], weights: dict[str, float],
         return []
     words = [t for t in query_terms(hang) if t in weights]
     subject = next((h for h in hits if any(t in h.names() for t in words)), hits[0])
-    if not needs_second_hop(subject, weights, covered_enough):
+    if not needs_second_hop(subject, asked_of_link(question, weights), covered_enough):
         return []
     asked = " ".join(question.replace(hang, " ").split())
     return [f"{asked} {name}" for name in bridge_candidates(question, subject, limit)]

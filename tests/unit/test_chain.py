@@ -88,3 +88,22 @@ def test_the_link_is_searched_with_what_is_asked_and_the_entity_the_subjects_pas
 def test_the_lines_about_what_the_description_hangs_on_are_the_subjects():
     quoted = [(1, EURO), (0, SIGNMARK)]
     assert subject_lines(QUESTION, _weights(QUESTION), POOL, quoted) == [1]
+
+
+def test_what_is_asked_of_the_link_leaves_the_description_out():
+    """The journal's page holds "association" and "published": the description, not the first president the
+    question asks of the association — so the hop is still needed."""
+    from dropqa.answering.chain import asked_of_link
+    from dropqa.answering.hops import needs_second_hop
+
+    question = "Who was the first president of the association which published Journal of Psychotherapy Integration?"
+    weights = {"first": 1.0, "president": 2.0, "association": 1.5, "published": 1.5, "journal": 2.0,
+               "psychotherapy": 3.0, "integration": 2.5}
+    asked = asked_of_link(question, weights)
+    assert set(asked) == {"first", "president"}  # "association" names the kind of thing linked to
+    page = Hit(node_id="j:1", document_id="j", document_name="journal-of-psychotherapy-integration.md", version=1,
+               node_type="paragraph", section="", breadcrumb="Journal of Psychotherapy Integration", position=1,
+               content="The Journal of Psychotherapy Integration is a peer-reviewed academic journal published by "
+                       "the American Psychological Association.")
+    assert needs_second_hop(page, asked, 0.6)
+    assert asked_of_link("What is the capital of France?", weights) == weights  # nothing described

@@ -19,7 +19,7 @@ from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
 from dropqa.answering import followup
-from dropqa.answering.chain import describes_link, link_kinds, link_searches
+from dropqa.answering.chain import asked_of_link, describes_link, link_kinds, link_searches
 from dropqa.answering.hops import linked_documents, needs_second_hop, second_hop_queries
 from dropqa.answering.intent import Intent, classify
 from dropqa.answering.parts import (
@@ -280,13 +280,15 @@ def widen(svc: Services, query: str, intent: Intent, scope: Scope, result: Retri
         row = named[0][0]
         subject = Part(label=PurePath(str(row["filename"])).stem, query=query, document_id=str(row["document_id"]))
         heads = part_heads(svc, [subject], scope, result, k, knobs.subject_heads, subject_terms=naming)
-        if heads and needs_second_hop(heads[0], result.weights, knobs.second_hop_coverage):
+        if heads and needs_second_hop(heads[0], asked_of_link(query, result.weights), knobs.second_hop_coverage):
             # the subject's document does not say what is asked, but names a document that may ("the district
             # Knott is part of" → the Lake District's page): that document is searched, and may be quoted
             hops = linked_documents(query, heads[0], titles, knobs.part_name_share, knobs.hop_documents)
             heads += hop_heads(svc, hops, scope, result, k)
-    elif result.hits and needs_second_hop(result.hits[0], result.weights, knobs.second_hop_coverage):
-        hops = [Part(label=q, query=q) for q in second_hop_queries(query, result.hits[0], result.weights,
+    elif result.hits and needs_second_hop(result.hits[0], asked_of_link(query, result.weights),
+                                          knobs.second_hop_coverage):
+        hops = [Part(label=q, query=q) for q in second_hop_queries(query, result.hits[0],
+                                                                   asked_of_link(query, result.weights),
                                                                    knobs.second_hop_coverage, knobs.hop_names)]
         hops += linked_documents(query, result.hits[0], titles, knobs.part_name_share, knobs.hop_documents)
         heads = result.hits[:2] + hop_heads(svc, hops, scope, result, k)
