@@ -58,9 +58,10 @@ def _wanted(question: str) -> re.Pattern[str] | None:
 
 
 def _spelled_like(name: str, words: Sequence[str]) -> bool:
-    """``name`` is another spelling of a word the question writes ("Damerdjog" of "Damerjog")."""
+    """``name`` is another spelling of one of ``words``, the question's words of five letters or more
+    ("Damerdjog" of "Damerjog")."""
     low = name.lower()
-    return any(len(w) >= 5 and SequenceMatcher(None, low, w).ratio() >= 0.85 for w in words)
+    return any(SequenceMatcher(None, low, w).ratio() >= 0.85 for w in words)
 
 
 def _subject_free(weights: dict[str, float], hit: Hit) -> dict[str, float]:
@@ -90,10 +91,10 @@ def english_entities(text: str) -> list[str]:
     return out
 
 
-def _english_bridges(sentence: str, content: str) -> list[tuple[str, bool]]:
-    """The names of an English ``sentence`` with, for each, whether it opens the sentence alone — a lone
-    capitalised word there ("Meanwhile", "Due", "Groups") is a name only when ``content`` also writes it
-    capitalised elsewhere. Names of months and weekdays are left out."""
+def _english_bridges(sentence: str, content: str) -> list[str]:
+    """The names of an English ``sentence`` that may lead on: not a month or weekday, and not a lone capitalised
+    word opening the sentence ("Meanwhile", "Due", "Groups") unless ``content`` also writes it capitalised
+    elsewhere."""
     out = []
     for name in english_entities(sentence):
         if name.lower() in _TIMES:
@@ -101,7 +102,7 @@ def _english_bridges(sentence: str, content: str) -> list[tuple[str, bool]]:
         lone_opening = " " not in name and sentence.lstrip(" \"'“(").startswith(name)
         if lone_opening and not re.search(rf"[^.!?\s]\s+{re.escape(name)}\b", content):
             continue
-        out.append((name, True))
+        out.append(name)
     return out
 
 
@@ -119,11 +120,8 @@ def bridge_candidates(question: str, hit: Hit, limit: int) -> list[str]:
     wanted = _wanted(question)
     found: list[tuple[int, bool, str]] = []
     for rank, sentence in enumerate(sentences):
-        if has_han(sentence):
-            names = [(n, True) for n in chinese_names(sentence)]
-        else:
-            names = _english_bridges(sentence, hit.content)
-        for name, _ in names:
+        names = chinese_names(sentence) if has_han(sentence) else _english_bridges(sentence, hit.content)
+        for name in names:
             low = name.lower()
             if low in asked or low in title or any(low in f.lower() or f.lower() in low for _, _, f in found):
                 continue

@@ -272,6 +272,7 @@ def widen(svc: Services, query: str, intent: Intent, scope: Scope, result: Retri
     parts = decompose(query, titles, knobs.part_name_share, knobs.max_parts, result.terms)
     heads: list[Hit] = []
     hops: list[Part] = []
+    hop_ask = asked_of_link(query, result.weights)  # what a hop must find: not the description's own words
     if parts:
         intent.parts = [p.as_dict() for p in parts]
         intent.aggregate = True
@@ -280,15 +281,13 @@ def widen(svc: Services, query: str, intent: Intent, scope: Scope, result: Retri
         row = named[0][0]
         subject = Part(label=PurePath(str(row["filename"])).stem, query=query, document_id=str(row["document_id"]))
         heads = part_heads(svc, [subject], scope, result, k, knobs.subject_heads, subject_terms=naming)
-        if heads and needs_second_hop(heads[0], asked_of_link(query, result.weights), knobs.second_hop_coverage):
+        if heads and needs_second_hop(heads[0], hop_ask, knobs.second_hop_coverage):
             # the subject's document does not say what is asked, but names a document that may ("the district
             # Knott is part of" → the Lake District's page): that document is searched, and may be quoted
             hops = linked_documents(query, heads[0], titles, knobs.part_name_share, knobs.hop_documents)
             heads += hop_heads(svc, hops, scope, result, k)
-    elif result.hits and needs_second_hop(result.hits[0], asked_of_link(query, result.weights),
-                                          knobs.second_hop_coverage):
-        hops = [Part(label=q, query=q) for q in second_hop_queries(query, result.hits[0],
-                                                                   asked_of_link(query, result.weights),
+    elif result.hits and needs_second_hop(result.hits[0], hop_ask, knobs.second_hop_coverage):
+        hops = [Part(label=q, query=q) for q in second_hop_queries(query, result.hits[0], hop_ask,
                                                                    knobs.second_hop_coverage, knobs.hop_names)]
         hops += linked_documents(query, result.hits[0], titles, knobs.part_name_share, knobs.hop_documents)
         heads = result.hits[:2] + hop_heads(svc, hops, scope, result, k)
