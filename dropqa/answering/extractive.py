@@ -14,7 +14,15 @@ from dataclasses import dataclass
 from dropqa.config import AnswerSettings
 from dropqa.retrieval.fusion import coverage
 from dropqa.retrieval.hits import Hit
-from dropqa.text.asked import expected_kind, holds_kind_for, role_words
+from dropqa.text.asked import (
+    asks_document_date,
+    capitalised_words,
+    dates_its_document,
+    expected_kind,
+    gives_age,
+    holds_kind_for,
+    role_words,
+)
 from dropqa.text.rivals import about_another
 from dropqa.text.segment import holds
 from dropqa.text.sentences import ends_mid_sentence, split_sentences
@@ -185,6 +193,7 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
     of this one ("足球运动员" in another player's title, "哪个国家运动员" of this one)."""
     translations = translations or {}
     kind = expected_kind(question)
+    own_date = asks_document_date(question)  # 判决日期: the date the judgement signs off with
     candidates: list[Extract] = []
     allowed = [i for i, h in enumerate(hits) if documents is None or h.document_id in documents][:max_passages]
     allowed += [i for i, h in enumerate(hits) if h.document_id in linked and i not in allowed][:2]
@@ -192,7 +201,9 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
     rivalled: set[str] = set()  # the items the question names that other rows' look-alikes were dropped for
     names = [hits[i].names() for i in allowed]
     subject = set(subjects) | {t for t in terms if any(t in n for n in names)}
-    naming = role_words(question, subject)
+    # a capitalised name of another subject ("Southport General Hospital" when reading Ashland's record) names a
+    # document as the reader's own name does: "General Health Condition" is no answer to "what are the diagnoses"
+    naming = role_words(question, subject) | (set(subjects) & capitalised_words(question))
     for idx in allowed:
         hit = hits[idx]
         units = sentence_units(hit)
@@ -217,7 +228,13 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
             # what it asks of the document: not the words naming it, nor the kind of document ("judgment",
             # "判决书") — a line holding only those adds nothing to an answer, and its label is no answer's
             asked = frozenset(t for t in matched if _asks(t, ask, weights))
-            if any(holds(label.lower(), t) for label in value_labels(sent, rows, asked) for t in asked):
+            if (own_date and (dates_its_document(sent) or dates_its_document(whole))) or gives_age(sent, question):
+                # a judgement's own date ("二〇二二年十月二十五日" as it signs off) holds every word of "判决日期", a
+                # birth date every word of "who is older": the line that answers, written in none of their words
+                asked = frozenset(t for t in terms if _asks(t, ask, weights)) | asked
+                matched = list(dict.fromkeys([*matched, *asked]))
+                cov = coverage(matched, ask) + cfg.label_bonus
+            elif any(holds(label.lower(), t) for label in value_labels(sent, rows, asked) for t in asked):
                 cov += cfg.label_bonus  # "Defendant: G. Torres", "主诉：…": the line that states what is asked
             score = cfg.sentence_coverage_weight * cov + cfg.sentence_relevance_weight * hit.relevance
             of_kind = kind != "thing" and holds_kind_for(whole, kind, question, asked, translations)

@@ -30,7 +30,7 @@ from typing import Any
 
 from dropqa.text.asked import capitalised_words
 from dropqa.text.entities import YEAR, YEAR_DIGITS, short_names, years_in
-from dropqa.text.segment import query_terms
+from dropqa.text.segment import has_han, name_start, query_terms
 from dropqa.text.subjects import is_document_kind, is_generic_name, is_placeholder
 
 _JOIN = r"\s*(?:,|，|、|and|or|vs\.?|versus|和|与|及|跟|同|还是|或)\s*"
@@ -229,15 +229,31 @@ def named_documents(question: str, titles: Sequence[dict[str, Any]], min_share: 
                 matched.update(hit)
                 coherent = coherent or _coherent(question, text, hit)
         if distinctive:  # the words of the names that name it (not every name's words the question uses)
-            scored.append((row, best_share, frozenset(matched), coherent))
+            scored.append((row, best_share, frozenset(matched), coherent, _writes_whole(question, full)))
     scored.sort(key=lambda x: (-x[1], -sum(idf[t] for t in x[2])))
     if scored:  # names as well matched as the best one (not a near-namesake that shares a word)
         best = scored[0][1]
         scored = [s for s in scored if s[1] >= 0.75 * best]
     # a near-namesake whose name holds the words the question writes together, but in two of its names
-    together = frozenset().union(*(words for _, _, words, ok in scored if ok))
+    together = frozenset().union(*(words for _, _, words, ok, _ in scored if ok))
     scored = [s for s in scored if s[3] or not s[2] <= together]
-    return [(row, share) for row, share, words, _ in scored if not any(words < other for _, _, other, _ in scored)]
+    # a Chinese name the question writes whole ("雨城市人民医院") over one that only shares its words as jieba cuts
+    # them (钢城市人民医院: 钢 / 城市 / 人民 / 医院, the lone 钢 and 雨 dropped from the terms)
+    whole = [words for _, _, words, _, written in scored if written]
+    scored = [s for s in scored if s[4] or not any(s[2] <= words for words in whole)]
+    return [(row, share) for row, share, words, _, _ in scored
+            if not any(words < other for _, _, other, _, _ in scored)]
+
+
+def _writes_whole(question: str, names: Collection[str]) -> bool:
+    """``question`` writes one of the Chinese ``names`` of a document (or a part of one: "雨城市人民医院" of
+    "雨城市人民医院：康某某") whole, as the document writes it — not only the words it segments into."""
+    for name in names:
+        for part in _NAME_PARTS.split(name):
+            part = part.strip()
+            if len(part) >= 3 and has_han(part) and part in question and not is_document_kind(part):
+                return True
+    return False
 
 
 _PLACE_SUFFIX = frozenset("市省县区镇乡村州")
@@ -260,6 +276,8 @@ def subject_spans(question: str, words: Collection[str], *, whole: bool = False)
             spans[-1] = (spans[-1][0], max(spans[-1][1], end))  # adjacent or overlapping words: one name
         else:
             spans.append((start, end))
+    if whole:  # the lone character jieba leaves out of the terms opens the name: 雨城市人民医院, not 城市人民医院
+        spans = [(name_start(low, start) if has_han(low[start]) else start, end) for start, end in spans]
     out = []
     for start, end in spans:
         latin_end = low[end - 1].isascii() and low[end - 1].isalnum()

@@ -76,6 +76,20 @@ def neighbours(db: Database, scope: Scope, document_id: uuid.UUID, version: int,
         ).fetchall()
 
 
+def closing(db: Database, scope: Scope, document_id: uuid.UUID, count: int) -> list[dict[str, Any]]:
+    """The last ``count`` content nodes of the document's current version, in document order: where it signs off
+    (a judgement's date, its court and judges)."""
+    in_bases, params = scope.kb_sql("d")
+    with db.connection() as conn:
+        rows = conn.execute(
+            f"SELECT {NODE_COLUMNS} FROM nodes n JOIN documents d ON d.id = n.document_id "
+            "WHERE n.document_id = %(doc)s AND n.version = d.current_version AND d.deleted_at IS NULL "
+            f"AND n.node_type NOT IN ('section', 'document') AND {in_bases} ORDER BY n.position DESC LIMIT %(n)s",
+            {**params, "doc": document_id, "n": count},
+        ).fetchall()
+    return rows[::-1]
+
+
 def outline(db: Database, scope: Scope, document_id: uuid.UUID, version: int, max_depth: int = 6,
             sections_only: bool = True) -> list[dict[str, Any]]:
     """The document's tree in order: sections (and optionally content) with titles and summaries."""

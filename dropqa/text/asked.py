@@ -92,7 +92,11 @@ _BIRTH_DATE = re.compile(
     r"(?i)(?:19|20)\d{2}\s*年\s*\d{1,2}\s*月(?:\s*\d{1,2}\s*[日号])?\s*(?:出生|生)|"
     r"(?:出生日期|出生年月|出生于|生于)\s*[:：]?\s*[^，,。；;\n]{0,20}|"
     r"(?:birth\s*date|date of birth|\bborn(?: on| in)?)\s*[:：]?\s*[^.;\n]{0,30}?(?:19|20)\d{2}")
-_BIRTH_Q = re.compile(r"(?i)出生|生日|birth|\bborn\b|年龄|\bage\b|how old")
+_BIRTH_Q = re.compile(r"(?i)出生|生日|birth|\bborn\b|年龄|\bage\b|how old|\b(?:older|younger|oldest|youngest)\b|"
+                      r"年长|年轻|年纪|岁数")
+# How old someone is, asked outright or by comparison: a birth date answers it as an age does ("who is older,
+# J. Gonzalez or M. Harris?" of judgements that give "Date of Birth: 11th August, 1964").
+_AGE_Q = re.compile(r"(?i)年龄|年纪|岁数|年长|年轻|\bage\b|how old|\b(?:older|younger|oldest|youngest)\b")
 _DATE = re.compile(
     r"(?i)\b(?:19|20)\d{2}\b|(?<![街路道巷弄村楼室栋座号\d])\d{1,4}\s*[年月日号时点]|\d{1,2}:\d{2}|"  # 4号: no street's
     rf"\b{_MONTH}|"  # a month's name, not "market" or "junior"
@@ -155,7 +159,7 @@ def holds_kind(sentence: str, kind: AnswerKind, question: str = "") -> bool:
     if kind == "money":  # a price is an amount of money, not any number ("三个版本" is not a price)
         return any(m.group(0).lower() not in asked for m in _MONEY.finditer(sentence))
     if kind == "number":  # a count or a measure, not the digits of a date ("Admission Time: 26th, February")
-        return _holds_count(_CALENDAR.sub(" ", sentence), asked)
+        return _holds_count(_CALENDAR.sub(" ", sentence), asked) or gives_age(sentence, question)
     if kind == "date":
         dated = sentence if _BIRTH_Q.search(question) else _BIRTH_DATE.sub(" ", sentence)
         return any(m.group(0).lower() not in asked for m in _DATE.finditer(dated))
@@ -206,6 +210,53 @@ def _holds_count(undated: str, asked: str) -> bool:
     return any(m.group(0) not in asked for m in _DIGIT.finditer(_REFERENCE.sub(" ", undated)))
 
 
+# The date of a judgement itself — when it was given, not when anything it tells happened: "判决日期", "判决时间",
+# "whose judgment time is earlier", "the date of the judgment". A judgement writes it on a line of its own at its
+# end ("二〇二二年十月二十五日", "Dated this 30th day of April, 2023", "日期: 2023年8月10日"), which holds no word
+# of the question; or in a sentence that names the judgement ("本判决书于2023年9月10日作出").
+_JUDGMENT = r"(?:judge?ment|verdict|ruling|判决书?|宣判|裁判|裁定书?)"
+_OWN_DATE_Q = re.compile(
+    rf"(?i){_JUDGMENT}\s*(?:的)?\s*(?:date|time|day|日期|时间|日子)|"
+    rf"(?:date|time|day) (?:of|for) (?:the |this |that |its |their |his |her )?{_JUDGMENT}|"
+    rf"when (?:was|were|is|did) (?:the |this |that |its |their |his |her )?{_JUDGMENT}|"
+    rf"{_JUDGMENT}(?:书)?(?:是|于)?(?:在)?(?:何时|什么时候|哪天|哪一天)|何时(?:作出)?(?:判决|宣判)")
+_DATE_LABEL = re.compile(r"(?i)^(?:(?:date(?:d)?(?: of (?:the )?(?:judge?ment|verdict|ruling))?|judge?ment date|"
+                         r"(?:判决|宣判|裁判)?日期|时间)\s*(?:this)?\s*[:：]?\s*)")
+_DATE_ALONE = re.compile(
+    r"(?i)(?:(?:19|20)\d{2}|[〇零一二三四五六七八九]{4})\s*年\s*(?:\d{1,2}|[一二三四五六七八九十]{1,3})\s*月\s*"
+    r"(?:\d{1,2}|[一二三四五六七八九十]{1,3})\s*[日号]|"
+    rf"\d{{1,2}}(?:st|nd|rd|th)?(?: day)?,?\s+(?:of\s+)?{_MONTH},?\s*(?:19|20)\d{{2}}|"
+    rf"{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s*(?:19|20)\d{{2}}|(?:19|20)\d{{2}}[-/.]\d{{1,2}}[-/.]\d{{1,2}}")
+
+
+def gives_age(sentence: str, question: str) -> bool:
+    """Does ``sentence`` give a birth date, and ``question`` ask how old someone is (an age answers by a birth
+    date as well: "who is older" of "Date of Birth: 11th August, 1964")?"""
+    return bool(_AGE_Q.search(question)) and _BIRTH_DATE.search(sentence) is not None
+
+
+def asks_document_date(question: str) -> bool:
+    """Does ``question`` ask when a judgement was given (its own date, not an event's it tells)?"""
+    return bool(_OWN_DATE_Q.search(question))
+
+
+def is_date_line(line: str) -> bool:
+    """Is ``line`` a date on its own, with at most a date label ("二〇二二年十月二十五日", "日期: 2023年8月10日",
+    "Dated this 30th day of April, 2023", "**Date:** 1st March 2023") — a document's date as it signs off?"""
+    text = re.sub(r"[*_`#]+", "", line).strip(" \t-—.。")
+    text = _DATE_LABEL.sub("", text, count=1).strip()
+    return bool(text) and _DATE_ALONE.fullmatch(text) is not None
+
+
+def dates_its_document(sentence: str) -> bool:
+    """Does ``sentence`` give the date of the judgement it is part of: a date line, or a sentence naming the
+    judgement with a date that is no birth date ("本判决书于2023年9月10日作出", "Judgment issued on 20 March 2023")?"""
+    if is_date_line(sentence):
+        return True
+    text = _BIRTH_DATE.sub(" ", sentence)
+    return bool(re.search(_JUDGMENT, text, re.I)) and _DATE_ALONE.search(text) is not None and len(text) <= 160
+
+
 def holds_kind_for(sentence: str, kind: AnswerKind, question: str, asked: Collection[str],
                    translations: Mapping[str, Iterable[str]] | None = None) -> bool:
     """:func:`holds_kind` of the value the sentence gives *for* what is asked: a number or an amount in a
@@ -214,7 +265,7 @@ def holds_kind_for(sentence: str, kind: AnswerKind, question: str, asked: Collec
     营业收入's; "实现营业收入38.62亿元" gives it. A person, a date or a thing is judged on the whole sentence
     (a name is often the sentence's subject, a date its opening phrase: "Following … in 1946, South Africa
     refused …", "2006年8月，神圣十月第一次连载…"); so is a sentence holding none of ``asked``."""
-    if kind not in ("number", "money") or not asked:
+    if kind not in ("number", "money") or not asked or gives_age(sentence, question):
         return holds_kind(sentence, kind, question)
     if kind == "number":  # a date is no count, also when a comma cuts it ("Admission Time: 26th, February"):
         sentence = _CALENDAR.sub(" ", sentence)  # masked once, before the clauses are cut

@@ -147,6 +147,18 @@ def coined_spans(question: str, terms: list[str]) -> list[tuple[int, int, str]]:
     return out
 
 
+def name_start(text: str, at: int) -> int:
+    """Where a name that ``text`` writes from ``at`` on really starts: at the one-character word jieba cuts right
+    before it (the 雨 of 雨城市人民医院, cut 雨 / 城市 / 人民 / 医院, which the question's terms drop), unless that
+    character is a stopword (的, 和); else at ``at``."""
+    initialize()
+    low = text.lower()
+    for word, start, end in jieba.tokenize(low[:at]):
+        if end == at:
+            return start if len(word) == 1 and _HAN.match(word) and word not in stopwords() else at
+    return at
+
+
 def covering_candidates(question: str, spans: list[tuple[int, int, str]], longest: int = 8) -> list[str]:
     """Han substrings (2..``longest`` characters) of the question that overlap a coined term's span: the
     words the collection may have for that stretch ("嘉沐冷链" for "嘉沐冷" + "链增长")."""

@@ -235,3 +235,44 @@ def test_when_no_line_holds_a_word_of_what_is_asked_the_kind_of_answer_picks_the
     w = {"尹某": 2.0, "上诉": 2.0, "期限": 1.0}
     picked = pick_sentences("尹某的上诉期限有多久？", list(w), w, hits, max_sentences=1, cfg=CFG, subjects=["尹某"])
     assert "上诉" in picked[0].text
+
+
+def test_a_judgements_date_is_the_line_it_signs_off_with():
+    """"判决日期" holds no word of the line that gives it ("二〇二二年十月二十五日"): the judgement's own date is that
+    line, not the opening's birth date nor the appeal notice that names the judgement."""
+    hits = [
+        hit("n1", "刑事判决书 被告人：尹某，女，1985年1月13日出生，汉族，公司职员。", 0.9),
+        hit("n2", "被告人尹某如不服本判决，可在接到判决书之日起十日内提出上诉。", 0.8),
+        hit("n3", "审判长：赵某\n书记员：金某\n二〇二二年十月二十五日", 0.3),
+    ]
+    w = {"判决": 0.5, "日期": 2.0, "尹某": 1.0}
+    picked = pick_sentences("尹某的判决日期是什么时候？", list(w), w, hits, max_sentences=1, cfg=CFG)
+    assert picked[0].text == "二〇二二年十月二十五日"
+
+
+def test_another_subjects_capitalised_name_is_not_what_is_asked_of_this_document():
+    """Reading Ashland's record for "… Southport General Hospital …, what are the diagnoses": "General Health
+    Condition" holds a word of the other hospital's name, not the diagnosis."""
+    hits = [
+        hit("n1", "General Health Condition: Generally healthy", 0.9),
+        hit("n5", "Preliminary Diagnosis:\n- Acute angle-closure glaucoma", 0.6),
+    ]
+    w = {"general": 1.0, "southport": 1.0, "diagnoses": 2.0, "ashland": 1.0}
+    question = ("According to the hospitalization records of Ashland City Hospital and Southport General Hospital, "
+                "what are the diagnoses of patients Q. Gomez and K. Mendoza?")
+    picked = pick_sentences(question, list(w), w, hits, max_sentences=1, cfg=CFG,
+                            subjects={"ashland", "southport", "general", "gomez", "mendoza"})
+    assert picked[0].text.startswith("Preliminary Diagnosis:")
+
+
+def test_who_is_older_is_answered_by_a_birth_date():
+    """A judgement gives its defendant's age as a birth date, in none of the question's words."""
+    hits = [
+        hit("n1", "This court commenced these criminal proceedings against the defendant, J. Gonzalez, who is older "
+                  "than her co-worker.", 0.9),
+        hit("n5", "**Defendant:** J. Gonzalez\nDate of Birth: 11th August, 1964\nOccupation: Clerk", 0.5),
+    ]
+    w = {"older": 2.0, "gonzalez": 1.0}
+    picked = pick_sentences("Who is older, J. Gonzalez or M. Harris?", list(w), w, hits, max_sentences=1, cfg=CFG,
+                            require_asked=True)
+    assert picked[0].text == "Date of Birth: 11th August, 1964"

@@ -328,3 +328,28 @@ def test_a_company_named_with_its_english_legal_form_has_every_other_company_for
     assert writes_a_name("… of Quillstone Data Systems Inc. and Fenwick Cloud Software Corp.?", others["quill"])
     assert not writes_a_name(question, others["quill"])
     assert not writes_a_name("What is the travel budget?", ["Travel"])  # one word is no name written out
+
+
+def test_a_whole_name_opens_at_the_lone_character_jieba_leaves_out():
+    """jieba cuts 雨城市人民医院 as 雨 / 城市 / 人民 / 医院 and the terms drop 雨: the whole name still opens with it,
+    so 钢城市人民医院's record, which writes 城市人民医院 too, does not write the subject."""
+    from dropqa.answering.parts import mentions, subject_spans
+
+    question = "根据雨城市人民医院的住院病历，康某某进行了几项辅助检查？"
+    spans = subject_spans(question, {"城市", "人民", "医院"}, whole=True)
+    assert spans == ["雨城市人民医院"]
+    assert not mentions("钢城市人民医院 患者：谢某某 辅助检查报告单：", spans)
+    assert mentions("雨城市人民医院 住院病历 姓名：康某某", spans)
+    # a stopword before the name is not part of it
+    assert subject_spans("比较和城市人民医院的记录", {"城市", "人民", "医院"}, whole=True) == ["城市人民医院"]
+
+
+def test_a_chinese_name_written_whole_names_its_document_not_a_namesake_of_the_same_words():
+    """Both records are named by 城市 / 人民 / 医院 as jieba cuts the question; only one name is written whole."""
+    rows = [_row("rain", "166_住院病历.md", heading="雨城市人民医院：康某某"),
+            _row("steel", "167_钢城市人民医院_谢某某.md", heading="钢城市人民医院：谢某某"),
+            *[_row(f"x{i}", f"{i}_判决书.md", heading=f"{c}{d}市{e}区人民法院") for i, (c, d, e) in
+              enumerate(zip("东南西北中金木水火土" * 4, "山川河海林" * 8, "甲乙丙丁" * 10, strict=False))]]
+    terms = ["城市", "人民", "医院", "住院", "病历", "某某", "进行", "辅助", "检查"]
+    named = named_documents("根据雨城市人民医院的住院病历，康某某进行了几项辅助检查？", rows, SHARE, terms)
+    assert [row["document_id"] for row, _ in named] == ["rain"]

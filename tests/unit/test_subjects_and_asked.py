@@ -452,3 +452,38 @@ def test_how_much_of_a_thing_counted_in_money_asks_an_amount():
     assert expected_kind("公司2021年末的资产负债率是多少？") == "number"
     assert holds_kind("项目名称: 同城双活数据中心 · 预算（万元）: 1,200", "money")  # the label gives the currency
     assert not holds_kind("The lunch break is 45 minutes (12:00–12:45).", "money")
+
+
+@pytest.mark.parametrize(("question", "asks"), [
+    ("唐某某和尹某的判决日期分别是什么时候？", True),
+    ("贝某某和宋某的判决日期谁更早？", True),
+    ("whose judgment time is earlier, G. Torres or J. Gonzalez?", True),
+    ("What were the judgment dates for the defendants F. Williams and G. Torres?", True),
+    ("When was the judgment issued?", True),
+    ("根据判决书，被告人何时被逮捕？", False),  # an event the judgement tells, not its own date
+    ("According to the judgment of Riverton, Hamilton, Court, when was H. Walker detained?", False),
+])
+def test_a_question_asking_when_the_judgement_was_given(question: str, asks: bool) -> None:
+    from dropqa.text.asked import asks_document_date
+
+    assert asks_document_date(question) is asks
+
+
+@pytest.mark.parametrize(("line", "alone", "dates"), [
+    ("二〇二二年十月二十五日 ", True, True),
+    ("日期: 2023年8月10日", True, True),
+    ("2023年10月15日", True, True),
+    ("**Dated this 30th day of April, 2023**", True, True),
+    ("**Date:** 1st March 2023", True, True),
+    ("Date of Judgment: 30th, September, 2023", True, True),
+    ("本判决书于2023年9月10日作出。", False, True),
+    ("This Court's presiding judges extend this judgment on the 10th day of October, 2023.", False, True),
+    ("On 1st February 2023, the Greenfield, Fairview Procuratorate received a tip.", False, False),
+    ("刑事判决书 被告人：尹某，女，1985年1月13日出生，汉族。", False, False),  # a birth date dates no judgement
+    ("入院时间：2月12日", False, False),
+])
+def test_the_line_a_judgement_signs_off_with_gives_its_date(line: str, alone: bool, dates: bool) -> None:
+    from dropqa.text.asked import dates_its_document, is_date_line
+
+    assert is_date_line(line) is alone
+    assert dates_its_document(line) is dates

@@ -57,6 +57,7 @@ from dropqa.store.scope import Scope
 from dropqa.text.asked import (
     ask_weights,
     asked_text,
+    asks_document_date,
     asks_for_summary,
     capitalised_words,
     expected_kind,
@@ -113,19 +114,31 @@ def part_heads(svc: Services, parts: list[Part], scope: Scope, result: Retrieval
         naming = (subject_terms or {}).get(part.document_id or "", set())
         weights = {t: w * share if t in naming else w for t, w in result.weights.items()}
         query = asked_text(part.query, naming) if part.document_id else part.query
-        hits = hybrid_search(svc, query, part_scope, k=k, weights=weights).hits
+        hits = hybrid_search(svc, query, part_scope, k=k, weights=weights).hits[:per_part]
+        if part.document_id and asks_document_date(part.query):
+            hits += signing_off(svc, result, part.document_id, {h.node_id for h in hits})
         for h in hits:
             h.metadata["part"] = part.label
-        found.append(hits[:per_part])
+        found.append(hits)
     heads: list[Hit] = []
     seen: set[str] = set()
-    for rank in range(per_part):
+    for rank in range(max(map(len, found), default=0)):
         for hits in found:
             if rank < len(hits) and hits[rank].node_id not in seen:
                 seen.add(hits[rank].node_id)
                 heads.append(hits[rank])
     rescore(svc, heads, result)
     return heads
+
+
+def signing_off(svc: Services, result: RetrievalResult, document_id: str, seen: set[str]) -> list[Hit]:
+    """A document's closing passages, scored like any hit, for a question asking when a judgement was given: it
+    writes that date as it signs off ("二〇二二年十月二十五日"), in a passage that holds no word of the question."""
+    rows = node_store.closing(svc.db, result.scope, uuid.UUID(document_id), svc.settings.answer.closing_passages)
+    hits = [h for h in (Hit.from_row(row, "closing") for row in rows) if h.node_id not in seen]
+    if hits:
+        score_hits(svc, result.scope, hits, result.terms, result.weights, result.vector, result.translations)
+    return hits
 
 
 def hop_heads(svc: Services, hops: list[Part], scope: Scope, result: RetrievalResult, k: int) -> list[Hit]:
