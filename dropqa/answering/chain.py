@@ -155,7 +155,40 @@ def described_part(question: str) -> str:
     if m.group(0).startswith(("'", "’")):  # the possessor: the name just before "'s"
         names = english_entities(before)
         return names[-1] if names and before.rstrip().endswith(names[-1]) else " ".join(before.split()[-2:])
-    return question[m.end():]
+    return _clause(question[m.end():], verb_first=m.group(0).split()[-1].lower() in _VERB_LINKS)
+
+
+# The words a relative clause may end with after the name it hangs on ("Signmark is from", "where X was born is
+# located"), and the small words inside a title ("The Girl Who Played with Fire"): a lower-case word outside them
+# opens what the question asks of the described thing ("that produced Fist Power | taken by the British").
+_CLAUSE_TAIL = frozenset((
+    "is", "was", "are", "were", "be", "been", "being", "has", "had", "have", "located", "situated", "based",
+    "born", "from", "in", "at", "on", "of", "to", "by", "the", "a", "an", "and", "with", "for", "found", "set",
+    "headquartered", "buried", "formed", "founded", "originally", "currently", "now", "also", "still"))
+
+
+_RELATIVE = frozenset(("where", "which", "who", "whom", "whose", "that"))
+_VERB_LINKS = frozenset(("containing", "featuring", "producing", "with", "from"))  # "the country containing X"
+
+
+def _clause(tail: str, *, verb_first: bool = False) -> str:
+    """A relative clause's words in ``tail`` (what follows "the country that"). When its verb comes before the
+    name it gives ("that produced Fist Power", "containing Nugegoda"), the clause ends with that name and the
+    words that close it: what follows is asked of the described thing ("… taken by the British"). When the name
+    comes first, its verb follows it ("where WILM is licensed to broadcast") and the clause is the whole tail."""
+    named = False
+    for w in re.finditer(r"\S+", tail):
+        word = w.group(0).strip("\"'“”‘’()[],.;:?!")
+        if not word:
+            continue
+        low = word.lower()
+        if word[0].isupper() or word[0].isdigit():
+            named = True
+        elif not named:
+            verb_first |= low not in _CLAUSE_TAIL and low not in _RELATIVE and not _LINK_NOUN.fullmatch(low)
+        elif verb_first and low not in _CLAUSE_TAIL:
+            return tail[: w.start()].rstrip()
+    return tail
 
 
 def subject_lines(question: str, weights: dict[str, float], pool: Sequence[Hit],

@@ -174,7 +174,8 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
                    translations: dict[str, list[str]] | None = None, *, cfg: AnswerSettings,
                    documents: Collection[str] | None = None, complement: bool = False,
                    similarity: Similarity | None = None, linked: Collection[str] = (),
-                   require_asked: bool = False, subjects: Collection[str] = ()) -> list[Extract]:
+                   require_asked: bool = False, subjects: Collection[str] = (),
+                   kind_first: bool = False) -> list[Extract]:
     """The best sentences of the best passages. ``translations`` (term → its words in the other
     language) let a sentence in the other language than the question match its terms; ``cfg`` holds
     the score's weights (``Settings.answer``). ``documents``: only passages of these documents (the
@@ -190,7 +191,10 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
     question's words naming its subjects (``Asked.subject``), to find the role the question gives a subject's
     name ("the defendants Q. Ruiz and M. Ward", "被告人张某某"): that role counts as the words naming a document
     do. Another subject's name is not discounted: a word of another document's title may be what is asked
-    of this one ("足球运动员" in another player's title, "哪个国家运动员" of this one)."""
+    of this one ("足球运动员" in another player's title, "哪个国家运动员" of this one). ``kind_first``: when some
+    sentence holds an answer of the kind asked, only such sentences are candidates, before the best of them is
+    measured against the rest (a reader asked for each document's pulse keeps "Pulse: 90 bpm" however well the
+    admission note beside it scores)."""
     translations = translations or {}
     kind = expected_kind(question)
     own_date = asks_document_date(question)  # 判决日期: the date the judgement signs off with
@@ -254,7 +258,8 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
         return []
     if require_asked and any(c.asked for c in candidates):
         candidates = [c for c in candidates if c.asked]
-    if any(c.of_kind for c in candidates) and (kind in cfg.required_kinds or not any(c.asked for c in candidates)):
+    if any(c.of_kind for c in candidates) and (kind_first or kind in cfg.required_kinds
+                                               or not any(c.asked for c in candidates)):
         # the answer must quote one: the lines that hold one — and when no line holds a word of what is asked
         # (判刑时间 of a judgement that writes 判处有期徒刑五年), the kind of answer is all that tells the line
         # that answers from the ones that only name the subject (its appeal notice)
@@ -267,8 +272,13 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
     seen: set[str] = set()
     covered: set[str] = set()
     for c in candidates:
-        if complement and chosen and not (c.asked - covered):
-            continue  # adds nothing the question asks beyond what is quoted already
+        if complement and chosen and (not (c.asked - covered) or (
+                chosen[0].of_kind and not c.of_kind and c.hit_index != chosen[0].hit_index)):
+            # adds nothing the question asks beyond what is quoted already; or the first line gives the answer of
+            # the kind asked (14 characters for 密码至少多少位) and this one, of another passage, none: its words (an
+            # approval row's 要求) are not what was asked. Its own passage's lines (a table's caption, a
+            # dashboard's title) tell what the answer is a value of.
+            continue
         flat = re.sub(r"\s+", "", c.text)
         key = hits[c.hit_index].breadcrumb + "|" + flat
         bridge = hits[c.hit_index].document_id in linked

@@ -74,18 +74,20 @@ _CN_MEASURE = "个只台名人次项天年月日周时分秒米里克吨元岁�
 _EN_COUNT = (r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
              r"seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|"
              r"dozen)\b")
-_DIGIT = re.compile(rf"\d|第[一二三四五六七八九十百千两]+|[一二三四五六七八九十百千万亿两]{{2,}}|"
+_DIGIT = re.compile(rf"\d+(?:[.,]\d+)*|第[一二三四五六七八九十百千两]+|[一二三四五六七八九十百千万亿两]{{2,}}|"
                     rf"[一二三四五六七八九十百千万亿两][{_CN_MEASURE}]|(?i:{_EN_COUNT})")
 # A calendar date or a time of day, whose digits say when, not how many: "26th, February", "March 15, 2023",
-# "2023年4月15日", "4月15日", "2023-04-15", "10:15", "in 2021" — not a count that looks like a year ("2000 employees").
+# "2023年4月15日", "4月15日", "2023-04-15", "10:15", "in 2021", "fiscal 2020", "September 2012" — not a count that
+# looks like a year ("2000 employees").
 _MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
           r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b\.?")
 _CALENDAR = re.compile(
     rf"(?i)(?:19|20)\d{{2}}\s*年(?:\s*\d{{1,2}}\s*月(?:\s*\d{{1,2}}\s*[日号])?)?|\d{{1,2}}\s*月\s*\d{{1,2}}\s*[日号]|"
     rf"\b\d{{1,2}}(?:st|nd|rd|th)?,?\s+(?:of\s+)?{_MONTH}(?:,?\s*(?:19|20)\d{{2}})?|"
     rf"\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s*(?:19|20)\d{{2}})?|"
+    rf"\b{_MONTH},?\s+(?:19|20)\d{{2}}\b|"
     rf"\b(?:19|20)\d{{2}}[-/.]\d{{1,2}}[-/.]\d{{1,2}}\b|\b\d{{1,2}}:\d{{2}}\b|"
-    rf"\b(?:in|since|from|by|until|till|during|before|after)\s+(?:19|20)\d{{2}}\b")
+    rf"\b(?:in|since|from|by|until|till|during|before|after|fiscal|fy|year)\s*(?:19|20)\d{{2}}\b")
 # A birth date, which every judgement's and record's opening gives its person: no answer to when anything else
 # happened ("判决日期" is not 尹某's "1985年1月13日出生").
 _BIRTH_DATE = re.compile(
@@ -204,10 +206,41 @@ _REFERENCE = re.compile(r"(?i)第\s*[\d一二三四五六七八九十百零两]+
                         r"\b(?:article|art\.|section|chapter|figure|fig\.|table|appendix|clause)\s+\d+(?:[-.]\d+)*")
 
 
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+
+
 def _holds_count(undated: str, asked: str) -> bool:
     """Does ``undated`` (a sentence with its dates masked by ``_CALENDAR``) hold a number ``asked`` (the
-    question, lower-cased) does not — a reference to an article or figure left out?"""
-    return any(m.group(0) not in asked for m in _DIGIT.finditer(_REFERENCE.sub(" ", undated)))
+    question, lower-cased) does not — a reference to an article or figure left out?
+    Numbers are compared whole: "2.00元" is not the question's "2024"."""
+    said = set(_NUMBER.findall(asked))
+    text = _REFERENCE.sub(" ", undated)
+    for m in _DIGIT.finditer(text):
+        found = m.group(0)
+        if not found[0].isdigit():
+            if found not in asked:
+                return True
+        elif found not in said and not _is_year(found, text[m.end():]):
+            return True
+    return False
+
+
+_YEAR = re.compile(r"(?:19|20)\d{2}")
+_COUNTED = re.compile(r"\s+([A-Za-z]+)")
+# Words that may follow a year ("the end of 2020, an increase", "2020 and 2021", "2019 to 2021"): a number
+# followed by another lower-case word counts it ("2000 people").
+_AFTER_YEAR = frozenset(("and", "or", "to", "the", "a", "an", "was", "were", "is", "are", "in", "on", "at", "for",
+                         "from", "with", "as", "when", "after", "before", "compared", "than", "by", "through",
+                         "until", "while", "which", "that", "respectively"))
+
+
+def _is_year(number: str, after: str) -> bool:
+    """Is ``number`` (a whole number the sentence writes, ``after`` what follows it) a year — 1900 to 2099, not
+    followed by what it would count ("2000 people")?"""
+    if not _YEAR.fullmatch(number):
+        return False
+    m = _COUNTED.match(after)
+    return m is None or m.group(1).lower() in _AFTER_YEAR
 
 
 # The date of a judgement itself — when it was given, not when anything it tells happened: "判决日期", "判决时间",

@@ -11,6 +11,10 @@ from __future__ import annotations
 import re
 
 _VOWEL = re.compile(r"[aeiou]")
+# A verb and the noun derived from it, by their regular endings: admit → admission, diagnose → diagnosis,
+# decide → decision. A record labels what a question asks with a verb ("when was she admitted") by the noun
+# ("Admission Time:"), and the other way round.
+_DERIVED = (("mit", "mission"), ("ose", "osis"), ("ide", "ision"))
 
 
 def _stems(word: str) -> list[str]:
@@ -34,6 +38,22 @@ def _stems(word: str) -> list[str]:
             if suffix == "ed" and base.endswith("i"):
                 out.append(base[:-1] + "y")  # married → marry
     return out
+
+
+def derived_forms(word: str) -> list[str]:
+    """The noun of a lower-case English verb and the verb of a noun, for ``word`` and its stems ("admitted" →
+    admission, "diagnosis" → diagnose); none for a Chinese word, a number or a short word."""
+    if not _inflects(word):
+        return []
+    out: dict[str, None] = {}
+    for stem in (word, *_stems(word)):
+        for verb, noun in _DERIVED:
+            for end, other in ((verb, noun), (noun, verb)):
+                if stem.endswith(end) and len(stem) - len(end) >= 2:
+                    form = stem[: -len(end)] + other
+                    if form != word:
+                        out.setdefault(form, None)
+    return list(out)
 
 
 def _inflects(word: str) -> bool:

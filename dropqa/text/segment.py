@@ -16,7 +16,7 @@ from importlib import resources
 
 import jieba
 
-from dropqa.text.forms import word_forms, word_stems
+from dropqa.text.forms import derived_forms, word_forms, word_stems
 
 _init_lock = threading.Lock()
 _initialized = False
@@ -262,9 +262,10 @@ def query_terms(text: str) -> list[str]:
 
 @lru_cache(maxsize=16384)
 def _word_pattern(term: str) -> re.Pattern[str]:
-    # the shorter forms, and every stem ("diagnoses" → "diagnosis", as long as the word)
-    stems = sorted({term, *(f for f in word_forms(term) if len(f) < len(term)), *word_stems(term)},
-                   key=len, reverse=True)
+    # the shorter forms, every stem ("diagnoses" → "diagnosis", as long as the word), and the noun of a verb or
+    # the verb of a noun ("admitted" → admission, "diagnosis" → diagnose)
+    stems = sorted({term, *(f for f in word_forms(term) if len(f) < len(term)), *word_stems(term),
+                    *derived_forms(term)}, key=len, reverse=True)
     words = "|".join(re.escape(x) for x in stems)
     return re.compile(rf"(?<![a-z0-9])(?:{words})(?:s|es|ed|d|ing)?(?![a-z0-9])")
 

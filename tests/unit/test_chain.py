@@ -55,6 +55,16 @@ def test_described_things_are_recognised_and_plain_questions_are_not():
     assert described_part("卡塞尔所在的国家的首都是哪里？").endswith("卡塞尔")
 
 
+def test_a_description_whose_verb_comes_first_ends_with_its_name():
+    """"the country that produced Fist Power | taken by the British": what follows the name is asked of the
+    country; "where WILM is licensed to broadcast" is the clause's own verb, after its name."""
+    assert described_part("When was the country that produced Fist Power taken by the British?").strip() \
+        == "produced Fist Power"
+    assert described_part("When did the country containing Nugegoda leave the British Empire?").strip() == "Nugegoda"
+    assert described_part("What is the airport in the city where WILM is licensed to broadcast?").strip() \
+        == "WILM is licensed to broadcast?"
+
+
 def test_the_entity_the_subject_line_names_leads_to_the_answer():
     link = _link(QUESTION, POOL, [(0, SIGNMARK), (1, EURO)])
     assert link is not None and link.hit_index == 3 and link.entity == "finland"

@@ -2,7 +2,7 @@
 
 import pytest
 
-from dropqa.text.forms import word_forms
+from dropqa.text.forms import derived_forms, word_forms
 from dropqa.text.segment import holds
 
 
@@ -29,3 +29,23 @@ def test_holds_the_singular_of_an_irregular_plural() -> None:
     """"What are the diagnoses of …" finds "Preliminary Diagnosis:", "analyses" finds "analysis"."""
     assert holds("preliminary diagnosis: furuncle", "diagnoses")
     assert holds("a risk analysis of the vendor", "analyses")
+
+
+@pytest.mark.parametrize(("word", "form"), [
+    ("admitted", "admission"), ("admission", "admit"), ("diagnosed", "diagnosis"), ("diagnosis", "diagnose"),
+    ("decided", "decision"), ("submitted", "submission"),
+])
+def test_derived_forms_join_a_verb_and_its_noun(word: str, form: str) -> None:
+    assert form in derived_forms(word)
+
+
+def test_no_derived_forms_for_chinese_numbers_or_short_words() -> None:
+    assert derived_forms("入院") == [] and derived_forms("2024") == [] and derived_forms("side") == []
+
+
+def test_holds_the_noun_of_an_asked_verb() -> None:
+    """"When was she admitted?" finds "Admission Time:"; "what was he diagnosed with" finds "Diagnosis:"."""
+    assert holds("admission time: 26th february 2023", "admitted")
+    assert holds("preliminary diagnosis: furuncle", "diagnosed")
+    assert holds("he was diagnosed with a furuncle", "diagnosis")
+    assert not holds("the emission limits", "admitted")

@@ -276,3 +276,29 @@ def test_who_is_older_is_answered_by_a_birth_date():
     picked = pick_sentences("Who is older, J. Gonzalez or M. Harris?", list(w), w, hits, max_sentences=1, cfg=CFG,
                             require_asked=True)
     assert picked[0].text == "Date of Birth: 11th August, 1964"
+
+
+def test_a_line_without_an_answer_of_the_kind_asked_does_not_follow_one_that_has_it():
+    """"公司要求密码至少多少位？": the policy's "at least 14 characters" answers; an approval row of another
+    document holding only the question's 要求 adds words, not an answer."""
+    w = {"公司": 1.2, "要求": 3.6, "密码": 5.8, "至少": 4.7}
+    row = hit("n2", "环节: 复核 | 签字人: 刘佳 | 日期: 2025-01-10 | 意见: 等级分布符合比例要求", 0.9, node_type="table")
+    hits = [hit("n1", "Passwords must be at least 14 characters long.", 0.5),
+            row.model_copy(update={"document_id": "e", "document_name": "2024年度绩效考核.xlsx"})]
+    translations = {"密码": ["password", "passwords"], "至少": ["at least"]}
+    picked = pick_sentences("公司要求密码至少多少位？", list(w), w, hits, max_sentences=3, cfg=CFG, complement=True,
+                            translations=translations)
+    assert [p.text for p in picked] == ["Passwords must be at least 14 characters long."]
+
+
+def test_kind_first_keeps_the_line_of_the_kind_asked_however_well_another_scores():
+    """A reader asked for each record's pulse keeps "Pulse: 90 bpm" though the admission note about the pulse
+    scores higher by its words and its passage."""
+    w = {"pulse": 3.0, "higher": 1.0}
+    hits = [hit("n1", "The pulse was checked on admission and found higher than usual by the nurse.", 0.9),
+            hit("n2", "Pulse: 90 bpm", 0.2)]
+    q = "Whose pulse was higher, A. Reed or B. Cole?"
+    plain = pick_sentences(q, list(w), w, hits, max_sentences=1, cfg=CFG, complement=True)
+    first = pick_sentences(q, list(w), w, hits, max_sentences=1, cfg=CFG, complement=True, kind_first=True)
+    assert [p.text for p in first] == ["Pulse: 90 bpm"]
+    assert [p.text for p in plain] == [hits[0].content]

@@ -141,6 +141,13 @@ def test_a_count_or_measure_is_not_the_digits_of_a_date() -> None:
                  "10:15 AM on the 10th of March, 2023", "Date: 2023-04-15", "立案于2022年"):
         assert not holds_kind(line, "number", q), line
     assert not holds_kind_for("Admission Time: 26th, February", "number", q, ["admission"])
+    # numbers are compared whole: "2.00元" is no digit of the question's "2024" or "每10股"
+    dividend = "两家公司的2024年度利润分配预案分别是每10股派多少现金？"
+    assert holds_kind("向全体股东每10股派发现金红利2.00元（含税）", "number", dividend)
+    assert not holds_kind("2024年度，每10股", "number", dividend)
+    employ = "How many people did it employ in 2021?"
+    assert not holds_kind("In fiscal 2020 the plant was extended.", "number", employ)
+    assert not holds_kind("It was founded in September 2012 and grew until the end of 2020, when …", "number", employ)
     assert holds_kind_for("Pulse: 90 bpm, taken on 26th, February", "number", q, ["pulse"])
 
 

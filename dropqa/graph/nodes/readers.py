@@ -44,11 +44,10 @@ def _offline_statements(reader: ReaderState, hits: list[Hit], cfg: AnswerSetting
     named = reader["named"]
     picked = pick_sentences(reader["question"], terms, weights, hits, cfg.reader_candidate_sentences,
                             max_passages=len(hits), cfg=cfg, complement=not reader["bridge"], similarity=similarity,
-                            require_asked=named, subjects=reader["subjects"])
-    if any(p.of_kind for p in picked):
-        # the question asks each document for a value of a kind (whose pulse was higher, 分别被判处了什么刑期): a
-        # statement without one (the admission note beside "Pulse: 90 bpm") says nothing the answer needs
-        picked = [p for p in picked if p.of_kind]
+                            require_asked=named, subjects=reader["subjects"], kind_first=True)
+    # the question asks each document for a value of a kind (whose pulse was higher, 分别被判处了什么刑期): a
+    # statement without one (the admission note beside "Pulse: 90 bpm") says nothing the answer needs, and
+    # pick_sentences keeps only those (kind_first) when the document has one
     if reader["bridge"]:  # a statement about this document's part in the chain names the entity
         picked = [p for p in picked if any(b in p.text or b in hits[p.hit_index].breadcrumb
                                            for b in reader["bridge"])]
