@@ -324,6 +324,12 @@ def says_more(sentence: str, question: str) -> bool:
     return any(t not in asked for t in query_terms(sentence))
 
 
+def only_repeats(lines: Sequence[str], question: str) -> bool:
+    """Do an answer's ``lines`` (their ``[n]`` marks aside) hold nothing but the question's own words — "Chief
+    Judge [1]" for "how many pets does the chief judge own?" — and so answer nothing? False for no lines."""
+    return bool(lines) and not any(says_more(re.sub(r"\[\d+\]", " ", line), question) for line in lines)
+
+
 def quoted(answer: str) -> str:
     """What an answer quotes: its cited lines, without their citation markers."""
     return "\n".join(_MARK.sub("", line) for line in answer.splitlines() if _MARK.search(line))

@@ -14,6 +14,7 @@ from dropqa.text.asked import (
     holds_kind,
     holds_kind_for,
     missing_terms,
+    only_repeats,
     people_named,
     says_more,
     written_as_one,
@@ -494,3 +495,12 @@ def test_the_line_a_judgement_signs_off_with_gives_its_date(line: str, alone: bo
 
     assert is_date_line(line) is alone
     assert dates_its_document(line) is dates
+
+
+def test_lines_holding_only_the_questions_words_answer_nothing():
+    q = "According to the judgment of Preston, Lancaster, Court, how many pets does the chief judge own?"
+    assert only_repeats(["Chief Judge [1]"], q)
+    assert not only_repeats(["Chief Judge: H. Moreau [1]"], q)
+    assert not only_repeats(["Chief Judge [1]", "The chief judge owns two dogs. [2]"], q)
+    assert not only_repeats([], q)
+    assert only_repeats(["节目中第一次于公开场合演唱 [1]"], "第一次在公开场合演唱是什么节目？")

@@ -30,7 +30,7 @@ from dropqa.retrieval.answerability import Decision, refusal_rule
 from dropqa.retrieval.fusion import calibrate_similarity
 from dropqa.retrieval.hits import Hit
 from dropqa.services import Context, Services
-from dropqa.text.asked import as_written, asks_for_summary, lacks_required_kind, missing_terms
+from dropqa.text.asked import as_written, asks_for_summary, lacks_required_kind, missing_terms, only_repeats
 from dropqa.text.messages import render
 from dropqa.text.segment import names_a_thing
 from dropqa.text.sentences import clean_markup
@@ -208,6 +208,10 @@ def compose_offline(state: State, svc: Services) -> dict[str, Any]:
         if composed is not None and lacks_required_kind(composed.lines[1:], question,
                                                         svc.settings.answer.required_kinds):
             # "企业版多少钱" answered with lines that name no price: the documents do not say it
+            return abstain(state, decision)
+        if composed is not None and only_repeats(composed.lines[1:], question):
+            # "how many pets does the chief judge own?" answered by the signature line "Chief Judge": lines
+            # holding only the question's own words answer nothing
             return abstain(state, decision)
     if composed is None:
         return abstain(state)
