@@ -46,6 +46,8 @@ class Extract:
     held: frozenset[str] = frozenset()  # every term of the question it holds, the words naming its document too
 
 
+REPLY_OPENING_CHARS = 6  # a chat message's first sentence this short ("查到了。", "OK.") is said with the next
+_SPEAKER = re.compile(r"^[^：:\n]{1,30}[（(][^）)]*[）)][：:]\s*")  # "王磊（08:53）：", as the chat parser writes it
 _NUMERIC = re.compile(r"^[\d.,%％\s]+[\u4e00-\u9fffA-Za-z%]{0,6}$")
 
 
@@ -79,6 +81,11 @@ def sentence_units(hit: Hit) -> list[str]:
                 and lines[1].startswith(lines[0].split(" | ")[0].strip() + ":"):
             lines = lines[1:]  # the header row ("岗位 | 显示器型号"): its rows say each header's value
         return lines
+    if (hit.metadata or {}).get("speaker"):
+        units = split_sentences(hit.content)
+        if len(units) > 1 and len(_SPEAKER.sub("", units[0])) <= REPLY_OPENING_CHARS:
+            units[:2] = [f"{units[0]}{units[1]}"]  # "王磊（08:53）：查到了。" opens the reply that says what was found
+        return units
     if (hit.metadata or {}).get("segment_type") == "ocr":
         return _pair_label_runs([line.strip() for line in hit.content.split("\n") if line.strip()])
     return split_sentences(hit.content)
@@ -129,6 +136,21 @@ def next_passage(hits: list[Hit], i: int) -> int | None:
     return next((k for k, other in enumerate(hits)
                  if other.document_id == hit.document_id and other.version == hit.version
                  and other.position == hit.position + 1 and other.node_type not in ("section", "document")), None)
+
+
+_ASKING = re.compile(r"[？?]\s*$")
+
+
+def asked_before(hits: list[Hit], i: int) -> str:
+    """The chat message hits[i] replies to, when it follows one that asks ("赵宏（08:49）：收到。原因查到了吗？" before
+    "王磊（08:53）：查到了。…日志盘写满了"): a reply answers in none of the question's words, its question holds
+    them. "" for any other passage, or when ``hits`` lacks the message before it."""
+    hit = hits[i]
+    if not (hit.metadata or {}).get("speaker"):
+        return ""
+    before = next((other for other in hits if other.document_id == hit.document_id and other.version == hit.version
+                   and other.position == hit.position - 1 and (other.metadata or {}).get("speaker")), None)
+    return before.content if before is not None and _ASKING.search(before.content) else ""
 
 
 def continuation(hits: list[Hit], i: int) -> tuple[int, str] | None:
@@ -201,6 +223,10 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
     candidates: list[Extract] = []
     allowed = [i for i, h in enumerate(hits) if documents is None or h.document_id in documents][:max_passages]
     allowed += [i for i, h in enumerate(hits) if h.document_id in linked and i not in allowed][:2]
+    # the reply to a chat message of theirs that asks ("原因查到了吗？") is read with it: it holds the answer
+    allowed += list(dict.fromkeys(k for i in allowed if _ASKING.search(hits[i].content)
+                                  and (k := next_passage(hits, i)) is not None and k not in allowed
+                                  and asked_before(hits, k)))
     known = " ".join(h.content for h in hits).lower()  # names the documents write (text.rivals)
     rivalled: set[str] = set()  # the items the question names that other rows' look-alikes were dropped for
     names = [hits[i].names() for i in allowed]
@@ -216,17 +242,20 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
         ask = asked_terms(hit, weights, cfg.subject_weight, naming)
         crumb = _flat(hit.breadcrumb)
         cont = continuation(hits, idx)
+        asking = asked_before(hits, idx)  # the question this chat message answers: what it is about
         rows = hit.node_type in ("table", "list")
         for i in range(len(units)):
             sent = _with_continuation(units, i, terms)
-            if _flat(sent) in crumb or states_nothing(sent):
-                continue  # a line that only repeats its heading ("附表1 主要技术指标"), or only labels, states nothing
+            if _flat(sent) in crumb or states_nothing(sent) or _ASKING.search(sent):
+                # a line that only repeats its heading ("附表1 主要技术指标"), or only labels, states nothing; nor
+                # does one that asks ("原因查到了吗？"): its reply may answer
+                continue
             if rows and (item := about_another(sent, question, known)):
                 rivalled.add(item)
                 continue  # the row of a look-alike item (设计岗's monitor for a question about 销售岗)
             # a sentence cut by a page break is judged whole: what it holds is what the answer will quote
             whole = f"{sent}{cont[1]}" if cont is not None and i == len(units) - 1 else sent
-            low = whole.lower()
+            low = f"{asking}\n{whole}".lower() if asking else whole.lower()
             matched = [t for t in terms if holds(low, t) or any(holds(low, x) for x in translations.get(t, ()))]
             cov = coverage(matched, ask) if terms else 0.0
             # what it asks of the document: not the words naming it, nor the kind of document ("judgment",

@@ -302,3 +302,19 @@ def test_kind_first_keeps_the_line_of_the_kind_asked_however_well_another_scores
     first = pick_sentences(q, list(w), w, hits, max_sentences=1, cfg=CFG, complement=True, kind_first=True)
     assert [p.text for p in first] == ["Pulse: 90 bpm"]
     assert [p.text for p in plain] == [hits[0].content]
+
+
+def test_the_reply_to_a_chat_message_that_asks_answers_in_its_words():
+    """"原因查到了吗？" holds the question's 原因; the reply after it ("日志盘写满了") holds none of its words but is
+    what answers: it is read with the message it answers, though it ranks below the passages read; the message
+    that asks is no answer itself."""
+    def message(node_id: str, content: str, relevance: float) -> Hit:
+        return hit(node_id, content, relevance).model_copy(update={"metadata": {"speaker": content[:2]}})
+
+    w = {"订单": 1.0, "服务": 1.0, "故障": 1.0, "原因": 2.0}
+    hits = [message("n1", "王磊（08:47）：昨晚订单服务出故障了，影响大概40分钟。", 0.9),
+            message("n2", "赵宏（08:49）：收到。原因查到了吗？", 0.5),
+            message("n3", "王磊（08:53）：查到了。节点的日志盘写满了，请求全部超时。", 0.6)]
+    picked = pick_sentences("订单服务故障的原因是什么？", list(w), w, hits, max_sentences=3, max_passages=2, cfg=CFG,
+                            complement=True)
+    assert any("日志盘写满了" in p.text for p in picked), [p.text for p in picked]
