@@ -251,6 +251,8 @@ def last_link(question: str, weights: dict[str, float], pool: Sequence[Hit], quo
             linked = next((e for e in entities if e in low or e in title), None)
             if linked is None:
                 continue
+            if linked not in low and any(n.lower() in title for n in _entities(unit) if n.lower() != linked):
+                continue  # the title's other subject ("… Hiroshima and Nagasaki": a line about Nagasaki)
             held = held_share(f"{unit} {hit.breadcrumb}", ask)
             if held <= floor:
                 continue

@@ -117,3 +117,21 @@ def test_what_is_asked_of_the_link_leaves_the_description_out():
                        "the American Psychological Association.")
     assert needs_second_hop(page, asked, 0.6)
     assert asked_of_link("What is the capital of France?", weights) == weights  # nothing described
+
+
+def test_a_line_about_the_other_subject_of_a_linked_title_is_no_link():
+    """Hiroshima links to "Atomic bombings of Hiroshima and Nagasaki": its line about Nagasaki is the title's
+    other subject, not what is asked of Hiroshima."""
+    q = "What kind of plane dropped the bomb on Akinoshu Kenji's birthplace?"
+    subject = Hit(node_id="a", document_id="akinoshu", document_name="akinoshu-kenji.md", version=1,
+                  node_type="paragraph", section="Akinoshu Kenji", breadcrumb="akinoshu-kenji.md > Akinoshu Kenji",
+                  content="Akinoshu Kenji is a former sumo wrestler from Hiroshima, Japan.", position=1, relevance=0.9)
+    bombings = "atomic-bombings-of-hiroshima-and-nagasaki.md"
+    nagasaki = Hit(node_id="b", document_id="bombings", document_name=bombings, version=1, node_type="paragraph",
+                   section="Atomic bombings of Hiroshima and Nagasaki",
+                   breadcrumb=f"{bombings} > Atomic bombings of Hiroshima and Nagasaki",
+                   content="Three days later, a plutonium bomb was dropped on Nagasaki. On August 6, the U.S. dropped "
+                           "a uranium bomb on Hiroshima.", position=2, relevance=0.6)
+    w = {t: 1.0 for t in query_terms(q)}
+    link = last_link(q, w, [subject, nagasaki], [(0, subject.content)], enough=0.6, passages=5)
+    assert link is not None and "Hiroshima" in link.text and "Nagasaki" not in link.text, link
