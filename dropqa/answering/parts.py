@@ -241,8 +241,37 @@ def named_documents(question: str, titles: Sequence[dict[str, Any]], min_share: 
     # them (钢城市人民医院: 钢 / 城市 / 人民 / 医院, the lone 钢 and 雨 dropped from the terms)
     whole = [words for _, _, words, _, written in scored if written]
     scored = [s for s in scored if s[4] or not any(s[2] <= words for words in whole)]
+    # "根据青岚证券研究所的行业研究简报，预测鲜邻零售…": the source the question opens with is the document it asks;
+    # a document named only after it (鲜邻零售's own report) is what the source writes about, not a second source
+    source = source_span(question).lower()
+    if source:
+        inside = [s for s in scored if any(holds_word(source, t) for t in s[2])]
+        if inside:
+            scored = inside
     return [(row, share) for row, share, words, _, _ in scored
             if not any(words < other for _, _, other, _, _ in scored)]
+
+
+# the source a question opens with: "根据…，", or "According to …," up to the comma before what is asked (names
+# such as "Trenton, Vandalia, Court" hold commas of their own)
+_SOURCE = re.compile(r"^\s*(?:根据|按照|依据|据)(?P<zh>[^，,。？?]{2,80}?)[，,]|"
+                     r"^\s*(?i:according to)(?P<en>[^?]{2,200}?),\s*"
+                     r"(?=(?i:who|whom|whose|what|which|when|where|why|how|did|does|do|is|are|was|were|in|on|at|for|"
+                     r"by|both)\b)")
+
+
+def source_span(question: str) -> str:
+    """The source a question opens with, or "": "根据青岚证券研究所的行业研究简报，…" → 青岚证券研究所的行业研究简报;
+    "According to the judgment of Trenton, Vandalia, Court, who …" → the judgment of Trenton, Vandalia, Court."""
+    m = _SOURCE.match(question)
+    return (m.group("zh") or m.group("en") or "") if m else ""
+
+
+def holds_word(text: str, term: str) -> bool:
+    """``term`` (a question term, lower case) in lower-cased ``text``: as written for Chinese, else as a word."""
+    if has_han(term):
+        return term in text
+    return re.search(rf"(?<![a-z0-9]){re.escape(term)}(?![a-z0-9])", text) is not None
 
 
 def _writes_whole(question: str, names: Collection[str]) -> bool:

@@ -10,6 +10,7 @@ from dropqa.answering.parts import (
     mentions,
     named_documents,
     sibling_documents,
+    source_span,
     subject_spans,
 )
 from dropqa.config import AnswerSettings
@@ -353,3 +354,26 @@ def test_a_chinese_name_written_whole_names_its_document_not_a_namesake_of_the_s
     terms = ["城市", "人民", "医院", "住院", "病历", "某某", "进行", "辅助", "检查"]
     named = named_documents("根据雨城市人民医院的住院病历，康某某进行了几项辅助检查？", rows, SHARE, terms)
     assert [row["document_id"] for row, _ in named] == ["rain"]
+
+
+def test_the_source_a_question_opens_with_is_the_document_it_asks():
+    """"根据青岚证券研究所的行业研究简报，预测鲜邻零售…": the brief is the source; 鲜邻零售's own report, named only
+    after it, is what the brief writes about — not a second source to quote beside it."""
+    titles = [{**_row("brief", "行业研究简报_1.txt", "行业研究简报_1.txt", "农业与消费零售行业研究简报（2022年第4期）"),
+               "subjects": ["青岚证券研究所", "丰穗农业科技股份有限公司", "鲜邻零售股份有限公司"]},
+              {**_row("retail", "公司年报_零售_2.txt", "公司年报_零售_2.txt"),
+               "subjects": ["鲜邻零售股份有限公司", "南屿市"]},
+              {**_row("agri", "公司年报_农业_1.txt", "公司年报_农业_1.txt"), "subjects": ["丰穗农业科技股份有限公司"]}]
+    q = "根据青岚证券研究所的行业研究简报，预测鲜邻零售2022年的营业收入是多少？"
+    assert source_span(q) == "青岚证券研究所的行业研究简报"
+    assert [row["document_id"] for row, _ in named_documents(q, titles, SHARE)] == ["brief"]
+    # asked of itself, 鲜邻零售's report is named by the same words
+    own = named_documents("鲜邻零售2021年的营业收入是多少？", titles, SHARE)
+    assert [row["document_id"] for row, _ in own] == ["retail"]
+
+
+def test_a_source_names_every_document_it_lists():
+    q = "According to the judgments of Riverton, Hamilton, Court and Sterling, Quarryville, Court, who was older?"
+    assert source_span(q).strip() == "the judgments of Riverton, Hamilton, Court and Sterling, Quarryville, Court"
+    assert {row["document_id"] for row, _ in named_documents(q, COURTS, SHARE)} == {"c119", "c123"}
+    assert source_span("丰穗2021年的营业收入是多少？") == ""
