@@ -245,7 +245,7 @@ def named_documents(question: str, titles: Sequence[dict[str, Any]], min_share: 
     # a document named only after it (鲜邻零售's own report) is what the source writes about, not a second source
     source = source_span(question).lower()
     if source:
-        inside = [s for s in scored if any(holds_word(source, t) for t in s[2])]
+        inside = [s for s in scored if any(_word_at(source, t) for t in s[2])]
         if inside:
             scored = inside
     return [(row, share) for row, share, words, _, _ in scored
@@ -265,13 +265,6 @@ def source_span(question: str) -> str:
     "According to the judgment of Trenton, Vandalia, Court, who …" → the judgment of Trenton, Vandalia, Court."""
     m = _SOURCE.match(question)
     return (m.group("zh") or m.group("en") or "") if m else ""
-
-
-def holds_word(text: str, term: str) -> bool:
-    """``term`` (a question term, lower case) in lower-cased ``text``: as written for Chinese, else as a word."""
-    if has_han(term):
-        return term in text
-    return re.search(rf"(?<![a-z0-9]){re.escape(term)}(?![a-z0-9])", text) is not None
 
 
 def _writes_whole(question: str, names: Collection[str]) -> bool:

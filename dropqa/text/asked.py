@@ -74,7 +74,8 @@ _CN_MEASURE = "个只台名人次项天年月日周时分秒米里克吨元岁�
 _EN_COUNT = (r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
              r"seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|"
              r"dozen)\b")
-_DIGIT = re.compile(rf"\d+(?:[.,]\d+)*|第[一二三四五六七八九十百千两]+|[一二三四五六七八九十百千万亿两]{{2,}}|"
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")  # a number as written whole: "1,372", "2.00"
+_DIGIT = re.compile(rf"{_NUMBER.pattern}|第[一二三四五六七八九十百千两]+|[一二三四五六七八九十百千万亿两]{{2,}}|"
                     rf"[一二三四五六七八九十百千万亿两][{_CN_MEASURE}]|(?i:{_EN_COUNT})")
 # A calendar date or a time of day, whose digits say when, not how many: "26th, February", "March 15, 2023",
 # "2023年4月15日", "4月15日", "2023-04-15", "10:15", "in 2021", "fiscal 2020", "September 2012" — not a count that
@@ -204,9 +205,6 @@ def _only_a_base(clause: str, term: str, translations: Mapping[str, Iterable[str
 _REFERENCE = re.compile(r"(?i)第\s*[\d一二三四五六七八九十百零两]+\s*[条章节款项篇部编]|"
                         r"(?:附表|附图|图|表)\s*[\d一二三四五六七八九十]+(?:[-.－]\d+)*|"
                         r"\b(?:article|art\.|section|chapter|figure|fig\.|table|appendix|clause)\s+\d+(?:[-.]\d+)*")
-
-
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 
 
 def _holds_count(undated: str, asked: str) -> bool:
