@@ -416,14 +416,16 @@ def fit_check(args: argparse.Namespace) -> int:
 
 
 # ----------------------------------------------------------------------------- kinds an answer must quote
-KINDS = ("money", "date", "duration", "number", "person")
+KINDS = ("money", "share", "date", "duration", "number", "person")
 
 
-def kind_outcomes(rows: list[dict[str, Any]], kinds: set[str]) -> list[bool]:
+def kind_outcomes(rows: list[dict[str, Any]], kinds: set[str], term_share: float = 0.25) -> list[bool]:
     """Each row's verdict (answered?) had ``answer.required_kinds`` been ``kinds``: an answered question asking
     one of them is refused when no line of its answer holds an answer of that kind. Answers that report what
-    each of several documents says (the readers' ``findings_lead``) are not gated, as in the graph."""
-    from dropqa.text.asked import lacks_required_kind
+    each of several documents says (the readers' ``findings_lead``) are not gated, as in the graph. A clause gives
+    the value for what is asked when it holds an asked term (the weights each item records) weighing at least
+    ``term_share`` of the heaviest (``answer.kind_term_share``)."""
+    from dropqa.text.asked import lacks_required_kind, salient
     from dropqa.text.messages import render
 
     several = {render(lang, "findings_lead") for lang in ("en", "zh")}
@@ -431,23 +433,27 @@ def kind_outcomes(rows: list[dict[str, Any]], kinds: set[str]) -> list[bool]:
     for r in rows:
         answered = bool(r["answerable"])
         lines = str(r.get("answer", "")).splitlines()
+        decision = r.get("decision") or {}
         if answered and lines and lines[0].strip() not in several \
-                and lacks_required_kind(lines[1:], str(r.get("question", "")), kinds):
+                and lacks_required_kind(lines[1:], str(r.get("question", "")), kinds,
+                                        salient(decision.get("asked") or {}, term_share),
+                                        decision.get("translations") or None):
             answered = False
         out.append(answered)
     return out
 
 
-def choose_kinds(rows: list[dict[str, Any]], abstain_cost: float, max_false_abstention: float = 0.05) -> list[str]:
+def choose_kinds(rows: list[dict[str, Any]], abstain_cost: float, max_false_abstention: float = 0.05,
+                 term_share: float = 0.25) -> list[str]:
     """The kinds whose gate, each added alone to the run's own verdicts, does not raise the cost (corpus by
     corpus) and keeps every corpus's false abstention within ``max_false_abstention`` (or what it is without the
     gate). A kind the suites give no evidence against is kept: issue 21 asks that an answer hold the asked kind,
     and the fit removes the kinds whose gate costs right answers (who, when, how many, on the dev suites)."""
-    off = absent_rates(rows, kind_outcomes(rows, set()), by_corpus=True)
+    off = absent_rates(rows, kind_outcomes(rows, set(), term_share), by_corpus=True)
     base = absent_cost(off, abstain_cost)
     chosen = []
     for kind in KINDS:
-        rates = absent_rates(rows, kind_outcomes(rows, {kind}), by_corpus=True)
+        rates = absent_rates(rows, kind_outcomes(rows, {kind}, term_share), by_corpus=True)
         if any((v["false_abstention"] or 0.0) > max(max_false_abstention, off[name]["false_abstention"] or 0.0)
                for name, v in rates.items()):
             continue
@@ -462,25 +468,27 @@ def fit_kinds(args: argparse.Namespace) -> int:
     rows = [r for path in args.files for r in read_rows(path)]
     print("| gate | cost | " + " | ".join(sorted({r["suite"] for r in rows})) + " |")
     for kinds in [set(), *({k} for k in KINDS)]:
-        rates = absent_rates(rows, kind_outcomes(rows, kinds))
+        rates = absent_rates(rows, kind_outcomes(rows, kinds, args.term_share))
         cells = [f"FA {_or_dash(v['false_abstention'])} NA {_or_dash(v['no_answer_accuracy'])}"
                  for v in rates.values()]
         print(f"| {','.join(sorted(kinds)) or 'off'} | {absent_cost(rates, args.abstain_cost):.3f} | "
               + " | ".join(cells) + " |")
-    chosen = choose_kinds(rows, args.abstain_cost, args.max_false_abstention)
+    chosen = choose_kinds(rows, args.abstain_cost, args.max_false_abstention, args.term_share)
     print(f"chosen (abstain cost {args.abstain_cost}, false abstention at most {args.max_false_abstention} per "
           f"corpus): answer.required_kinds = {chosen}")
     for corpus in sorted({r["suite"].removeprefix("xl-") for r in rows}):
         train = [r for r in rows if r["suite"].removeprefix("xl-") != corpus]
         test = [r for r in rows if r["suite"].removeprefix("xl-") == corpus]
-        kinds = choose_kinds(train, args.abstain_cost, args.max_false_abstention)
-        for name, v in absent_rates(test, kind_outcomes(test, set(kinds))).items():
+        kinds = choose_kinds(train, args.abstain_cost, args.max_false_abstention, args.term_share)
+        for name, v in absent_rates(test, kind_outcomes(test, set(kinds), args.term_share)).items():
             print(f"  held out {name}: kinds {kinds} → false abstention {_or_dash(v['false_abstention'])}, "
                   f"no-answer accuracy {_or_dash(v['no_answer_accuracy'])}")
     return 0
 
 
 def main() -> int:
+    from dropqa.config import AnswerSettings
+
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="command", required=True)
     c = sub.add_parser("collect", help="ask a suite's questions and record features and labels")
@@ -507,6 +515,8 @@ def main() -> int:
     k.add_argument("files", nargs="+", type=Path)
     k.add_argument("--abstain-cost", type=float, default=1.0)
     k.add_argument("--max-false-abstention", type=float, default=0.05)
+    k.add_argument("--term-share", type=float, default=AnswerSettings().kind_term_share,
+                   help="answer.kind_term_share to replay the gate with (run once per share to compare)")
     args = ap.parse_args()
     if args.command == "kinds":
         return fit_kinds(args)

@@ -128,6 +128,10 @@ def ask_item(services: Any, item: EvalItem, kb: uuid.UUID = DEFAULT_KB) -> tuple
     if decision is not None:
         decision["quoted"] = quoted_measures(answer.answer if answer.answerable else "", quality)
         decision["apart"] = list(quality.asked.apart_terms)  # what the apart check read (fit apart replays it)
+        asked = quality.asked.weights(quality.weights)  # what the kinds gate read (fit kinds replays it)
+        decision["asked"] = {t: round(w, 4) for t, w in asked.items()}
+        decision["translations"] = {t: list(quality.asked.translations.get(t, ())) for t in asked
+                                    if quality.asked.translations.get(t)}
     return result, {"confidence": answer.confidence, "decision": decision}
 
 

@@ -2,10 +2,10 @@
 
 A question names a **subject** (a court, a patient, a product: the words that name its document) and
 asks an **attribute** of it ("RPO", "企业版 … 价格", "显示器", "appointed … CEO") of an expected **kind**:
-who → a person or role holder, when → a date or time, how much does it cost → an amount of money, how
-many / how much → a number, anything else
-→ a named thing. "High confidence" is a promise that the quoted sentence holds the asked attribute
-(in the question's words or their translation) and an answer of the asked kind; this module checks it.
+who → a person or role holder, when → a date or time, how much does it cost → an amount of money, what
+percentage / 占比多少 → a share, how many / how much → a number, anything else → a named thing. "High confidence"
+is a promise that the quoted sentence holds the asked attribute (in the question's words or their translation)
+and an answer of the asked kind; this module checks it.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from dropqa.text.segment import has_han, holds, names_a_thing, query_terms, whol
 from dropqa.text.subjects import is_document_kind, is_placeholder, withheld_names
 
 _MARK = re.compile(r"\s*\[\d+\]")  # a citation marker, "[3]"
-AnswerKind = Literal["person", "date", "duration", "money", "number", "thing"]
+AnswerKind = Literal["person", "date", "duration", "money", "share", "number", "thing"]
 
 _WHO = re.compile(r"(?i)\bwho(?:m|se)?\b|谁|哪位|哪个人|何人|什么人|姓名|名字|负责人是")
 _WHEN = re.compile(r"(?i)\bwhen\b|what (?:date|time|year|day|month)|which (?:date|year|day|month)|"
@@ -66,6 +66,19 @@ _MONEY = re.compile(r"(?i)\d[\d,.]*\s*(?:万|亿)?\s*(?:元|块|美元|欧元|�
                     r"\s*[)）]\s*[:：]?\s*[¥￥$€£]?\s*\d|"
                     # a price that is nothing: "基础版: 免费", "the Basic plan is free" — not "可免费升级", "free trial"
                     r"(?:[:：]\s*|为|是)免费|免费(?:[。；;]|$)|(?:\bis|\bare|:)\s*free\b|\bfree(?: of charge)?[.;]?$")
+# A share asked: a percentage or a proportion of a whole ("what percentage of sales came from online",
+# "线上销售额占总销售额的比例是多少", "占比多少") — answered by a percentage or a fraction, not by any number
+# ("launched its app in 14 cities"). Not a rate with a unit ("pulse rate": beats per minute), nor a comparison
+# ("哪家…比例更高").
+_SHARE_Q = re.compile(r"(?i)\bwhat (?:percentage|percent|share|proportion|fraction)\b|"
+                      r"\bwhat (?:is|was|are|were) the (?:\w+ )?(?:percentage|proportion)\b|"
+                      r"\bhow (?:large|big|high) (?:a |is the |was the )?(?:share|percentage|proportion)\b|"
+                      r"百分之(?:多少|几)|百分比(?:是|为)?(?:多少|几)|占比(?:是|为|有)?(?:多少|几)|"
+                      r"(?:比例|比重)(?:是|为|有|达到?)?(?:多少|几)|占(?!地|用)[^，,。；;？?]{0,24}?(?:多少|几成|百分之几)")
+# A share as written: "17.6%", "17.6 percent", "百分之二十", "三分之一", "one third", "half of".
+_SHARE = re.compile(r"(?i)\d+(?:[.,]\d+)?\s*(?:%|％|‰|percent\b|per cent\b|percentage points?\b)|"
+                    r"百分之[零一二三四五六七八九十百点\d.]+|[\d一二三四五六七八九十百]+分之[\d一二三四五六七八九十]+|"
+                    r"\b(?:half|one[- ]third|a third|two[- ]thirds|a quarter|one[- ]quarter|three[- ]quarters)\b")
 # A number: digits, or Chinese numerals that count something — several of them ("十五", "二十"), an ordinal
 # ("第三"), or one before a measure word ("三台", "两名", "一次") — not the 一 of 一种, 一些, 统一, 唯一.
 _CN_MEASURE = "个只台名人次项天年月日周时分秒米里克吨元岁倍层家件条份辆座所间股位届期批场套张页章节款"
@@ -135,6 +148,8 @@ def expected_kind(question: str) -> AnswerKind:
         return _compared_kind(m.group("zh") or m.group("en").lower(), question)
     if _DURATION_Q.search(question):
         return "duration"
+    if _SHARE_Q.search(question):
+        return "share"
     if _MONEY_Q.search(question) and not _CHANGE_Q.search(question):
         return "money"
     if _HOW_MANY.search(question):
@@ -161,6 +176,8 @@ def holds_kind(sentence: str, kind: AnswerKind, question: str = "") -> bool:
     asked = question.lower()
     if kind == "money":  # a price is an amount of money, not any number ("三个版本" is not a price)
         return any(m.group(0).lower() not in asked for m in _MONEY.finditer(sentence))
+    if kind == "share":  # a percentage or a fraction, not any number ("in 14 cities" is no share of sales)
+        return any(m.group(0).lower() not in asked for m in _SHARE.finditer(sentence))
     if kind == "number":  # a count or a measure, not the digits of a date ("Admission Time: 26th, February")
         return _holds_count(_CALENDAR.sub(" ", sentence), asked) or gives_age(sentence, question)
     if kind == "date":
@@ -290,13 +307,13 @@ def dates_its_document(sentence: str) -> bool:
 
 def holds_kind_for(sentence: str, kind: AnswerKind, question: str, asked: Collection[str],
                    translations: Mapping[str, Iterable[str]] | None = None) -> bool:
-    """:func:`holds_kind` of the value the sentence gives *for* what is asked: a number or an amount in a
-    clause that holds one of the ``asked`` terms (or a translation), not only as a ratio's base unless the
+    """:func:`holds_kind` of the value the sentence gives *for* what is asked: a number, an amount or a share
+    in a clause that holds one of the ``asked`` terms (or a translation), not only as a ratio's base unless the
     question asks a share. "研发投入0.93亿元，占营业收入的2.4%" gives 研发投入's amount and share, not
     营业收入's; "实现营业收入38.62亿元" gives it. A person, a date or a thing is judged on the whole sentence
     (a name is often the sentence's subject, a date its opening phrase: "Following … in 1946, South Africa
     refused …", "2006年8月，神圣十月第一次连载…"); so is a sentence holding none of ``asked``."""
-    if kind not in ("number", "money") or not asked or gives_age(sentence, question):
+    if kind not in ("number", "money", "share") or not asked or gives_age(sentence, question):
         return holds_kind(sentence, kind, question)
     if kind == "number":  # a date is no count, also when a comma cuts it ("Admission Time: 26th, February"):
         sentence = _CALENDAR.sub(" ", sentence)  # masked once, before the clauses are cut
@@ -333,16 +350,22 @@ def quoted(answer: str) -> str:
     return "\n".join(_MARK.sub("", line) for line in answer.splitlines() if _MARK.search(line))
 
 
-def quotes_kind(lines: Iterable[str], kind: AnswerKind, question: str) -> bool:
-    """Does one of an answer's lines (its citation markers aside) hold an answer of ``kind``?"""
-    return any(holds_kind(re.sub(r"\[\d+\]", " ", line), kind, question) for line in lines)
+def quotes_kind(lines: Iterable[str], kind: AnswerKind, question: str, asked: Collection[str] = (),
+                translations: Mapping[str, Iterable[str]] | None = None) -> bool:
+    """Does one of an answer's lines (its citation markers aside) hold an answer of ``kind`` — given ``asked`` (the
+    question's terms beyond its subject), one *for* what is asked (:func:`holds_kind_for`)?"""
+    return any(holds_kind_for(re.sub(r"\[\d+\]", " ", line), kind, question, asked, translations) for line in lines)
 
 
-def lacks_required_kind(lines: Iterable[str], question: str, kinds: Collection[str]) -> bool:
+def lacks_required_kind(lines: Iterable[str], question: str, kinds: Collection[str], asked: Collection[str] = (),
+                        translations: Mapping[str, Iterable[str]] | None = None) -> bool:
     """``question`` asks a kind in ``kinds`` (``answer.required_kinds``) and none of an answer's ``lines`` holds an
-    answer of it: the graph refuses such an answer, and ``evals.fit kinds`` replays the same verdict."""
+    answer of it for what is asked: "how much did the Company spend on research and development in fiscal 2021"
+    answered by "In fiscal 2021, the Company achieved revenue of $1,057.2 million" gives an amount, but in no
+    clause about what is asked. The graph refuses such an answer, and ``evals.fit kinds`` replays the same
+    verdict (on the asked terms each report item records)."""
     kind = expected_kind(question)
-    return kind in kinds and not quotes_kind(lines, kind, question)
+    return kind in kinds and not quotes_kind(lines, kind, question, asked, translations)
 
 
 def ask_weights(weights: Mapping[str, float], subject: Iterable[str]) -> dict[str, float]:
@@ -351,6 +374,15 @@ def ask_weights(weights: Mapping[str, float], subject: Iterable[str]) -> dict[st
     naming = set(subject)
     return {t: w for t, w in weights.items()
             if t not in naming and not t.isdigit() and not is_document_kind(t) and not is_placeholder(t)}
+
+
+def salient(asked: Mapping[str, float], share: float) -> list[str]:
+    """The asked terms weighing at least ``share`` of the heaviest one: what a clause must hold to give the value
+    *for* what is asked. "the Company" is written in every clause of a company's report (its weight is small), so
+    "the Company achieved revenue of $1,057.2 million" gives no amount for "how much did the Company spend on
+    research and development"."""
+    top = max(asked.values(), default=0.0)
+    return [t for t, w in asked.items() if w >= share * top]
 
 
 # What may stand right before a role word that names a subject: an article or preposition ("the defendants

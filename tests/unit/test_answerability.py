@@ -358,8 +358,8 @@ def test_required_kinds_keep_a_gate_that_costs_nothing_and_drop_one_that_refuses
             row("b", "When was he arrested?", "From the documents:\nHe was arrested after the raid. [1]", True)]
     assert kind_outcomes(rows, {"money"}) == [False, True, True]
     assert kind_outcomes(rows, {"date"}) == [True, True, False]
-    # duration: the suites give no evidence against it, so it is kept, as number and person are
-    assert choose_kinds(rows, abstain_cost=1.0) == ["money", "duration", "number", "person"]
+    # share, duration: the suites give no evidence against them, so they are kept, as number and person are
+    assert choose_kinds(rows, abstain_cost=1.0) == ["money", "share", "duration", "number", "person"]
 
 
 # --- the written-apart check ------------------------------------------------------------------

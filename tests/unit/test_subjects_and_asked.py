@@ -13,9 +13,11 @@ from dropqa.text.asked import (
     held_share,
     holds_kind,
     holds_kind_for,
+    lacks_required_kind,
     missing_terms,
     only_repeats,
     people_named,
+    salient,
     says_more,
     written_as_one,
     written_together,
@@ -110,6 +112,11 @@ def test_hospital_and_patient_name_one_record_not_every_record_of_the_hospital()
     ("被告H. Walker被判处几年监禁？", "duration"), ("全职员工每年有多少天带薪年假？", "duration"),
     ("How many days of annual leave do full-time employees get?", "duration"), ("公司有几个部门？", "number"),
     ("哪一年成立的？", "date"), ("2024年度有多少项目？", "number"),
+    # a share of a whole is a percentage or a fraction — not a rate with a unit, a comparison, or land taken up
+    ("What percentage of the Company's total sales came from online sales?", "share"),
+    ("What share of revenue came from exports?", "share"), ("线上渠道销售额占总销售额的比例是多少？", "share"),
+    ("研发投入占营业收入多少？", "share"), ("What was Z. Walker's pulse rate?", "thing"),
+    ("哪家公司研发投入占营业收入的比例更高？", "number"), ("厂区占地面积多少？", "number"),
 ])
 def test_expected_kind(question: str, kind: str) -> None:
     assert expected_kind(question) == kind
@@ -121,6 +128,33 @@ def test_holds_kind_ignores_what_the_question_itself_says() -> None:
     assert holds_kind("连续5次输入错误密码将锁定账户。", "number", "密码错几次会锁定？")
     assert not holds_kind("Falcon-03 has 3 phases.", "number", "How many phases does Falcon-03 have, 3?")
     assert holds_kind("Arrested on 25 January 2023.", "date", "When was he arrested?")
+
+
+def test_a_share_is_a_percentage_or_a_fraction_not_any_number() -> None:
+    q = "What percentage of the Company's total sales came from online sales?"
+    for line in ("Online sales accounted for 17.6% of total sales.", "占总销售额的百分之十二", "约三分之一来自线上",
+                 "about one third of sales", "17.6 percent of sales"):
+        assert holds_kind(line, "share", q), line
+    for line in ("The Company launched its online ordering app in 14 cities.", "The Company was founded in 2012."):
+        assert not holds_kind(line, "share", q), line
+    assert not holds_kind("Online sales: 20%", "share", "Did online sales reach 20% of total sales?")
+
+
+def test_the_value_asked_is_given_in_a_clause_about_what_is_asked() -> None:
+    q = "How much did the Company spend on research and development in fiscal 2021?"
+    asked = {"spend": 5.6, "research": 2.5, "development": 2.4, "fiscal": 0.9, "company": 0.2}
+    revenue = ["In fiscal 2021, the Company's research and development centre opened in Ferrisport; the Company's "
+               "revenue was $1,057.2 million. [1]"]
+    spent = ["In fiscal 2021, the Company's research and development expenses were $45.1 million. [1]"]
+    # "the Company" is in every clause of the report: the revenue clause gives no R&D amount
+    assert salient(asked, 0.25) == ["spend", "research", "development"]
+    assert lacks_required_kind(revenue, q, ["money"], salient(asked, 0.25))
+    assert not lacks_required_kind(spent, q, ["money"], salient(asked, 0.25))
+    # every asked term counted, "the Company" lets the revenue clause pass
+    assert not lacks_required_kind(revenue, q, ["money"], list(asked))
+    # a line that holds none of what is asked is judged whole (the attribute may be worded otherwise)
+    assert not lacks_required_kind(["The programme costs CNY 20 a day. [1]"], q, ["money"], ["spend"])
+    assert not lacks_required_kind(["Founded in 2012. [1]"], q, ["share"], ["spend"])  # not a kind it asks
 
 
 def test_a_length_of_time_is_a_count_of_units_not_a_calendar_date() -> None:

@@ -30,7 +30,14 @@ from dropqa.retrieval.answerability import Decision, refusal_rule
 from dropqa.retrieval.fusion import calibrate_similarity
 from dropqa.retrieval.hits import Hit
 from dropqa.services import Context, Services
-from dropqa.text.asked import as_written, asks_for_summary, lacks_required_kind, missing_terms, only_repeats
+from dropqa.text.asked import (
+    as_written,
+    asks_for_summary,
+    lacks_required_kind,
+    missing_terms,
+    only_repeats,
+    salient,
+)
 from dropqa.text.messages import render
 from dropqa.text.segment import names_a_thing
 from dropqa.text.sentences import clean_markup
@@ -206,7 +213,10 @@ def compose_offline(state: State, svc: Services) -> dict[str, Any]:
                                           cfg=svc.settings.answer, documents=named, similarity=similarity,
                                           linked=set(intent.linked))
         if composed is not None and lacks_required_kind(composed.lines[1:], question,
-                                                        svc.settings.answer.required_kinds):
+                                                        svc.settings.answer.required_kinds,
+                                                        salient(state.quality.asked.weights(weights),
+                                                                svc.settings.answer.kind_term_share),
+                                                        state.quality.asked.translations):
             # "企业版多少钱" answered with lines that name no price: the documents do not say it
             return abstain(state, decision)
         if composed is not None and only_repeats(composed.lines[1:], question):

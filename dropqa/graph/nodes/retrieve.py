@@ -253,7 +253,7 @@ def asked_of(svc: Services, result: RetrievalResult, pool: list[Hit], named: dic
     if own and asked_in_han != (sum(map(has_han, own)) * 2 > len(own)):
         absent = []  # asked in one language of a document in the other: a dictionary's few words cannot tell
         nowhere = []
-    elif named and expected_kind(query) in ("number", "money") and not describes_link(query):
+    elif named and expected_kind(query) in ("number", "money", "share") and not describes_link(query):
         unseen = set(result.unseen)
         phrased = {t: w for t, w in ask.items() if t not in unseen or names_a_thing(t)}  # 是从: a wording, no word
         apart = written_apart(svc, query, phrased, result.translations, own_scope)
