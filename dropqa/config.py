@@ -319,11 +319,11 @@ class AnswerSettings(Section):
         400, ge=1, le=10000, description="the subject's passages read for a phrase's words written together (the "
         "apart check): its documents' passages writing the phrase's rarest word, at most this many")
     required_kinds: list[Literal["money", "share", "date", "duration", "number", "person"]] = Field(
-        default_factory=lambda: ["money", "share"], description="an offline answer to a question asking one of "
-        "these kinds (how much does it cost → an amount of money, what percentage → a percentage or a fraction, "
-        "when → a date, how long → a length of time, how many → a number, who → a person) is given only when a "
-        "quoted line holds an answer of that kind for what is asked; else 'the documents do not say' (fitted: "
-        "python -m dropqa.evals.fit kinds)")
+        default_factory=lambda: ["money", "share", "number"],
+        description="an offline answer to a question asking one of these kinds (how much does it cost → an amount "
+        "of money, what percentage → a percentage or a fraction, when → a date, how long → a length of time, how "
+        "many → a number, who → a person) is given only when a quoted line holds an answer of that kind for what "
+        "is asked; else 'the documents do not say' (fitted: python -m dropqa.evals.fit kinds)")
     kind_term_share: float = _share(0.25, "the kinds gate (required_kinds): a quoted clause gives the value for "
                                     "what is asked when it holds an asked term weighing at least this share of "
                                     "the heaviest ('the Company' of every clause does not; fitted: python -m "

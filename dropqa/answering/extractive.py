@@ -287,11 +287,13 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
         return []
     if require_asked and any(c.asked for c in candidates):
         candidates = [c for c in candidates if c.asked]
-    if any(c.of_kind for c in candidates) and (kind_first or kind in cfg.required_kinds
-                                               or not any(c.asked for c in candidates)):
-        # the answer must quote one: the lines that hold one — and when no line holds a word of what is asked
-        # (判刑时间 of a judgement that writes 判处有期徒刑五年), the kind of answer is all that tells the line
-        # that answers from the ones that only name the subject (its appeal notice)
+    # the answer must quote one: the lines that hold one — and when no line holds a word of what is asked
+    # (判刑时间 of a judgement that writes 判处有期徒刑五年), the kind of answer is all that tells the line that
+    # answers from the ones that only name the subject (its appeal notice). Not for a count the answer must hold:
+    # any line holds some number ("伙食补助每天100元" before the 住宿费限额 table's row), so the gate judges the lines
+    # the words chose — and refuses "how many employees" answered with the company's founding, not "six bases".
+    must_quote = kind in cfg.required_kinds and kind != "number"
+    if any(c.of_kind for c in candidates) and (kind_first or must_quote or not any(c.asked for c in candidates)):
         candidates = [c for c in candidates if c.of_kind]
     candidates.sort(key=lambda e: (-e.score, e.hit_index))
     if similarity is not None and cfg.sentence_rerank and cfg.sentence_similarity_weight:

@@ -422,7 +422,8 @@ KINDS = ("money", "share", "date", "duration", "number", "person")
 def kind_outcomes(rows: list[dict[str, Any]], kinds: set[str], term_share: float = 0.25) -> list[bool]:
     """Each row's verdict (answered?) had ``answer.required_kinds`` been ``kinds``: an answered question asking
     one of them is refused when no line of its answer holds an answer of that kind. Answers that report what
-    each of several documents says (the readers' ``findings_lead``) are not gated, as in the graph. A clause gives
+    each of several documents says (the readers' ``findings_lead``) are not gated, as in the graph, nor are answers
+    of one line (no lead: the outline's, the page finder's, which the graph does not gate). A clause gives
     the value for what is asked when it holds an asked term (the weights each item records) weighing at least
     ``term_share`` of the heaviest (``answer.kind_term_share``)."""
     from dropqa.text.asked import lacks_required_kind, salient
@@ -434,7 +435,7 @@ def kind_outcomes(rows: list[dict[str, Any]], kinds: set[str], term_share: float
         answered = bool(r["answerable"])
         lines = str(r.get("answer", "")).splitlines()
         decision = r.get("decision") or {}
-        if answered and lines and lines[0].strip() not in several \
+        if answered and len(lines) > 1 and lines[0].strip() not in several \
                 and lacks_required_kind(lines[1:], str(r.get("question", "")), kinds,
                                         salient(decision.get("asked") or {}, term_share),
                                         decision.get("translations") or None):

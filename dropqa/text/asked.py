@@ -27,6 +27,13 @@ _HOW_MANY = re.compile(r"(?i)how (?:many|much|long|old|often|far|large|big|high)
                        r"amount|price|cost|rate|fee)|多少|几[个位次项天年月台名家条份种岁]?|多久|多长|多大|多高|多远|比例|"
                        r"百分之|占比|金额|价格|费用|数量")
 
+# A question asking which one ("涉及金额最大的品牌是哪一个"): a named thing, though it speaks of an amount — unless it
+# asks a count or an amount outright as well, or compares the ones it names by a measure.
+_WHICH_Q = re.compile(r"(?i)哪(?:一)?[个家位种项款类]|\bwhich\b")
+_COUNT_ASKED = re.compile(r"(?i)how (?:many|much)|多少|几[个位次项天年月台名家条份种岁]?(?![乎])|"
+                          # a comparison by a measure asks each one's measure ("哪家公司…的比例更高")
+                          r"更[早晚长短久多少高低大小]|\b(?:higher|lower|more|less|larger|smaller|greater)\b")
+
 # A comparison of the named subjects by a measure ("谈某和倪某某的判刑时间谁更长", "whose sentence is longer, X or
 # Y?", "哪家公司的营收更高"): the answer names one of them, but what a line must hold is each one's measure — a
 # date for which is earlier, a length of time for which lasts longer, a number for which is more — not a name.
@@ -152,7 +159,7 @@ def expected_kind(question: str) -> AnswerKind:
         return "share"
     if _MONEY_Q.search(question) and not _CHANGE_Q.search(question):
         return "money"
-    if _HOW_MANY.search(question):
+    if _HOW_MANY.search(question) and not (_WHICH_Q.search(question) and not _COUNT_ASKED.search(question)):
         return "number"
     if _WHO.search(question):
         return "person"
@@ -306,30 +313,65 @@ def dates_its_document(sentence: str) -> bool:
 
 
 def holds_kind_for(sentence: str, kind: AnswerKind, question: str, asked: Collection[str],
-                   translations: Mapping[str, Iterable[str]] | None = None) -> bool:
+                   translations: Mapping[str, Iterable[str]] | None = None, *, judged_whole: bool = True) -> bool:
     """:func:`holds_kind` of the value the sentence gives *for* what is asked: a number, an amount or a share
     in a clause that holds one of the ``asked`` terms (or a translation), not only as a ratio's base unless the
     question asks a share. "研发投入0.93亿元，占营业收入的2.4%" gives 研发投入's amount and share, not
     营业收入's; "实现营业收入38.62亿元" gives it. A person, a date or a thing is judged on the whole sentence
     (a name is often the sentence's subject, a date its opening phrase: "Following … in 1946, South Africa
-    refused …", "2006年8月，神圣十月第一次连载…"); so is a sentence holding none of ``asked``."""
+    refused …", "2006年8月，神圣十月第一次连载…"); so is a sentence holding none of ``asked``, unless
+    ``judged_whole`` is False (the kinds gate: "an increase of 28.9% year on year" gives no share of online sales)."""
     if kind not in ("number", "money", "share") or not asked or gives_age(sentence, question):
         return holds_kind(sentence, kind, question)
-    if kind == "number":  # a date is no count, also when a comma cuts it ("Admission Time: 26th, February"):
+    if kind == "number":  # a date is no count, also when a comma cuts it ("Admission Time: 26th, February"),
         sentence = _CALENDAR.sub(" ", sentence)  # masked once, before the clauses are cut
+        if _COUNT_Q.search(question):  # and an amount of money counts no people ("donated $300,000")
+            sentence = _AMOUNT.sub(" ", sentence)
 
         def gives(text: str) -> bool:
             return _holds_count(text, question.lower())
     else:
         def gives(text: str) -> bool:
             return holds_kind(text, kind, question)
-    clauses = [(c, c.lower()) for c in _CLAUSE_END.split(sentence) if c.strip()]
+    clauses = _clauses(sentence)
     ratio_asked = bool(_RATIO_Q.search(question))
-    held = [(c, low, [t for t in asked if _held(low, t, translations)]) for c, low in clauses]
-    if not any(terms for _, _, terms in held):
-        return gives(sentence)
-    return any(gives(c) for c, low, terms in held
-               if any(ratio_asked or not _only_a_base(low, t, translations) for t in terms))
+    held = [(c, low, comma, [t for t in asked if _held(low, t, translations)]) for c, low, comma in clauses]
+    if not any(terms for *_, terms in held):
+        return judged_whole and gives(sentence)
+    for k, (c, low, _, terms) in enumerate(held):
+        if not any(ratio_asked or not _only_a_base(low, t, translations) for t in terms):
+            continue
+        if gives(c):
+            return True
+        # the value may follow its thing after a comma, in a clause naming nothing asked: "首批订单来自华东区教育
+        # 行业客户，共1.2万台"
+        if k + 1 < len(held) and held[k + 1][2] and not held[k + 1][3] and _CONTINUES.match(held[k + 1][0]) \
+                and gives(held[k + 1][0]):
+            return True
+    return False
+
+
+# A clause that goes on with the one before it, with no subject of its own: it opens with the value or a word
+# leading to one ("共1.2万台", "totalling $3 million") — not "新增代码行覆盖率还是不低于70%", which has its own.
+_CONTINUES = re.compile(r"(?i)\s*(?:[\d$¥￥€£]|共|合计|总计|累计|约|近|逾|超过|达|为|是|计|均|各|"
+                        r"total(?:l?ing)?\b|a total of\b|about\b|around\b|approximately\b|nearly\b|over\b|"
+                        r"up to\b|of which\b|worth\b|amounting\b|reaching\b)")
+
+
+def _clauses(sentence: str) -> list[tuple[str, str, bool]]:
+    """``sentence``'s clauses (``_CLAUSE_END``), each lower-cased too and whether a comma opens it (it goes on with
+    the clause before it, where a semicolon or a full stop starts another statement)."""
+    out: list[tuple[str, str, bool]] = []
+    start, comma = 0, False
+    for m in [*_CLAUSE_END.finditer(sentence), None]:
+        end = m.start() if m is not None else len(sentence)
+        piece = sentence[start:end]
+        if piece.strip():
+            out.append((piece, piece.lower(), comma))
+        if m is None:
+            break
+        start, comma = m.end(), m.group(0) in ("，", ",")
+    return out
 
 
 def says_more(sentence: str, question: str) -> bool:
@@ -353,8 +395,19 @@ def quoted(answer: str) -> str:
 def quotes_kind(lines: Iterable[str], kind: AnswerKind, question: str, asked: Collection[str] = (),
                 translations: Mapping[str, Iterable[str]] | None = None) -> bool:
     """Does one of an answer's lines (its citation markers aside) hold an answer of ``kind`` — given ``asked`` (the
-    question's terms beyond its subject), one *for* what is asked (:func:`holds_kind_for`)?"""
-    return any(holds_kind_for(re.sub(r"\[\d+\]", " ", line), kind, question, asked, translations) for line in lines)
+    question's terms beyond its subject), one *for* what is asked (:func:`holds_kind_for`): an amount or a share in
+    a clause holding an asked term, so a line holding none of them gives none ("an increase of 28.9% year on year"
+    is no share of online sales). A count is judged on the whole line when it holds no asked term: "育有3名子女"
+    answers "有几个孩子" in other words."""
+    return any(holds_kind_for(re.sub(r"\[\d+\]", " ", line), kind, question, asked, translations,
+                              judged_whole=kind == "number") for line in lines)
+
+
+# A count asked outright ("how many employees", "几名", "多少家门店"): an amount of money (``_AMOUNT``, whole) is none.
+_AMOUNT = re.compile(r"(?i)(?:[¥￥$€£]|\b(?:rmb|cny|usd|eur|gbp)\b)\s*\d[\d,.]*"
+                     r"(?:\s*(?:million|billion|thousand|万|亿))?|"
+                     r"\d[\d,.]*\s*(?:万|亿)?\s*(?:元|美元|欧元|英镑|yuan|rmb|cny|usd|eur|gbp|dollars?|euros?)")
+_COUNT_Q = re.compile(r"(?i)how many|几|多少(?:个|名|人|家|台|次|位|项|件|条|份|座|辆|所|种|户|张|篇|本)")
 
 
 def lacks_required_kind(lines: Iterable[str], question: str, kinds: Collection[str], asked: Collection[str] = (),
@@ -365,7 +418,25 @@ def lacks_required_kind(lines: Iterable[str], question: str, kinds: Collection[s
     clause about what is asked. The graph refuses such an answer, and ``evals.fit kinds`` replays the same
     verdict (on the asked terms each report item records)."""
     kind = expected_kind(question)
+    if kind == "number" and counts_by_listing(question):
+        return False  # "几项辅助检查" is answered by the examinations listed, which no line counts
     return kind in kinds and not quotes_kind(lines, kind, question, asked, translations)
+
+
+# A count the reader makes by listing what is counted: how many times, kinds or items, how many of what a person did
+# or underwent ("how many auxiliary examinations did A. Davis undergo", "一共有几次犯罪行为", "诊断依据有几项") —
+# answered by the things listed, which no line counts; unlike a figure the documents state ("how many employees did
+# the Company have at the end of 2021", "门店数量").
+_LISTED_COUNT_Q = re.compile(
+    r"(?i)几(?:项|次|种|类|个方面|个阶段|个步骤|处|份)|多少(?:项|次|种|类|份|处)|一共|总共|共有|共计|分别有|"
+    r"\bin total\b|\baltogether\b|\bdistinct\b|\bdifferent\b|"
+    r"how many (?:times|kinds|types|sorts|items|steps|stages|phases|ways)\b|"
+    r"\b(?:undergo|underwent|undergone|commit(?:ted)?|engaged? in|receive[sd]?|perform(?:ed)?|suffer(?:ed)?)\b")
+
+
+def counts_by_listing(question: str) -> bool:
+    """Does ``question`` ask a count the reader makes by listing what is counted (``_LISTED_COUNT_Q``)?"""
+    return bool(_LISTED_COUNT_Q.search(question))
 
 
 def ask_weights(weights: Mapping[str, float], subject: Iterable[str]) -> dict[str, float]:

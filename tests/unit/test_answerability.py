@@ -358,6 +358,9 @@ def test_required_kinds_keep_a_gate_that_costs_nothing_and_drop_one_that_refuses
             row("b", "When was he arrested?", "From the documents:\nHe was arrested after the raid. [1]", True)]
     assert kind_outcomes(rows, {"money"}) == [False, True, True]
     assert kind_outcomes(rows, {"date"}) == [True, True, False]
+    # an answer of one line has no lead: the page finder's, which the graph does not gate
+    page = row("a", "“容器化改造”一节在第几页？", "「3.2.1 容器化改造」位于第5页 [1]。", True)
+    assert kind_outcomes([page], {"number"}) == [True]
     # share, duration: the suites give no evidence against them, so they are kept, as number and person are
     assert choose_kinds(rows, abstain_cost=1.0) == ["money", "share", "duration", "number", "person"]
 

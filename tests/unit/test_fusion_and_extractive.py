@@ -298,8 +298,9 @@ def test_kind_first_keeps_the_line_of_the_kind_asked_however_well_another_scores
     hits = [hit("n1", "The pulse was checked on admission and found higher than usual by the nurse.", 0.9),
             hit("n2", "Pulse: 90 bpm", 0.2)]
     q = "Whose pulse was higher, A. Reed or B. Cole?"
-    plain = pick_sentences(q, list(w), w, hits, max_sentences=1, cfg=CFG, complement=True)
-    first = pick_sentences(q, list(w), w, hits, max_sentences=1, cfg=CFG, complement=True, kind_first=True)
+    money_only = CFG.model_copy(update={"required_kinds": ["money"]})  # a number is not a kind the answer must quote
+    plain = pick_sentences(q, list(w), w, hits, max_sentences=1, cfg=money_only, complement=True)
+    first = pick_sentences(q, list(w), w, hits, max_sentences=1, cfg=money_only, complement=True, kind_first=True)
     assert [p.text for p in first] == ["Pulse: 90 bpm"]
     assert [p.text for p in plain] == [hits[0].content]
 

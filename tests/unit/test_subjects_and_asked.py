@@ -9,6 +9,7 @@ from dropqa.answering.parts import name_terms, named_documents
 from dropqa.text.asked import (
     as_written,
     capitalised_words,
+    counts_by_listing,
     expected_kind,
     held_share,
     holds_kind,
@@ -117,6 +118,8 @@ def test_hospital_and_patient_name_one_record_not_every_record_of_the_hospital()
     ("What share of revenue came from exports?", "share"), ("线上渠道销售额占总销售额的比例是多少？", "share"),
     ("研发投入占营业收入多少？", "share"), ("What was Z. Walker's pulse rate?", "thing"),
     ("哪家公司研发投入占营业收入的比例更高？", "number"), ("厂区占地面积多少？", "number"),
+    # which one, though an amount is named: a named thing — unless a count or an amount is asked outright too
+    ("茅某某所销售的假冒商品中，涉及金额最大的品牌是哪一个？", "thing"), ("哪个项目的预算金额是多少？", "money"),
 ])
 def test_expected_kind(question: str, kind: str) -> None:
     assert expected_kind(question) == kind
@@ -152,9 +155,43 @@ def test_the_value_asked_is_given_in_a_clause_about_what_is_asked() -> None:
     assert not lacks_required_kind(spent, q, ["money"], salient(asked, 0.25))
     # every asked term counted, "the Company" lets the revenue clause pass
     assert not lacks_required_kind(revenue, q, ["money"], list(asked))
-    # a line that holds none of what is asked is judged whole (the attribute may be worded otherwise)
-    assert not lacks_required_kind(["The programme costs CNY 20 a day. [1]"], q, ["money"], ["spend"])
+    # a line that holds none of what is asked gives no value for it: "an increase of 28.9%" is no share of online
+    # sales; without asked terms a line is judged whole
+    assert lacks_required_kind(["The lunch subsidy is CNY 20 a day. [1]"], q, ["money"], ["spend"])
+    assert not lacks_required_kind(["The lunch subsidy is CNY 20 a day. [1]"], q, ["money"])
+    share_q = "What percentage of total sales came from online sales?"
+    growth = ["Revenue was $1,214.8 million, an increase of 28.9% year on year. [1]"]
+    assert lacks_required_kind(growth, share_q, ["share"], ["percentage", "online", "sales"])
+    # how many people: an amount of money counts none
+    assert lacks_required_kind(["It trained all production employees and donated $300,000. [1]"],
+                               "How many employees did the Company have?", ["number"], ["employees"])
     assert not lacks_required_kind(["Founded in 2012. [1]"], q, ["share"], ["spend"])  # not a kind it asks
+
+
+def test_a_value_after_a_comma_goes_on_with_the_clause_naming_what_is_asked() -> None:
+    q = "星河Pad二代的首批订单有多少台？"
+    line = "星河Pad二代的首批订单来自华东区教育行业客户，共1.2万台，计划在产品发布后两周内完成交付。"
+    assert holds_kind_for(line, "number", q, ["首批", "订单"])
+    # a semicolon starts another statement: its figure is not the asked thing's
+    assert not holds_kind_for("首批订单来自华东区教育行业客户；公司共有1200名员工。", "number", q, ["首批", "订单"])
+    # a clause with a subject of its own is another statement, after a comma too
+    assert not holds_kind_for("覆盖率要求不变，新增代码行覆盖率还是不低于70%。", "number", "密码至少要求多少位？",
+                              ["要求", "密码"])
+
+
+def test_a_count_made_by_listing_is_not_gated_a_stated_figure_is() -> None:
+    for q in ("How many auxiliary examinations did A. Davis undergo?", "被告人一共有几次犯罪行为？",
+              "岑某某的诊断依据有几项？", "How many distinct criminal activities did H. Walker engage in?",
+              "How many times was the patient admitted?"):
+        assert counts_by_listing(q), q
+        assert not lacks_required_kind(["Auxiliary Examinations: Upper GI endoscopy, Complete Blood Count [1]"],
+                                       q, ["number"]), q
+    q = "How many employees did the Company have at the end of 2021?"
+    assert not counts_by_listing(q)
+    founded = ["Tarrington Precision Industries Inc. was founded in March 1998 in Alderbridge. [1]"]
+    assert lacks_required_kind(founded, q, ["number"], ["employees", "end"])
+    assert not lacks_required_kind(["As at 31 December 2021, the Company had 2,460 employees. [1]"], q, ["number"],
+                                   ["employees", "end"])
 
 
 def test_a_length_of_time_is_a_count_of_units_not_a_calendar_date() -> None:
