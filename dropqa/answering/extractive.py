@@ -17,6 +17,8 @@ from dropqa.retrieval.hits import Hit
 from dropqa.text.asked import (
     asks_document_date,
     capitalised_words,
+    counted_noun,
+    counts_by_listing,
     dates_its_document,
     expected_kind,
     gives_age,
@@ -191,6 +193,13 @@ def _context_asked(hit: Hit, terms: list[str], weights: dict[str, float], cfg: A
     return {t for t in terms if _asks(t, ask, weights) and holds(text, t)}
 
 
+def _names_counted(extract: Extract, hit: Hit, counted: str, translations: dict[str, list[str]]) -> bool:
+    """Does ``extract`` — or its passage's heading path or first line (a table's caption or header, which every
+    row is about) — name what the question counts (``counted``, or a translation of it)?"""
+    text = f"{extract.text}\n{hit.breadcrumb}\n{hit.content.split(chr(10), 1)[0]}".lower()
+    return any(holds(text, w) for w in (counted, *translations.get(counted, ())))
+
+
 def pick_sentences(question: str, terms: list[str], weights: dict[str, float], hits: list[Hit],
                    max_sentences: int, max_passages: int = 5,
                    translations: dict[str, list[str]] | None = None, *, cfg: AnswerSettings,
@@ -287,6 +296,12 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
         return []
     if require_asked and any(c.asked for c in candidates):
         candidates = [c for c in candidates if c.asked]
+    # "最多支持多少个租户": the 租户 row, not "单个GPU最多可切分为7个实例", a count of something else — but a count the
+    # reader makes by listing ("几项辅助检查") quotes the things listed, which need not name it
+    counted = counted_noun(question) if kind == "number" and not counts_by_listing(question) else None
+    if counted:
+        counting = [c for c in candidates if _names_counted(c, hits[c.hit_index], counted, translations)]
+        candidates = counting or candidates
     # the answer must quote one: the lines that hold one — and when no line holds a word of what is asked
     # (判刑时间 of a judgement that writes 判处有期徒刑五年), the kind of answer is all that tells the line that
     # answers from the ones that only name the subject (its appeal notice). Not for a count the answer must hold:

@@ -14,7 +14,7 @@ import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Literal
 
-from dropqa.text.segment import has_han, holds, names_a_thing, query_terms, whole_terms
+from dropqa.text.segment import has_han, holds, names_a_thing, query_terms, segment_words, whole_terms
 from dropqa.text.subjects import is_document_kind, is_placeholder, withheld_names
 
 _MARK = re.compile(r"\s*\[\d+\]")  # a citation marker, "[3]"
@@ -432,6 +432,26 @@ _LISTED_COUNT_Q = re.compile(
     r"\bin total\b|\baltogether\b|\bdistinct\b|\bdifferent\b|"
     r"how many (?:times|kinds|types|sorts|items|steps|stages|phases|ways)\b|"
     r"\b(?:undergo|underwent|undergone|commit(?:ted)?|engaged? in|receive[sd]?|perform(?:ed)?|suffer(?:ed)?)\b")
+
+
+# What a count question counts: the noun after "how many" (its last word before the verb: "how many paying SaaS
+# customers did …" → customers) or after 多少 / 几 and a measure word ("最多支持多少个租户" → 租户).
+_COUNTED_EN = re.compile(r"(?i)\bhow many ((?:[a-z][\w'-]*\s+){0,3}?[a-z][\w'-]*?)(?=\s+(?:did|does|do|were|was|are|is|"
+                         r"have|has|had|can|could|will|would|should|must|may|might|in|of|for|at|on|per|to|from|"
+                         r"with|by|during|under|across)\b|\s*[?,.]|$)")
+_COUNTED_ZH = re.compile(r"(?:多少|几)[个名家台位项次种件条份座辆所户张篇本人间]?(?P<rest>[\u4e00-\u9fff]{2,})")
+
+
+def counted_noun(question: str) -> str | None:
+    """The word naming what ``question`` counts ("employees", "节点"), lower-cased; None when it names none
+    ("首批订单有多少台", "营业收入是多少")."""
+    if m := _COUNTED_EN.search(question):
+        return m.group(1).split()[-1].lower()
+    if m := _COUNTED_ZH.search(question):
+        words = segment_words(m.group("rest"))
+        if words and len(words[0]) >= 2:
+            return words[0]
+    return None
 
 
 def counts_by_listing(question: str) -> bool:

@@ -319,3 +319,17 @@ def test_the_reply_to_a_chat_message_that_asks_answers_in_its_words():
     picked = pick_sentences("订单服务故障的原因是什么？", list(w), w, hits, max_sentences=3, max_passages=2, cfg=CFG,
                             complement=True)
     assert any("日志盘写满了" in p.text for p in picked), [p.text for p in picked]
+
+
+def test_a_count_is_quoted_from_the_line_naming_what_is_counted():
+    """"平台最多支持多少个租户？": the 租户 row of the indicators table, not the sentence counting a GPU's instances,
+    which holds more of the question's words (单个, 最多, 支持)."""
+    w = {"单个": 4.2, "最多": 4.7, "支持": 2.5, "租户": 3.8}
+    hits = [hit("n1", "容器服务支持GPU共享调度，单个GPU最多可切分为7个实例。", 0.9),
+            hit("n2", "指标: 平台最大租户数 | 数值: 800", 0.6)]
+    picked = pick_sentences("平台单个集群最多支持多少个租户？", list(w), w, hits, max_sentences=2, cfg=CFG,
+                            complement=True)
+    assert [p.text for p in picked] == ["指标: 平台最大租户数 | 数值: 800"]
+    # no line names what is counted: the lines are judged as before
+    picked = pick_sentences("平台单个集群最多支持多少个节点？", list(w), w, hits, max_sentences=1, cfg=CFG)
+    assert [p.text for p in picked] == [hits[0].content]

@@ -9,6 +9,7 @@ from dropqa.answering.parts import name_terms, named_documents
 from dropqa.text.asked import (
     as_written,
     capitalised_words,
+    counted_noun,
     counts_by_listing,
     expected_kind,
     held_share,
@@ -177,6 +178,16 @@ def test_a_value_after_a_comma_goes_on_with_the_clause_naming_what_is_asked() ->
     # a clause with a subject of its own is another statement, after a comma too
     assert not holds_kind_for("覆盖率要求不变，新增代码行覆盖率还是不低于70%。", "number", "密码至少要求多少位？",
                               ["要求", "密码"])
+
+
+@pytest.mark.parametrize(("question", "noun"), [
+    ("星河云平台单个集群最多支持多少个节点？", "节点"), ("公司有多少名员工参加了培训？", "员工"),
+    ("截至2021年末公司共经营多少家门店？", "门店"),
+    ("How many paying SaaS customers did the Company have?", "customers"),
+    ("How many stores?", "stores"), ("星河Pad二代的首批订单有多少台？", None), ("营业收入是多少？", None),
+])
+def test_the_noun_a_count_question_counts(question: str, noun: str | None) -> None:
+    assert counted_noun(question) == noun
 
 
 def test_a_count_made_by_listing_is_not_gated_a_stated_figure_is() -> None:
