@@ -324,10 +324,11 @@ class AnswerSettings(Section):
         "of money, what percentage → a percentage or a fraction, when → a date, how long → a length of time, how "
         "many → a number, who → a person) is given only when a quoted line holds an answer of that kind for what "
         "is asked; else 'the documents do not say' (fitted: python -m dropqa.evals.fit kinds)")
-    kind_term_share: float = _share(0.25, "the kinds gate (required_kinds): a quoted clause gives the value for "
-                                    "what is asked when it holds an asked term weighing at least this share of "
-                                    "the heaviest ('the Company' of every clause does not; fitted: python -m "
-                                    "dropqa.evals.fit kinds)")
+    salient_term_share: float = _share(0.25, "an asked term weighs in what is asked when it weighs at least this "
+                                       "share of the heaviest asked term: the kinds gate (required_kinds) reads a "
+                                       "value only in a clause holding one, and a line holding only lighter ones "
+                                       "is not quoted beside one that holds one ('the Company', written in every "
+                                       "line of a report; fitted: python -m dropqa.evals.fit kinds, and swept)")
     max_parts: int = Field(4, ge=2, le=10, description="most documents / alternatives a question is split into")
     sentence_coverage_weight: float = _share(0.65, "offline answers: weight of the sentence's question-term coverage")
     sentence_relevance_weight: float = _share(0.35, "offline answers: weight of the sentence's passage relevance")

@@ -296,6 +296,12 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
         return []
     if require_asked and any(c.asked for c in candidates):
         candidates = [c for c in candidates if c.asked]
+        # and when some line holds a word that weighs in what is asked, not one holding only the words every line
+        # of the document holds ("Pennybrook Fresh … ("the Company") was founded in 2012" for "what was the
+        # Company's revenue in fiscal 2021?": "the Company" is asked, but weighs little)
+        heaviest = [max(weights.get(t, 0.0) for t in c.asked) for c in candidates]
+        floor = cfg.salient_term_share * max(heaviest)
+        candidates = [c for c, w in zip(candidates, heaviest, strict=True) if w >= floor]
     # "最多支持多少个租户": the 租户 row, not "单个GPU最多可切分为7个实例", a count of something else — but a count the
     # reader makes by listing ("几项辅助检查") quotes the things listed, which need not name it
     counted = counted_noun(question) if kind == "number" and not counts_by_listing(question) else None

@@ -425,7 +425,7 @@ def kind_outcomes(rows: list[dict[str, Any]], kinds: set[str], term_share: float
     each of several documents says (the readers' ``findings_lead``) are not gated, as in the graph, nor are answers
     of one line (no lead: the outline's, the page finder's, which the graph does not gate). A clause gives
     the value for what is asked when it holds an asked term (the weights each item records) weighing at least
-    ``term_share`` of the heaviest (``answer.kind_term_share``)."""
+    ``term_share`` of the heaviest (``answer.salient_term_share``)."""
     from dropqa.text.asked import lacks_required_kind, salient
     from dropqa.text.messages import render
 
@@ -516,8 +516,8 @@ def main() -> int:
     k.add_argument("files", nargs="+", type=Path)
     k.add_argument("--abstain-cost", type=float, default=1.0)
     k.add_argument("--max-false-abstention", type=float, default=0.05)
-    k.add_argument("--term-share", type=float, default=AnswerSettings().kind_term_share,
-                   help="answer.kind_term_share to replay the gate with (run once per share to compare)")
+    k.add_argument("--term-share", type=float, default=AnswerSettings().salient_term_share,
+                   help="answer.salient_term_share to replay the gate with (run once per share to compare)")
     args = ap.parse_args()
     if args.command == "kinds":
         return fit_kinds(args)

@@ -333,3 +333,21 @@ def test_a_count_is_quoted_from_the_line_naming_what_is_counted():
     # no line names what is counted: the lines are judged as before
     picked = pick_sentences("平台单个集群最多支持多少个节点？", list(w), w, hits, max_sentences=1, cfg=CFG)
     assert [p.text for p in picked] == [hits[0].content]
+
+
+def test_a_line_holding_only_a_light_asked_word_gives_way_to_one_holding_a_heavy_one():
+    """"What was Pennybrook Fresh's revenue in fiscal 2021?": the report's opening line holds the subject's name and
+    "the Company" (asked, but written in every line of the report) and is not quoted beside the revenue line."""
+    w = {"pennybrook": 3.0, "fresh": 2.0, "company": 0.2, "revenue": 2.5, "fiscal": 0.9}
+    hits = [hit("n1", 'Pennybrook Fresh Markets Corp. ("the Company") was founded in September 2012.', 0.9),
+            hit("n2", "In fiscal 2021, the Company achieved revenue of $1,214.8 million.", 0.5)]
+    q = "What was Pennybrook Fresh's revenue in fiscal 2021?"
+    subject = ["pennybrook", "fresh"]
+    picked = pick_sentences(q, list(w), w, hits, max_sentences=3, cfg=CFG, require_asked=True, subjects=subject)
+    assert [p.text for p in picked] == [hits[1].content]
+    every = CFG.model_copy(update={"salient_term_share": 0.0})  # every asked word counted alike: both are quoted
+    picked = pick_sentences(q, list(w), w, hits, max_sentences=3, cfg=every, require_asked=True, subjects=subject)
+    assert len(picked) == 2
+    # without a heavier line, the light one is what there is
+    picked = pick_sentences(q, list(w), w, hits[:1], max_sentences=3, cfg=CFG, require_asked=True, subjects=subject)
+    assert [p.text for p in picked] == [hits[0].content]

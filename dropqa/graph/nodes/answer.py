@@ -215,7 +215,7 @@ def compose_offline(state: State, svc: Services) -> dict[str, Any]:
         if composed is not None and lacks_required_kind(composed.lines[1:], question,
                                                         svc.settings.answer.required_kinds,
                                                         salient(state.quality.asked.weights(weights),
-                                                                svc.settings.answer.kind_term_share),
+                                                                svc.settings.answer.salient_term_share),
                                                         state.quality.asked.translations):
             # "企业版多少钱" answered with lines that name no price: the documents do not say it
             return abstain(state, decision)
