@@ -26,6 +26,7 @@ _QUANTITY = re.compile(rf"(?<![\d.,A-Za-z])(\d{{1,3}}(?:,\d{{3}})+|\d+(?:\.\d+)?
 # A table cell rendered by the parsers: "header（unit）: value" or "header: value".
 _CELL = re.compile(r"([^|:：]{1,30}?)\s*(?:[（(]([^）)]{1,6})[）)])?\s*[:：]\s*([^|]+)")
 _YEAR = re.compile(r"^(19|20)\d\d$")
+_YEAR_IN = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")  # a year a question or a sentence names
 _WINDOW = 16  # characters before a number searched for the attribute it quantifies
 _DATE_AFTER = re.compile(r"^\s*(年|月|日|号|-|/|年度)")
 
@@ -125,9 +126,10 @@ def claims_in(hit: Hit, attributes: Sequence[str], subject_terms: Sequence[str] 
     its sentence or section path holds one besides its attribute and the words ``question`` writes with it
     (:func:`attribute_phrase`: "实际" of "的实际可用性" says which figure, not whose) — "项目总预算为450万元" of
     星图计划's charter shares only the common "项目" with "同城双活数据中心项目的预算", and is no claim about that
-    project.
+    project. A prose sentence naming years, none of them one ``question`` names, is about another period.
     """
     named = {a.lower() for a in naming}
+    asked_years = set(_YEAR_IN.findall(question))
     attributes = [a.lower() for a in attributes if a]
     asked = [a for a in attributes if a not in named]
     subject = [s.lower() for s in subject_terms if s]
@@ -156,6 +158,11 @@ def claims_in(hit: Hit, attributes: Sequence[str], subject_terms: Sequence[str] 
                     claims.append(Claim(attr, value, _normal_unit(unit or cell_unit), unit_text.strip(),
                                         hit.node_id, hit.document_name, hit.version, hit.section,
                                         label=m.group(1).strip()))
+            continue
+        # A sentence about another year than the question asks ("我们预测丰穗农业2022年营业收入约为36.10亿元" for
+        # 2021's revenue) states another period's figure, which no figure of the asked year contradicts.
+        said_years = set(_YEAR_IN.findall(unit_text))
+        if asked_years and said_years and not asked_years & said_years:
             continue
         # Prose: each quantity belongs to the nearest attribute mentioned shortly before it
         # ("总预算为450万元" → 预算), so other numbers in the sentence are not taken for it.

@@ -160,3 +160,18 @@ def test_the_words_naming_the_subject_are_never_the_attribute():
     assert claims_in(hit("平台实行 7×24 小时值班。"), terms, naming=naming) == []
     budget = claims_in(hit("极光项目总预算为300万元。"), ["极光", "项目", "预算"], naming={"极光", "项目"})
     assert [(c.attribute, c.value) for c in budget] == [("预算", 300.0)]
+
+
+def test_another_years_figure_is_no_conflict():
+    """"丰穗2021年的营业收入是多少？": a brief's forecast of 2022's revenue is another period's figure, not a second
+    account of 2021's; a sentence naming no year may still be about the year asked."""
+    terms = ["营业", "收入"]
+    question = "丰穗2021年的营业收入是多少？"
+    report = hit("2021年，公司实现营业收入31.26亿元，同比增长18.4%。", doc="年报.txt")
+    brief = hit("根据本所模型测算，我们预测丰穗农业2022年营业收入约为36.10亿元。", doc="简报.txt")
+    undated = hit("公司实现营业收入36.10亿元。", doc="简报.txt")
+    assert claims_in(brief, terms) and not claims_in(brief, terms, question=question)
+    assert find_conflicts(claims_in(report, terms, question=question)
+                          + claims_in(brief, terms, question=question)) == []
+    assert len(find_conflicts(claims_in(report, terms, question=question)
+                              + claims_in(undated, terms, question=question))) == 1

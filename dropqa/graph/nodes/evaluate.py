@@ -103,7 +103,7 @@ def judge(state: State, svc: Services, scope: Scope) -> dict[str, Any]:
     dens = density(pool, scoring_terms, weights, cfg.density_passages)
     named, subject = state.intent.named, state.quality.asked.subject
     claims = [(subject_of(h, named, subject), c) for h in pool[:cfg.contradiction_passages]
-              for c in claims_in(h, [t for t in terms if not t.isdigit()], naming=subject)]
+              for c in claims_in(h, [t for t in terms if not t.isdigit()], naming=subject, question=state.search_text)]
     contradictions = subject_conflicts(claims, named)
     if not new_hits and not update.get("outline"):
         verdict = "empty"
