@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, Literal
 
@@ -37,14 +38,17 @@ def citation_order(answer: str, cited: set[int]) -> list[int]:
 Confidence = Literal["high", "medium", "low"]
 
 
-def confidence_of(state: State) -> Confidence:
+def confidence_of(state: State, listed: Sequence[int] | None = None) -> Confidence:
     """How sure the answer is. An answer is ``high`` only when the answerability model is sure of it *and*
     one line it quotes holds what the question asks — every asked term (or its translation) and an answer
     of the asked kind given for it (a person for "who", a date for "when", a number for "how many" in a clause
     holding what is asked: ``text.asked.holds_kind_for``); a quote that holds
     less than half of it is ``low``. A refusal is ``high`` only when nothing anywhere holds what is asked
     and no passage in the other language came near; else ``medium`` (never a sure "no" beside a passage
-    that might answer)."""
+    that might answer). An answer telling what each of several documents says (the readers') is ``high`` only
+    when each document's lines state what is asked: "the judgement dates of A and B" answered with B's date
+    line and A's arrest line is not. ``listed``: the pool index of each ``[n]`` the answer cites (the sources'
+    order), to tell the documents apart; without it the answer's markers are pool positions."""
     decision, quality = state.quality.decision, state.quality
     if not state.answerable:
         cross = any(h.metadata.get("cross_language") for h in state.hits[:3])
@@ -65,6 +69,18 @@ def confidence_of(state: State) -> Confidence:
     if base == "high" and not any(_states_what_is_asked(line, ask, state.question, quality.asked.translations)
                                   for line in quote.splitlines()):
         return "medium"
+    if base == "high" and state.findings:
+        by_document: dict[str, list[str]] = {}
+        for line in state.answer.splitlines():
+            marks = [int(n) - 1 for n in re.findall(r"\[(\d+)\]", line)]
+            pool = [listed[k] if listed is not None and 0 <= k < len(listed) else k for k in marks]
+            docs = {state.hits[i].document_id for i in pool if 0 <= i < len(state.hits)}
+            for doc in docs:
+                by_document.setdefault(doc, []).append(quoted(line))
+        if len(by_document) > 1 and not all(
+                any(_states_what_is_asked(line, ask, state.question, quality.asked.translations) for line in lines)
+                for lines in by_document.values()):
+            return "medium"
     return base
 
 
@@ -98,7 +114,7 @@ def final_answer(state: State, svc: Services, scope: Scope) -> dict[str, Any]:
     renumber = {old: new for new, old in enumerate(keep)}
     if cited:
         answer = renumber_citations(answer, renumber)
-    confidence = confidence_of(replace(state, answer=answer))
+    confidence = confidence_of(replace(state, answer=answer), keep)
     return {
         "answer": answer,
         "sources": sources,

@@ -1,0 +1,38 @@
+"""``graph.nodes.finalize.confidence_of``: what ``high`` promises of an answer built from several documents."""
+
+from __future__ import annotations
+
+from dropqa.graph.nodes.finalize import confidence_of
+from dropqa.graph.state import Finding, Quality, State, Statement
+from dropqa.retrieval.answerability import Asked, Decision
+from dropqa.retrieval.hits import Hit
+
+
+def _hit(node_id: str, document: str, content: str) -> Hit:
+    return Hit(node_id=node_id, document_id=document, document_name=f"{document}.md", version=1,
+               node_type="paragraph", section="s", breadcrumb=f"{document}.md > s", content=content, position=0,
+               relevance=0.9, channels=["fulltext"])
+
+
+def _state(answer: str, hits: list[Hit]) -> State:
+    decision = Decision(probability=0.99, answerable=True, confidence="high", features={}, threshold=0.2)
+    quality = Quality(weights={"判决": 3.0, "日期": 3.0}, decision=decision, asked=Asked())
+    findings = [Finding(document=h.document_name, statements=[Statement(text=h.content, node_id=h.node_id)])
+                for h in hits]
+    return State(question="A和B的判决日期分别是什么？", hits=hits, answer=answer, answerable=True, quality=quality,
+                 findings=findings)
+
+
+def test_each_documents_line_must_state_what_is_asked_for_high():
+    a = _hit("n1", "a", "判决日期：2023年8月10日")
+    b_date = _hit("n2", "b", "判决日期：2023年10月15日")
+    b_arrest = _hit("n3", "b", "2023年3月22日正式逮捕被告人柏某。")
+    both = "各文档的相关内容：\na.md > s：判决日期：2023年8月10日 [1]\nb.md > s：判决日期：2023年10月15日 [2]"
+    assert confidence_of(_state(both, [a, b_date])) == "high"
+    # B's line is its arrest, not its judgement date: one document's line holding what is asked is not enough
+    one = "各文档的相关内容：\na.md > s：判决日期：2023年8月10日 [1]\nb.md > s：2023年3月22日正式逮捕被告人柏某。 [2]"
+    assert confidence_of(_state(one, [a, b_arrest])) == "medium"
+    # the markers are the sources' order when it is given: [2] is pool index 0 here
+    swapped = ("各文档的相关内容：\nb.md > s：2023年3月22日正式逮捕被告人柏某。 [1]\n"
+               "a.md > s：判决日期：2023年8月10日 [2]")
+    assert confidence_of(_state(swapped, [a, b_arrest]), listed=[1, 0]) == "medium"
