@@ -31,7 +31,7 @@ from typing import Any
 from dropqa.text.asked import capitalised_words
 from dropqa.text.entities import YEAR, YEAR_DIGITS, short_names, years_in
 from dropqa.text.segment import has_han, name_start, query_terms
-from dropqa.text.subjects import is_document_kind, is_generic_name, is_placeholder
+from dropqa.text.subjects import is_document_kind, is_generic_name, is_placeholder, withheld_names
 
 _JOIN = r"\s*(?:,|，|、|and|or|vs\.?|versus|和|与|及|跟|同|还是|或)\s*"
 _YEARS = re.compile(rf"(?<!\d)({YEAR_DIGITS})(?:\s*年)?(?:{_JOIN}(?:{YEAR_DIGITS})(?:\s*年)?)+", re.I)
@@ -241,6 +241,13 @@ def named_documents(question: str, titles: Sequence[dict[str, Any]], min_share: 
     # them (钢城市人民医院: 钢 / 城市 / 人民 / 医院, the lone 钢 and 雨 dropped from the terms)
     whole = [words for _, _, words, _, written in scored if written]
     scored = [s for s in scored if s[4] or not any(s[2] <= words for words in whole)]
+    # "丝路市人民医院的住院病历，…苏某某…": the hospital's two records are named by its words alike (a withheld name
+    # is no search term); the one whose heading or subjects name other withheld people (俞某某) and none of the
+    # question's is another patient's
+    people = withheld_names(question)
+    if people:
+        kept = [s for s in scored if not (_people(s[0]) and not _people(s[0]) & people)]
+        scored = kept or scored
     # "根据青岚证券研究所的行业研究简报，预测鲜邻零售…": the source the question opens with is the document it asks;
     # a document named only after it (鲜邻零售's own report) is what the source writes about, not a second source
     source = source_span(question).lower()
@@ -250,6 +257,12 @@ def named_documents(question: str, titles: Sequence[dict[str, Any]], min_share: 
             scored = inside
     return [(row, share) for row, share, words, _, _ in scored
             if not any(words < other for _, _, other, _, _ in scored)]
+
+
+def _people(row: Mapping[str, Any]) -> set[str]:
+    """The withheld names (俞某某) a document's heading, file name and subjects write."""
+    return withheld_names(" ".join([str(row.get("heading") or ""), str(row.get("filename") or ""),
+                                    *(str(x) for x in row.get("subjects") or ())]))
 
 
 # the source a question opens with: "根据…，", or "According to …," up to the comma before what is asked (names

@@ -299,6 +299,20 @@ def test_a_file_named_only_by_its_kind_is_named_by_no_question():
     assert [row["document_id"] for row, _ in named_documents(question, rows, SHARE)] == ["b"]
 
 
+def test_a_hospitals_two_records_are_told_apart_by_the_patient_the_question_names():
+    """Two plain-named records of 丝路市人民医院 are named alike by the hospital's words (a withheld name such as
+    苏某某 is no search term); the question's patient says which: not 俞某某's."""
+    rows = [{**_row("a", "154_住院病历.md", "154_住院病历.md"), "heading": "丝路市人民医院：俞某某",
+             "subjects": ["丝路市人民医院", "俞某某"]},
+            {**_row("b", "156_住院病历.md", "156_住院病历.md"), "heading": "丝路市人民医院：苏某某",
+             "subjects": ["丝路市人民医院", "苏某某", "张某某"]}]
+    rows += [_row(f"o{i}", f"{200 + i}_judgement.md", heading=f"Court {i}") for i in range(40)]  # a collection
+    question = "根据丝路市人民医院的住院病历，苏某某的入院时间是什么时候？"
+    assert [row["document_id"] for row, _ in named_documents(question, rows, SHARE)] == ["b"]
+    question = "根据丝路市人民医院的住院病历，患者的入院时间是什么时候？"  # no patient named: both records
+    assert sorted(row["document_id"] for row, _ in named_documents(question, rows, SHARE)) == ["a", "b"]
+
+
 def test_a_whole_name_spans_the_place_between_its_terms():
     """jieba keeps the 市 of "流水市人民医院" out of the terms: the name a passage must write to be about the
     subject is the whole stretch, which 夕照市人民医院's record at "流水街" does not write."""
@@ -377,3 +391,21 @@ def test_a_source_names_every_document_it_lists():
     assert source_span(q).strip() == "the judgments of Riverton, Hamilton, Court and Sterling, Quarryville, Court"
     assert {row["document_id"] for row, _ in named_documents(q, COURTS, SHARE)} == {"c119", "c123"}
     assert source_span("丰穗2021年的营业收入是多少？") == ""
+
+
+def test_a_record_of_the_same_hospital_about_another_patient_is_not_about_the_subject():
+    """156's passages write "丝路市人民医院" out as the question does, but its heading names 苏某某, not 俞某某."""
+    from dropqa.graph.nodes.retrieve import mentioning
+    from dropqa.retrieval.hits import Hit
+
+    def passage(node_id: str, document: str, patient: str) -> Hit:
+        return Hit(node_id=node_id, document_id=document, document_name=f"{document}_住院病历.md", version=1,
+                   node_type="paragraph", section="s", breadcrumb=f"丝路市人民医院：{patient} > 病程记录",
+                   content="丝路市人民医院 首次病程记录：入院后行详细病史采集。", position=0, relevance=0.9,
+                   channels=["fulltext"])
+
+    naming = {"154": {"丝路", "人民", "医院"}}
+    pool = [passage("n1", "156", "苏某某"), passage("n2", "160", "俞某某")]
+    question = "根据丝路市人民医院的住院病历，总结俞某某的入院后病程记录。"
+    assert set(mentioning(question, naming, pool)) == {"160"}  # 俞某某's other passage, not 苏某某's record
+    assert set(mentioning("根据丝路市人民医院的住院病历，总结入院后病程记录。", naming, pool)) == {"156", "160"}

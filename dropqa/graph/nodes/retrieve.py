@@ -69,7 +69,7 @@ from dropqa.text.lang import detect_language
 from dropqa.text.messages import render
 from dropqa.text.segment import compound_parts, has_han, names_a_thing
 from dropqa.text.sentences import ends_mid_sentence
-from dropqa.text.subjects import is_stated_by_value
+from dropqa.text.subjects import is_stated_by_value, withheld_names
 
 
 def expand_window(svc: Services, result: RetrievalResult, best: list[Hit]) -> list[Hit]:
@@ -345,13 +345,20 @@ def mentioning(query: str, naming: dict[str, set[str]], pool: list[Hit]) -> dict
     question does (the minutes' "云栖数据平台3.0的发布日期定为…" for a question about 云栖数据平台3.0, named
     by the platform's manual): they are about it too, and the answer may come from them. Another project's
     passage ("Falcon-04") does not write "Project Falcon-03" and stays out, nor does another hospital's record
-    at "流水街" write "流水市人民医院"."""
+    at "流水街" write "流水市人民医院". Nor does a record of the same hospital about another patient: when the
+    question names people by a withheld name (苏某某), a document whose heading names others (俞某某) but none of
+    them is another person's."""
     out: dict[str, set[str]] = {}
+    people = withheld_names(query)
     for words in naming.values():
         spans = subject_spans(query, words, whole=True)
         for h in pool:
-            if h.document_id not in naming and mentions(f"{h.breadcrumb} {h.content}", spans):
-                out.setdefault(h.document_id, set()).update(words)
+            if h.document_id in naming or not mentions(f"{h.breadcrumb} {h.content}", spans):
+                continue
+            theirs = withheld_names(f"{h.breadcrumb} {h.names()}") if people else set()
+            if theirs and not theirs & people:
+                continue
+            out.setdefault(h.document_id, set()).update(words)
     return out
 
 
