@@ -19,6 +19,7 @@ from langgraph.runtime import Runtime
 from dropqa.answering import compose
 from dropqa.answering.chain import describes_link, last_link, subject_lines
 from dropqa.answering.extractive import Similarity
+from dropqa.answering.parts import subject_spans
 from dropqa.answering.sections import asked_section
 from dropqa.blocking import in_thread
 from dropqa.config import AnswerSettings
@@ -155,21 +156,45 @@ async def answer(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     return await in_thread(compose_offline, state, svc)
 
 
-def sentence_similarity(svc: Services, question: str) -> Similarity:
+def sentence_similarity(svc: Services, question: str, asked: str | None = None) -> Similarity:
     """How close sentences are in meaning to ``question``: the embedder's cosine, calibrated like a passage's
-    (``retrieval.similarity_floor`` … ``similarity_ceiling``)."""
+    (``retrieval.similarity_floor`` … ``similarity_ceiling``). ``asked``: the question without its subject's name
+    (:func:`without_name`); a sentence's similarity is then the mean of its cosines to both."""
     cfg = svc.settings.retrieval
+    queries = [question] if not asked or asked == question else [question, asked]
 
     def score(texts: list[str]) -> list[float]:  # called in a worker thread, when the sentences are known
-        query = svc.embedder.embed_query(question)
-        query = query / (np.linalg.norm(query) or 1.0)
         vectors = svc.embedder.embed_passages(texts)
         norms = np.linalg.norm(vectors, axis=1)
         norms[norms == 0] = 1.0
+        cosines = np.zeros(len(texts))
+        for q in queries:
+            query = svc.embedder.embed_query(q)
+            cosines += (vectors @ (query / (np.linalg.norm(query) or 1.0))) / norms
         return [calibrate_similarity(float(s), cfg.similarity_floor, cfg.similarity_ceiling)
-                for s in (vectors @ query) / norms]
+                for s in cosines / len(queries)]
 
     return score
+
+
+def without_name(question: str, subject: frozenset[str]) -> str:
+    """``question`` without the name of its subject as it writes it — a run of two or more subject words
+    ("Richmond General Hospital", "Trenton, Vandalia, Court") or a Chinese name of four characters or more
+    (丰穗农业科技股份有限公司) — for measuring how close a line of the subject's document is to what is asked of it.
+    A subject word written alone stays ("general health condition"), and so do short Chinese ones, often the
+    words of what is asked too (出差, 报销)."""
+    latin = sorted((w for w in subject if w.isascii() and w.isalnum()), key=len, reverse=True)
+    names: list[str] = []
+    if latin:
+        word = "(?:" + "|".join(re.escape(w) for w in latin) + ")"
+        names += [m.group(0) for m in re.finditer(rf"(?i)\b{word}(?:[\s,.-]+{word}\b)+", question)]
+    names += [span for span in subject_spans(question, [w for w in subject if not w.isascii()], whole=True)
+              if len(span) >= 4]
+    out = question
+    for name in sorted(names, key=len, reverse=True):
+        out = re.sub(re.escape(name), " ", out, flags=re.IGNORECASE)
+    out = re.sub(r"\s+", " ", out).strip(" ,，、")
+    return out or question
 
 
 def compose_offline(state: State, svc: Services) -> dict[str, Any]:
@@ -197,7 +222,13 @@ def compose_offline(state: State, svc: Services) -> dict[str, Any]:
             return abstain(state, decision)
         translations = state.quality.translations
         named = set(intent.about or intent.named) or None  # a question naming its subject is answered from it
-        similarity = sentence_similarity(svc, question)
+        # a question naming its subject is answered from the subject's lines, which all share its name: how close a
+        # line is in meaning is measured against what is asked of it ("who was the defendant?"), not the name (the
+        # narrative line naming "Trenton, Vandalia" came nearer than "Defendant: G. Torres")
+        # (not a chain's: "the location where the Siege of Cassel took place" is its first link, named)
+        plain = named and not describes_link(question)
+        similarity = sentence_similarity(svc, question,
+                                         without_name(question, state.quality.asked.subject) if plain else None)
         pick = asked_section(question, state.quality.asked.weights(weights), pool, named, similarity,
                              translations=translations,
                              similarity_weight=svc.settings.answer.summary_label_similarity_weight,
