@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pydantic import BaseModel
 
 from dropqa.retrieval.hits import Hit
+from dropqa.text.entities import years_in
 from dropqa.text.segment import holds
 from dropqa.text.sentences import split_sentences
 
@@ -26,7 +27,6 @@ _QUANTITY = re.compile(rf"(?<![\d.,A-Za-z])(\d{{1,3}}(?:,\d{{3}})+|\d+(?:\.\d+)?
 # A table cell rendered by the parsers: "header（unit）: value" or "header: value".
 _CELL = re.compile(r"([^|:：]{1,30}?)\s*(?:[（(]([^）)]{1,6})[）)])?\s*[:：]\s*([^|]+)")
 _YEAR = re.compile(r"^(19|20)\d\d$")
-_YEAR_IN = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")  # a year a question or a sentence names
 _WINDOW = 16  # characters before a number searched for the attribute it quantifies
 _DATE_AFTER = re.compile(r"^\s*(年|月|日|号|-|/|年度)")
 
@@ -129,7 +129,7 @@ def claims_in(hit: Hit, attributes: Sequence[str], subject_terms: Sequence[str] 
     project. A prose sentence naming years, none of them one ``question`` names, is about another period.
     """
     named = {a.lower() for a in naming}
-    asked_years = set(_YEAR_IN.findall(question))
+    asked_years = set(years_in(question))
     attributes = [a.lower() for a in attributes if a]
     asked = [a for a in attributes if a not in named]
     subject = [s.lower() for s in subject_terms if s]
@@ -161,7 +161,7 @@ def claims_in(hit: Hit, attributes: Sequence[str], subject_terms: Sequence[str] 
             continue
         # A sentence about another year than the question asks ("我们预测丰穗农业2022年营业收入约为36.10亿元" for
         # 2021's revenue) states another period's figure, which no figure of the asked year contradicts.
-        said_years = set(_YEAR_IN.findall(unit_text))
+        said_years = set(years_in(unit_text))
         if asked_years and said_years and not asked_years & said_years:
             continue
         # Prose: each quantity belongs to the nearest attribute mentioned shortly before it

@@ -189,14 +189,20 @@ def _context_asked(hit: Hit, terms: list[str], weights: dict[str, float], cfg: A
     """What the question asks that ``hit``'s heading path or first line (a table's caption or header) holds:
     what every row of the passage is about."""
     ask = asked_terms(hit, weights, cfg.subject_weight, naming)
-    text = f"{hit.breadcrumb} {hit.content.split(chr(10), 1)[0]}".lower()
+    text = _context(hit)
     return {t for t in terms if _asks(t, ask, weights) and holds(text, t)}
+
+
+def _context(hit: Hit) -> str:
+    """``hit``'s heading path and first line (a table's caption or header), lower-cased: what every line of the
+    passage is about."""
+    return f"{hit.breadcrumb} {hit.content.split(chr(10), 1)[0]}".lower()
 
 
 def _names_counted(extract: Extract, hit: Hit, counted: str, translations: dict[str, list[str]]) -> bool:
     """Does ``extract`` — or its passage's heading path or first line (a table's caption or header, which every
     row is about) — name what the question counts (``counted``, or a translation of it)?"""
-    text = f"{extract.text}\n{hit.breadcrumb}\n{hit.content.split(chr(10), 1)[0]}".lower()
+    text = f"{extract.text.lower()}\n{_context(hit)}"
     return any(holds(text, w) for w in (counted, *translations.get(counted, ())))
 
 

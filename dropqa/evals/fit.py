@@ -419,15 +419,18 @@ def fit_check(args: argparse.Namespace) -> int:
 KINDS = ("money", "share", "date", "duration", "number", "person")
 
 
-def kind_outcomes(rows: list[dict[str, Any]], kinds: set[str], term_share: float = 0.25) -> list[bool]:
+def kind_outcomes(rows: list[dict[str, Any]], kinds: set[str], term_share: float | None = None) -> list[bool]:
     """Each row's verdict (answered?) had ``answer.required_kinds`` been ``kinds``: an answered question asking
     one of them is refused when no line of its answer holds an answer of that kind. Answers that report what
     each of several documents says (the readers' ``findings_lead``) are not gated, as in the graph, nor are answers
     of one line (no lead: the outline's, the page finder's, which the graph does not gate). A clause gives
     the value for what is asked when it holds an asked term (the weights each item records) weighing at least
-    ``term_share`` of the heaviest (``answer.salient_term_share``)."""
+    ``term_share`` of the heaviest (default: ``answer.salient_term_share`` as configured)."""
+    from dropqa.config import AnswerSettings
     from dropqa.text.asked import lacks_required_kind, salient
     from dropqa.text.messages import render
+
+    share = AnswerSettings().salient_term_share if term_share is None else term_share
 
     several = {render(lang, "findings_lead") for lang in ("en", "zh")}
     out = []
@@ -437,7 +440,7 @@ def kind_outcomes(rows: list[dict[str, Any]], kinds: set[str], term_share: float
         decision = r.get("decision") or {}
         if answered and len(lines) > 1 and lines[0].strip() not in several \
                 and lacks_required_kind(lines[1:], str(r.get("question", "")), kinds,
-                                        salient(decision.get("asked") or {}, term_share),
+                                        salient(decision.get("asked") or {}, share),
                                         decision.get("translations") or None):
             answered = False
         out.append(answered)
@@ -445,7 +448,7 @@ def kind_outcomes(rows: list[dict[str, Any]], kinds: set[str], term_share: float
 
 
 def choose_kinds(rows: list[dict[str, Any]], abstain_cost: float, max_false_abstention: float = 0.05,
-                 term_share: float = 0.25) -> list[str]:
+                 term_share: float | None = None) -> list[str]:
     """The kinds whose gate, each added alone to the run's own verdicts, does not raise the cost (corpus by
     corpus) and keeps every corpus's false abstention within ``max_false_abstention`` (or what it is without the
     gate). A kind the suites give no evidence against is kept: issue 21 asks that an answer hold the asked kind,

@@ -14,6 +14,7 @@ import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Literal
 
+from dropqa.text.entities import YEAR_DIGITS
 from dropqa.text.segment import has_han, holds, names_a_thing, query_terms, segment_words, whole_terms
 from dropqa.text.subjects import is_document_kind, is_placeholder, withheld_names
 
@@ -247,7 +248,6 @@ def _holds_count(undated: str, asked: str) -> bool:
     return False
 
 
-_YEAR = re.compile(r"(?:19|20)\d{2}")
 _COUNTED = re.compile(r"\s+([A-Za-z]+)")
 # Words that may follow a year ("the end of 2020, an increase", "2020 and 2021", "2019 to 2021"): a number
 # followed by another lower-case word counts it ("2000 people").
@@ -259,7 +259,7 @@ _AFTER_YEAR = frozenset(("and", "or", "to", "the", "a", "an", "was", "were", "is
 def _is_year(number: str, after: str) -> bool:
     """Is ``number`` (a whole number the sentence writes, ``after`` what follows it) a year — 1900 to 2099, not
     followed by what it would count ("2000 people")?"""
-    if not _YEAR.fullmatch(number):
+    if not re.fullmatch(YEAR_DIGITS, number):
         return False
     m = _COUNTED.match(after)
     return m is None or m.group(1).lower() in _AFTER_YEAR
@@ -384,7 +384,7 @@ def says_more(sentence: str, question: str) -> bool:
 def only_repeats(lines: Sequence[str], question: str) -> bool:
     """Do an answer's ``lines`` (their ``[n]`` marks aside) hold nothing but the question's own words — "Chief
     Judge [1]" for "how many pets does the chief judge own?" — and so answer nothing? False for no lines."""
-    return bool(lines) and not any(says_more(re.sub(r"\[\d+\]", " ", line), question) for line in lines)
+    return bool(lines) and not any(says_more(_MARK.sub(" ", line), question) for line in lines)
 
 
 def quoted(answer: str) -> str:
@@ -399,7 +399,7 @@ def quotes_kind(lines: Iterable[str], kind: AnswerKind, question: str, asked: Co
     a clause holding an asked term, so a line holding none of them gives none ("an increase of 28.9% year on year"
     is no share of online sales). A count is judged on the whole line when it holds no asked term: "育有3名子女"
     answers "有几个孩子" in other words."""
-    return any(holds_kind_for(re.sub(r"\[\d+\]", " ", line), kind, question, asked, translations,
+    return any(holds_kind_for(_MARK.sub(" ", line), kind, question, asked, translations,
                               judged_whole=kind == "number") for line in lines)
 
 

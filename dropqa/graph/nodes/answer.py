@@ -223,9 +223,9 @@ def compose_offline(state: State, svc: Services) -> dict[str, Any]:
         translations = state.quality.translations
         named = set(intent.about or intent.named) or None  # a question naming its subject is answered from it
         # a question naming its subject is answered from the subject's lines, which all share its name: how close a
-        # line is in meaning is measured against what is asked of it ("who was the defendant?"), not the name (the
-        # narrative line naming "Trenton, Vandalia" came nearer than "Defendant: G. Torres")
-        # (not a chain's: "the location where the Siege of Cassel took place" is its first link, named)
+        # line is in meaning is also measured against what is asked of it ("who was the defendant?"), so a line
+        # writing the name out does not come nearer for the name alone — not for a chain, whose description
+        # ("the location where the Siege of Cassel took place") is its first link
         plain = named and not describes_link(question)
         similarity = sentence_similarity(svc, question,
                                          without_name(question, state.quality.asked.subject) if plain else None)
