@@ -27,7 +27,7 @@ from dropqa.store import pending as pending_store
 from dropqa.store import recall, search
 from dropqa.store.scope import Scope
 from dropqa.text.asked import written_as_one, written_together
-from dropqa.text.bilingual import translate_terms
+from dropqa.text.bilingual import dictionary_names_a_thing, dictionary_words, translate_terms
 from dropqa.text.forms import derived_forms, word_forms
 from dropqa.text.segment import (
     coined_spans,
@@ -37,7 +37,9 @@ from dropqa.text.segment import (
     holds,
     names_a_thing,
     query_terms,
+    is_dictionary_word,
     resegment,
+    single_runs,
     whole_terms,
 )
 from dropqa.text.subjects import is_stated_by_value
@@ -62,15 +64,17 @@ class RetrievalResult:
 def question_terms(svc: Services, question: str, scope: Scope) -> list[str]:
     """The question's search terms, in the collection's words: a Han word jieba coined from the question's
     context that no passage holds is replaced by the indexed words over the same characters
-    (:func:`dropqa.text.segment.resegment`)."""
+    (:func:`dropqa.text.segment.resegment`). A word jieba's dictionary lacks and cut into single characters is
+    a term when CC-CEDICT knows it (年会 of "公司今年的年会在哪里举办", which no document may write)."""
     terms = query_terms(question)
     spans = coined_spans(question, terms)
-    if not spans:
-        return terms
-    low = question.lower()
-    han = [t for t in terms if has_han(t)]
-    present = search.present_terms(svc.db, han + covering_candidates(low, spans), scope)
-    return resegment(low, terms, present)
+    if spans:
+        low = question.lower()
+        han = [t for t in terms if has_han(t)]
+        present = search.present_terms(svc.db, han + covering_candidates(low, spans), scope)
+        terms = resegment(low, terms, present)
+    known = [w for run in single_runs(question) for w in dictionary_words(run)]
+    return terms + [w for w in dict.fromkeys(known) if w not in terms]
 
 
 def term_weights(svc: Services, terms: list[str], scope: Scope) -> dict[str, float]:
@@ -98,6 +102,12 @@ def held_in(svc: Services, weights: dict[str, float], translations: dict[str, li
     return 1.0 - sum(weights[t] for t in missing) / total, missing
 
 
+def _names_a_thing(term: str) -> bool:
+    """``names_a_thing``, or a word jieba's dictionary lacks that CC-CEDICT knows as a thing (年会, whose
+    characters jieba tags as a numeral and a verb)."""
+    return names_a_thing(term) or (has_han(term) and not is_dictionary_word(term) and dictionary_names_a_thing(term))
+
+
 def written_nowhere(svc: Services, terms: list[str], unseen: list[str], scope: Scope) -> list[str]:
     """Of ``terms`` that name a thing (``names_a_thing``: an action may be worded otherwise), those no passage
     in ``scope`` writes in any form: none holds the word or a translation (``unseen``, from the word index),
@@ -105,7 +115,7 @@ def written_nowhere(svc: Services, terms: list[str], unseen: list[str], scope: S
     is made of. "海外" of a report that never mentions overseas business. A piece of a longer question term
     is not counted on its own, nor what a record states by its value alone (职业, age:
     ``text.subjects.is_stated_by_value``)."""
-    candidates = [t for t in terms if t in set(unseen) and names_a_thing(t) and not is_stated_by_value(t)]
+    candidates = [t for t in terms if t in set(unseen) and _names_a_thing(t) and not is_stated_by_value(t)]
     if not candidates:
         return []
     parts = {t: compound_parts(t) for t in candidates}

@@ -770,6 +770,30 @@ def gloss_heads(word: str) -> tuple[int, int]:
     return nouns.get(word, 0), verbs.get(word, 0)
 
 
+def dictionary_words(run: str) -> list[str]:
+    """The CC-CEDICT words of two or more characters in ``run``, a stretch of Han characters jieba cut one by
+    one because its own dictionary lacks the word ("年会" of "今年的年会在哪里举办", cut 年 / 会), longest match
+    from the left: words a reader knows, which the question asks about."""
+    with _lock:
+        _dictionary()
+    return [w for w in _longest_words(run) if len(w) >= 2 and not _is_number(w)]
+
+
+def dictionary_names_a_thing(word: str) -> bool:
+    """Whether CC-CEDICT knows ``word`` as a common word whose first sense is no verb: 年会 "annual meeting",
+    not 举办 "to conduct" nor a name alone."""
+    with _lock:
+        _dictionary()
+    d = _dictionary()
+    for eid in _ids(d.by_head.get(word)):
+        if d.proper[eid]:
+            continue
+        senses = _glosses(d.defs[eid])
+        if senses:
+            return not senses[0][1]
+    return False
+
+
 def dictionary_knows_only_as_a_name(word: str) -> bool:
     """Every CC-CEDICT entry glossed ``word`` (case folded) is a proper noun — capitalised pinyin:
     Lexington 列克星敦, Einstein 爱因斯坦 — and there is one; not "court", "chief", "sterling"."""

@@ -147,6 +147,24 @@ def coined_spans(question: str, terms: list[str]) -> list[tuple[int, int, str]]:
     return out
 
 
+def single_runs(question: str) -> list[str]:
+    """The stretches of two or more Han characters that jieba cut one by one in ``question`` and that are no
+    stop words (年会 of "公司今年的年会在哪里举办", cut 年 / 会; not 的 or 在 around it): where its dictionary
+    lacked a word the question uses."""
+    initialize()
+    stop = stopwords()
+    runs: list[str] = []
+    run: list[str] = []
+    for word in [*jieba.cut(question.lower()), ""]:
+        if len(word) == 1 and _HAN.match(word) and word not in stop:
+            run.append(word)
+            continue
+        if len(run) >= 2:
+            runs.append("".join(run))
+        run = []
+    return runs
+
+
 def name_start(text: str, at: int) -> int:
     """Where a name that ``text`` writes from ``at`` on really starts: at the one-character word jieba cuts right
     before it (the 雨 of 雨城市人民医院, cut 雨 / 城市 / 人民 / 医院, which the question's terms drop), unless that

@@ -1,5 +1,14 @@
 from dropqa.text.lang import detect_language
-from dropqa.text.segment import compound_parts, han_bigrams, index_text, names_a_thing, query_terms, tokens
+from dropqa.text.bilingual import dictionary_names_a_thing, dictionary_words
+from dropqa.text.segment import (
+    compound_parts,
+    han_bigrams,
+    index_text,
+    names_a_thing,
+    query_terms,
+    single_runs,
+    tokens,
+)
 from dropqa.text.sentences import split_sentences, truncate
 
 
@@ -61,3 +70,14 @@ def test_things_a_document_would_write_down_not_actions_or_question_frames():
         assert names_a_thing(thing), thing
     for frame in ("抢走", "是从", "更换", "goes", "far", "quickly", "the", "much"):
         assert not names_a_thing(frame), frame
+
+
+def test_a_word_jieba_cuts_into_single_characters_is_found_in_the_dictionary():
+    # jieba lacks 年会 and cuts it 年 / 会; the stop words around it (的, 在) are no part of it
+    assert single_runs("公司今年的年会在哪里举办？") == ["年会"]
+    assert single_runs("员工几点上班？") == []
+    assert dictionary_words("年会") == ["年会"]
+    assert dictionary_words("章讲") == []  # 第3章讲了: no word
+    assert dictionary_names_a_thing("年会")  # "annual meeting"
+    assert not dictionary_names_a_thing("举办")  # "to conduct"
+    assert not dictionary_names_a_thing("章讲")
