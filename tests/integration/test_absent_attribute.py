@@ -59,6 +59,10 @@ DOCUMENTS = {
         "# 办公电脑硬件配置标准\n\n## 笔记本电脑\n\n| 岗位 | 标准机型 |\n|---|---|\n| 销售岗 | ThinkPad T14s |\n"
         "| 研发岗 | MacBook Pro 14 |\n\n## 显示器\n\n| 岗位 | 显示器型号 |\n|---|---|\n| 研发岗 | Dell U2723QE |\n"
         "| 设计岗 | BenQ SW272U |\n"),
+    # an English contract whose "Liability" a dictionary gives for 负债: no Chinese report's 资产负债率
+    "hosting_agreement.md": (
+        "# Managed Hosting Agreement\n\n## 8. Liability\n\nEach party's total liability under this Agreement is "
+        "limited to the fees paid in the twelve months before the claim.\n"),
     # a workbook whose sheets never write what its file name says
     "2024年度绩效考核.md": (
         "## 结果审批\n\n| 环节 | 签字人 | 日期 | 意见 |\n|---|---|---|---|\n"
@@ -83,6 +87,8 @@ def corpus(indexer, tmp_path_factory: pytest.TempPathFactory) -> Path:
     ("嘉沐冷链2019年的营业收入是多少？", "嘉沐冷链", "2019"),
     # its words written apart only (研发与推广, 投入使用): the phrase is what it does not give
     ("禾润农业2024年的研发投入是多少？", "禾润农业", "研发投入"),
+    # the English contract's "Liability" is no passage one hop away that holds 负债
+    ("恒屿冷链2024年末的资产负债率是多少？", "恒屿冷链", "资产负债率"),
 ])
 def test_what_the_subjects_document_never_records_is_refused(services, corpus, question, subject, missing):
     result = ask(services, question)
@@ -98,6 +104,8 @@ def test_what_the_subjects_document_never_records_is_refused(services, corpus, q
     ("员工的年薪是多少？", "「年薪」", "attribute_nowhere"),
     # a company no document names: jieba's coined 澄湖 is kept as the name it is, not dropped from the question
     ("根据澄湖食品股份有限公司的年报，公司2024年的营业收入是多少？", "「澄湖食品」", "attribute_nowhere"),
+    # a word jieba's dictionary lacks (年会, cut 年 / 会) that CC-CEDICT knows: asked, and written nowhere
+    ("公司今年的年会在哪里举办？", "「年会」", "attribute_nowhere"),
 ])
 def test_what_no_document_writes_at_all_is_refused_saying_which_words(services, corpus, question, missing, rule):
     fs: dict = {}

@@ -226,8 +226,11 @@ def asked_of(svc: Services, result: RetrievalResult, pool: list[Hit], named: dic
     held, missing = held_in(svc, ask, result.translations, own_scope)
     total = sum(ask.values()) or 1.0
     siblings = siblings_in(query, named, pool) if named else set()
+    asked_in_han = sum(w for t, w in ask.items() if has_han(t)) * 2 > total
+    # a passage in the other language holds what is asked only by a dictionary's guess (负债 → "liability" of a
+    # contract's "8. Liability" for 恒屿冷链's 资产负债率): a fact one hop away is sought in the question's language
     best = [f"{h.breadcrumb}\n{h.content}" for h in pool[: svc.settings.retrieval.top_k]
-            if h.document_id not in siblings]
+            if h.document_id not in siblings and has_han(h.content) == asked_in_han]
     text = "\n".join(best)
     # a summary asks nothing word by word; a question describing what it asks about ("the country Signmark is
     # from") asks it of the entity the subject's documents name, not of the subject
@@ -240,7 +243,6 @@ def asked_of(svc: Services, result: RetrievalResult, pool: list[Hit], named: dic
     written = store_search.written_terms(svc.db, years, own_scope) if years else set()
     unwritten = tuple(y for y in years if y not in written and y not in text)
     own = [h.content for h in pool if h.document_id in documents][:5]
-    asked_in_han = sum(w for t, w in ask.items() if has_han(t)) * 2 > total
     kinds = link_kinds(query)  # "the city where X died": a kind of thing, which no document needs to write
     # a summary names the kinds of thing to gather ("the legal proceedings and regulatory matters"), which a
     # report tells as lawsuits and fines without those words: nothing it asks is missing for want of a word
