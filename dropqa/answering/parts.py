@@ -230,6 +230,11 @@ def named_documents(question: str, titles: Sequence[dict[str, Any]], min_share: 
                 coherent = coherent or _coherent(question, text, hit)
         if distinctive:  # the words of the names that name it (not every name's words the question uses)
             scored.append((row, best_share, frozenset(matched), coherent, _writes_whole(question, full)))
+    if proper is not None:
+        # words the question writes in lower case ("what time", "body of water", "place of birth") name no
+        # document ("Time", "Body of water", "Birth of the Dragon") beside one it names as a name is written
+        as_names = [s for s in scored if any(t in proper or not t.isascii() for t in s[2])]
+        scored = as_names or scored
     scored.sort(key=lambda x: (-x[1], -sum(idf[t] for t in x[2])))
     if scored:  # names as well matched as the best one (not a near-namesake that shares a word)
         best = scored[0][1]

@@ -109,10 +109,35 @@ def test_chinese_shared_words_alone_name_nothing():
 
 
 def test_wikipedia_title_names_its_article():
-    named = named_documents("What currency did Signmark's country use before the euro?", WIKI + COURTS, SHARE)
+    named = named_documents("What currency did Signmark's country use before the Euro?", WIKI + COURTS, SHARE)
     assert set(_ids(named)) == {"w-signmark", "w-euro"}
     named = named_documents("When was the Finnish markka replaced?", TITLES, SHARE)
     assert _ids(named) == ["w-markka"]
+    # typed in lower case throughout: no clue from capitals, the words name it still
+    assert _ids(named_documents("when was the finnish markka replaced?", TITLES, SHARE)) == ["w-markka"]
+
+
+PAGES = [
+    *WIKI,
+    _row("w-time", "time.md", "Time"),
+    _row("w-water", "body-water.md", "Body of water"),
+    _row("w-dragon", "birth-of-the-dragon.md", "Birth of the Dragon"),
+    _row("w-school", "greenfield-central-high-school.md", "Greenfield-Central High School"),
+    _row("w-cassel", "siege-of-cassel-1761.md", "Siege of Cassel (1761)"),
+]
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("What time does the state where Greenfield-Central High is stop selling booze?", ["w-school"]),
+    ("What body of water is near the location where the Siege of Cassel took place?", ["w-cassel"]),
+    ("Which region is Signmark's place of birth located in?", ["w-signmark"]),
+    # the euro written in lower case beside a name written as one: a common noun, no page of its own
+    ("What currency did Signmark's country use before the euro?", ["w-signmark"]),
+    # nothing written as a name: the lower-case words name the page
+    ("what is a body of water?", ["w-water"]),
+])
+def test_words_written_in_lower_case_name_no_page_beside_a_name_written_as_one(question, expected):
+    assert _ids(named_documents(question, PAGES, SHARE)) == expected
 
 
 def test_named_documents_best_first_with_share():

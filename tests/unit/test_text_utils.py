@@ -1,5 +1,5 @@
-from dropqa.text.lang import detect_language
 from dropqa.text.bilingual import dictionary_names_a_thing, dictionary_words
+from dropqa.text.lang import detect_language
 from dropqa.text.segment import (
     compound_parts,
     han_bigrams,
