@@ -331,10 +331,25 @@ def subject_spans(question: str, words: Collection[str], *, whole: bool = False)
     return [s for s in dict.fromkeys(out) if len(s) >= 2]
 
 
-def mentions(text: str, spans: Sequence[str]) -> bool:
-    """``text`` writes every one of ``spans`` (the question's subject), ignoring case and spacing."""
+def mentions(text: str, spans: Sequence[str], question: str = "") -> bool:
+    """``text`` writes every one of ``spans`` (the question's subject), spacing aside: a Latin one as a word
+    (not "brand" inside "branding"), and as ``question`` writes it when it writes it as a name, capitalised:
+    "the author of Brand" is about the play, not a station's "on-air brand name"; otherwise ignoring case."""
+    if not spans:
+        return False
     flat = re.sub(r"\s+", "", text.lower())
-    return bool(spans) and all(re.sub(r"\s+", "", s) in flat for s in spans)
+    for span in spans:
+        if not span.isascii():
+            if re.sub(r"\s+", "", span) not in flat:
+                return False
+            continue
+        at = question.lower().find(span) if question else -1
+        as_written = question[at:at + len(span)] if at >= 0 else span
+        named = any(c.isupper() for c in as_written)
+        words = r"\s*".join(re.escape(w) for w in (as_written if named else span).split())
+        if re.search(rf"(?<![A-Za-z0-9]){words}(?![A-Za-z0-9])", text if named else text.lower()) is None:
+            return False
+    return True
 
 
 _NAME_FRAME = re.compile(r"[\W_]+")

@@ -248,6 +248,17 @@ def test_another_document_mentions_the_subject_only_when_it_writes_it_out() -> N
     assert not mentions("anything", [])
 
 
+def test_a_name_the_question_writes_capitalised_is_mentioned_as_a_name_and_a_word() -> None:
+    question = "What country was the author of Brand a citizen of?"
+    spans = subject_spans(question, {"brand"}, whole=True)
+    assert mentions("Brand is a play by the Norwegian playwright Henrik Ibsen.", spans, question)
+    assert not mentions("The station airs country music under its on-air brand name.", spans, question)
+    assert not mentions("a digital strategist and cofounder of a personal Branding startup", spans, question)
+    # written in lower case, the question gives no case to keep: a word still, not part of one
+    assert mentions("The Brand was staged in 1885.", subject_spans("who wrote brand?", {"brand"}), "who wrote brand?")
+    assert not mentions("branding", subject_spans("who wrote brand?", {"brand"}), "who wrote brand?")
+
+
 # --- sibling_documents ------------------------------------------------------------------------
 
 REPORTS = {"r1": ["公司年报_1", "恒屿冷链物流股份有限公司", "新开通"],

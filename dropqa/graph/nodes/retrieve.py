@@ -355,7 +355,7 @@ def mentioning(query: str, naming: dict[str, set[str]], pool: list[Hit]) -> dict
     for words in naming.values():
         spans = subject_spans(query, words, whole=True)
         for h in pool:
-            if h.document_id in naming or not mentions(f"{h.breadcrumb} {h.content}", spans):
+            if h.document_id in naming or not mentions(f"{h.breadcrumb} {h.content}", spans, query):
                 continue
             theirs = withheld_names(f"{h.breadcrumb} {h.names()}") if people else set()
             if theirs and not theirs & people:
