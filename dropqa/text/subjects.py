@@ -76,7 +76,7 @@ mr ms mrs dr hon honourable honorable in on at by for to from with this that the
 _KINDS_EN = frozenset((
     "judgment", "judgement", "judgments", "document", "documents", "record", "records", "hospitalization",
     "hospitalisation", "report", "reports", "contract", "agreement", "policy", "handbook", "manual", "guide",
-    "minutes", "runbook"))
+    "minutes", "runbook", "annual"))  # "annual" of "the annual report": its kind, no part of what is asked
 _KINDS_ZH = frozenset(("判决书", "判决", "病历", "住院", "住院病历", "报告", "年报", "纪要", "合同", "协议", "制度",
                        "手册", "指南", "记录", "文件", "文档"))
 _GENERIC_ZH = (

@@ -586,3 +586,11 @@ def test_lines_holding_only_the_questions_words_answer_nothing():
     assert not only_repeats(["Chief Judge [1]", "The chief judge owns two dogs. [2]"], q)
     assert not only_repeats([], q)
     assert only_repeats(["节目中第一次于公开场合演唱 [1]"], "第一次在公开场合演唱是什么节目？")
+
+
+def test_the_annual_of_an_annual_report_is_its_kind_not_what_is_asked():
+    # "According to the annual report of 丰穗农业…, how large was the fine": a dividend line's 年度 ("annual") adds
+    # nothing the question asks beside the fine line
+    from dropqa.text.asked import ask_weights
+
+    assert ask_weights({"annual": 2.7, "report": 3.5, "fine": 4.6, "丰穗": 1.9}, {"丰穗"}) == {"fine": 4.6}
