@@ -61,6 +61,11 @@ _MONEY_Q = re.compile(rf"(?i)how much (?:does|do|is|are|was|were|will|did|would|
                       rf"\b(?:{_MONEY_WORDS})|"
                       rf"how much (?:{_MONEY_WORDS})\b|"
                       r"what (?:is|are) the (?:\w+ )?(?:price|cost|fee|charge)s?\b|\b(?:price|cost|fee)s? of\b|"
+                      # "what was the revenue of each company", "what were its net profit and revenue in 2021": the
+                      # figure a report gives in money, named last before what it is of
+                      r"what (?:is|are|was|were) (?:the |its |their |each )?(?:(?!of\b)[\w'’-]+ ){0,3}?"
+                      r"(?:revenues?|income|(?:net )?profits?|earnings|dividends?|fines?|budget|compensation)"
+                      r"(?= of\b| in\b| for\b| at\b| from\b| and\b| attributable\b| \w+ed\b|\s*[?,]|$)|"
                       r"多少钱|价格|价钱|收费|费用|售价|报价|"
                       r"(?:补贴|津贴|工资|薪资|薪酬|奖金|预算|罚款|罚金|赔偿|投资|投入|营业收入|营收|收入|利润|净利润|分红|"
                       r"募集资金|资金|金额|价款|报销)(?:总额|总计|合计)?(?:是|为|有|共|达到?)?(?:多少|几)")

@@ -121,6 +121,12 @@ def test_hospital_and_patient_name_one_record_not_every_record_of_the_hospital()
     ("哪家公司研发投入占营业收入的比例更高？", "number"), ("厂区占地面积多少？", "number"),
     # which one, though an amount is named: a named thing — unless a count or an amount is asked outright too
     ("茅某某所销售的假冒商品中，涉及金额最大的品牌是哪一个？", "thing"), ("哪个项目的预算金额是多少？", "money"),
+    # a report's figure in money, named last before what it is of — not a growth, a tax rate or where income comes from
+    ("What was the revenue of each company in fiscal 2021?", "money"),
+    ("What was the net profit attributable to shareholders in 2024?", "money"),
+    ("What was the fine imposed on the company?", "money"),
+    ("What was the Company's revenue growth in 2021?", "thing"), ("What is the income tax rate?", "thing"),
+    ("What were the sources of income for the village?", "thing"),
 ])
 def test_expected_kind(question: str, kind: str) -> None:
     assert expected_kind(question) == kind
