@@ -313,7 +313,9 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
     counted = counted_noun(question) if kind == "number" and not counts_by_listing(question) else None
     if counted:
         counting = [c for c in candidates if _names_counted(c, hits[c.hit_index], counted, translations)]
-        candidates = counting or candidates
+        # of those, the ones that give a count: "the Company operated 538 stores", not the founding line's
+        # "community fresh-food stores"
+        candidates = [c for c in counting if c.of_kind] or counting or candidates
     # the answer must quote one: the lines that hold one — and when no line holds a word of what is asked
     # (判刑时间 of a judgement that writes 判处有期徒刑五年), the kind of answer is all that tells the line that
     # answers from the ones that only name the subject (its appeal notice). Not for a count the answer must hold:

@@ -335,6 +335,19 @@ def test_a_count_is_quoted_from_the_line_naming_what_is_counted():
     assert [p.text for p in picked] == [hits[0].content]
 
 
+def test_of_the_lines_naming_what_is_counted_the_one_giving_a_count_is_quoted():
+    """"截至2021年末公司共经营多少家门店？" of an English report: its opening line names the stores it runs
+    ("community fresh-food stores") and is the closest passage; the line giving their number answers."""
+    w = {"公司": 0.3, "经营": 2.0, "门店": 3.0}
+    translations = {"门店": ["stores", "store"], "经营": ["operate", "operation"], "公司": ["company"]}
+    hits = [hit("n1", "Pennybrook Fresh Markets Corp. (the Company) was founded in September 2012; its core "
+                      "business is the operation of community fresh-food stores.", 0.9),
+            hit("n2", "As at the end of 2021, the Company operated 538 stores, an increase of 137.", 0.5)]
+    picked = pick_sentences("截至2021年末公司共经营多少家门店？", list(w), w, hits, max_sentences=2, cfg=CFG,
+                            translations=translations, complement=True)
+    assert [p.text for p in picked] == [hits[1].content]
+
+
 def test_a_line_holding_only_a_light_asked_word_gives_way_to_one_holding_a_heavy_one():
     """"What was Pennybrook Fresh's revenue in fiscal 2021?": the report's opening line holds the subject's name and
     "the Company" (asked, but written in every line of the report) and is not quoted beside the revenue line."""
@@ -345,9 +358,14 @@ def test_a_line_holding_only_a_light_asked_word_gives_way_to_one_holding_a_heavy
     subject = ["pennybrook", "fresh"]
     picked = pick_sentences(q, list(w), w, hits, max_sentences=3, cfg=CFG, require_asked=True, subjects=subject)
     assert [p.text for p in picked] == [hits[1].content]
-    every = CFG.model_copy(update={"salient_term_share": 0.0})  # every asked word counted alike: both are quoted
-    picked = pick_sentences(q, list(w), w, hits, max_sentences=3, cfg=every, require_asked=True, subjects=subject)
+    # every asked word counted alike, both are quoted — where the kind asked does not choose ("what was … revenue"
+    # asks an amount: only the line giving one)
+    every = CFG.model_copy(update={"salient_term_share": 0.0})
+    told = "Tell me about Pennybrook Fresh's revenue in fiscal 2021."
+    picked = pick_sentences(told, list(w), w, hits, max_sentences=3, cfg=every, require_asked=True, subjects=subject)
     assert len(picked) == 2
+    picked = pick_sentences(q, list(w), w, hits, max_sentences=3, cfg=every, require_asked=True, subjects=subject)
+    assert [p.text for p in picked] == [hits[1].content]
     # without a heavier line, the light one is what there is
     picked = pick_sentences(q, list(w), w, hits[:1], max_sentences=3, cfg=CFG, require_asked=True, subjects=subject)
     assert [p.text for p in picked] == [hits[0].content]
