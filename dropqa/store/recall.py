@@ -73,7 +73,7 @@ def document_titles(db: Database, scope: Scope) -> list[dict[str, Any]]:
             "v.metadata->'subjects' AS subjects "
             "FROM nodes n JOIN documents d ON d.id = n.document_id "
             "JOIN document_versions v ON v.document_id = n.document_id AND v.version = n.version "
-            f"WHERE n.depth = 0 AND {where}",
+            f"WHERE n.depth = 0 AND {where} ORDER BY d.filename, d.id, n.version",  # one order: ties in naming
             params,
         ).fetchall()
 
