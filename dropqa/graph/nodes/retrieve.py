@@ -62,6 +62,7 @@ from dropqa.text.asked import (
     capitalised_words,
     expected_kind,
     held_share,
+    holds_kind,
     people_named,
 )
 from dropqa.text.entities import years_in
@@ -101,6 +102,9 @@ def expand_window(svc: Services, result: RetrievalResult, best: list[Hit]) -> li
     return extra
 
 
+_VALUE_KINDS = ("duration", "date", "number", "money", "share")  # a value a document states
+
+
 def part_heads(svc: Services, parts: list[Part], scope: Scope, result: RetrievalResult, k: int,
                per_part: int, subject_terms: dict[str, set[str]] | None = None) -> list[Hit]:
     """Search each part (inside its document when it names one) for what the question asks of it — the
@@ -114,9 +118,18 @@ def part_heads(svc: Services, parts: list[Part], scope: Scope, result: Retrieval
         naming = (subject_terms or {}).get(part.document_id or "", set())
         weights = {t: w * share if t in naming else w for t, w in result.weights.items()}
         query = asked_text(part.query, naming) if part.document_id else part.query
-        hits = hybrid_search(svc, query, part_scope, k=k, weights=weights).hits[:per_part]
+        # all the candidates the search scored (its first ``per_part`` are the same): a value of the kind asked
+        # may rank below them
+        found_here = hybrid_search(svc, query, part_scope, k=max(k, svc.settings.retrieval.candidate_k),
+                                   weights=weights).hits
+        hits = found_here[:per_part]
         if part.document_id and asks_document_date(part.query):
             hits += signing_off(svc, result, part.document_id, {h.node_id for h in hits})
+        elif part.document_id and (kind := expected_kind(part.query)) in _VALUE_KINDS and not any(
+                holds_kind(h.content, kind, part.query) for h in hits):
+            # "谈某和倪某某的判刑时间谁更长": the document's best passage giving a length of time ("判处有期徒刑四年",
+            # which writes no 判刑) is read too, however the words rank it
+            hits += [h for h in found_here[per_part:] if holds_kind(h.content, kind, part.query)][:1]
         for h in hits:
             h.metadata["part"] = part.label
         found.append(hits)
