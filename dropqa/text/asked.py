@@ -64,7 +64,7 @@ _MONEY_Q = re.compile(rf"(?i)how much (?:does|do|is|are|was|were|will|did|would|
                       # "what was the revenue of each company", "what were its net profit and revenue in 2021": the
                       # figure a report gives in money, named last before what it is of
                       r"what (?:is|are|was|were) (?:the |its |their |each )?(?:(?!of\b)[\w'’-]+ ){0,3}?"
-                      r"(?:revenues?|income|(?:net )?profits?|earnings|dividends?|fines?|budget|compensation)"
+                      r"(?:revenues?|income|(?:net )?profits?|earnings|dividends?|fines?|compensation)"
                       r"(?= of\b| in\b| for\b| at\b| from\b| and\b| attributable\b| \w+ed\b|\s*[?,]|$)|"
                       r"多少钱|价格|价钱|收费|费用|售价|报价|"
                       r"(?:补贴|津贴|工资|薪资|薪酬|奖金|预算|罚款|罚金|赔偿|投资|投入|营业收入|营收|收入|利润|净利润|分红|"
@@ -72,7 +72,8 @@ _MONEY_Q = re.compile(rf"(?i)how much (?:does|do|is|are|was|were|will|did|would|
 # How much a figure changed, which a report gives as a share as often as an amount ("sales grew by 12%")
 _CHANGE_Q = re.compile(r"(?i)\b(?:grow|grew|grown|increase|decrease|rise|rose|risen|fall|fell|fallen|drop|change|"
                        r"decline|improve|shrink|shrank)\w*|增长|增加|下降|减少|变化|增速|增幅|降幅")
-_MONEY = re.compile(r"(?i)\d[\d,.]*\s*(?:万|亿)?\s*(?:元|块|美元|欧元|英镑|yuan|rmb|cny|usd|eur|gbp|dollars?|euros?)|"
+_MONEY = re.compile(r"(?i)\d[\d,.]*\s*(?:万|亿|thousand|million|billion|bn)?\s*"
+                    r"(?:元|块|美元|欧元|英镑|yuan|rmb|cny|usd|eur|gbp|dollars?|euros?)(?![a-z])|"
                     r"(?:[¥￥$€£]|rmb|cny|usd|eur|gbp)\s*\d|"
                     # a value under a label that gives the currency: "预算（万元）: 1,200", "Revenue (RMB million): 562"
                     r"[（(]\s*(?:千|万|百万|亿)?\s*(?:元|美元|欧元|英镑|yuan|rmb|cny|usd|eur|gbp)(?:\s+(?:thousand|million|billion))?"

@@ -600,3 +600,15 @@ def test_the_annual_of_an_annual_report_is_its_kind_not_what_is_asked():
     from dropqa.text.asked import ask_weights
 
     assert ask_weights({"annual": 2.7, "report": 3.5, "fine": 4.6, "丰穗": 1.9}, {"丰穗"}) == {"fine": 4.6}
+
+
+def test_an_amount_is_written_with_its_scale_before_its_currency():
+    from dropqa.text.asked import holds_kind
+
+    assert holds_kind("Region: Northwind | Q3 revenue: 4.2 million EUR", "money")
+    assert holds_kind("revenue of $703.1 million", "money") and holds_kind("营业收入38.6亿元", "money")
+    assert not holds_kind("12 Europeans attended", "money")
+    # a budget is asked of as a thing: "the budget of code name X" may be written without a currency
+    from dropqa.text.asked import expected_kind
+
+    assert expected_kind("What is the budget of code name QUOKKA-7731?") == "thing"
