@@ -369,3 +369,18 @@ def test_a_line_holding_only_a_light_asked_word_gives_way_to_one_holding_a_heavy
     # without a heavier line, the light one is what there is
     picked = pick_sentences(q, list(w), w, hits[:1], max_sentences=3, cfg=CFG, require_asked=True, subjects=subject)
     assert [p.text for p in picked] == [hits[0].content]
+
+
+def test_a_line_about_another_year_is_not_added_to_an_answer_about_the_years_asked():
+    """"What share of the Company's total sales came from online sales in fiscal 2021?": the outlook's "raise the
+    share of online sales to more than 20%" in 2022 is another year's aim, not part of the answer; a question asking
+    when may be answered by another year, though."""
+    w = {"share": 2.0, "online": 3.0, "sales": 1.5, "total": 2.0, "fiscal": 0.8, "2021": 0.5}
+    hits = [hit("n1", "Online sales accounted for 17.6% of the Company's total sales in fiscal 2021.", 0.9),
+            hit("n2", "Looking ahead to 2022, the Company will raise the share of online sales to more than 20%.", 0.8)]
+    q = "What share of the Company's total sales came from online sales in fiscal 2021?"
+    picked = pick_sentences(q, list(w), w, hits, max_sentences=3, cfg=CFG, complement=True)
+    assert [p.text for p in picked] == [hits[0].content]
+    when = "When will the share of online sales planned in fiscal 2021 pass 20%?"
+    picked = pick_sentences(when, list(w), w, hits, max_sentences=3, cfg=CFG, complement=True)
+    assert hits[1].content in [p.text for p in picked]
