@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pydantic import BaseModel
 
 from dropqa.retrieval.hits import Hit
-from dropqa.text.entities import years_in
+from dropqa.text.entities import about_other_years, years_in
 from dropqa.text.segment import holds
 from dropqa.text.sentences import split_sentences
 
@@ -161,8 +161,7 @@ def claims_in(hit: Hit, attributes: Sequence[str], subject_terms: Sequence[str] 
             continue
         # A sentence about another year than the question asks ("我们预测丰穗农业2022年营业收入约为36.10亿元" for
         # 2021's revenue) states another period's figure, which no figure of the asked year contradicts.
-        said_years = set(years_in(unit_text))
-        if asked_years and said_years and not asked_years & said_years:
+        if about_other_years(unit_text, asked_years):
             continue
         # Prose: each quantity belongs to the nearest attribute mentioned shortly before it
         # ("总预算为450万元" → 预算), so other numbers in the sentence are not taken for it.

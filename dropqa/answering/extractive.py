@@ -25,7 +25,7 @@ from dropqa.text.asked import (
     holds_kind_for,
     role_words,
 )
-from dropqa.text.entities import years_in
+from dropqa.text.entities import about_other_years, years_in
 from dropqa.text.rivals import about_another
 from dropqa.text.segment import holds
 from dropqa.text.sentences import ends_mid_sentence, split_sentences
@@ -334,7 +334,7 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
     covered: set[str] = set()
     asked_years = set(years_in(question)) if kind != "date" else set()  # "when will it be completed": a year ahead
     for c in candidates:
-        if complement and chosen and asked_years and (said := set(years_in(c.text))) and not said & asked_years:
+        if complement and chosen and about_other_years(c.text, asked_years):
             continue  # "Looking ahead to 2022, … raise the share of online sales" beside fiscal 2021's share
         if complement and chosen and (not (c.asked - covered) or (
                 chosen[0].of_kind and not c.of_kind and c.hit_index != chosen[0].hit_index)):

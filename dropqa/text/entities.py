@@ -69,3 +69,9 @@ def short_names(name: str) -> frozenset[str]:
 def years_in(text: str) -> list[str]:
     """The years ``text`` names, in order."""
     return YEAR.findall(text)
+
+
+def about_other_years(text: str, asked_years: set[str]) -> bool:
+    """``text`` names years, none of them one of ``asked_years`` (the question's; never when it names none): it
+    speaks of another period ("Looking ahead to 2022, …" of a question about fiscal 2021)."""
+    return bool(asked_years) and bool(said := set(years_in(text))) and not said & asked_years
