@@ -36,3 +36,17 @@ def test_each_documents_line_must_state_what_is_asked_for_high():
     swapped = ("各文档的相关内容：\nb.md > s：2023年3月22日正式逮捕被告人柏某。 [1]\n"
                "a.md > s：判决日期：2023年8月10日 [2]")
     assert confidence_of(_state(swapped, [a, b_arrest]), listed=[1, 0]) == "medium"
+
+
+def test_uncited_passages_of_several_named_documents_take_turns():
+    """"A 和 B 分别…": one scale can rank all of A's passages above B's; the list gives each its turn, each
+    document's own search's best passages (``part``) first, the other documents' after them."""
+    from dropqa.graph.nodes.finalize import taking_turns
+
+    hits = [_hit("a1", "a", "x"), _hit("a2", "a", "x"), _hit("a3", "a", "x"), _hit("c1", "c", "x"),
+            _hit("b1", "b", "x"), _hit("b2", "b", "x")]
+    hits[5].metadata["part"] = "b"
+    rest = list(range(len(hits)))
+    assert taking_turns(hits, rest, ["a", "b"]) == [0, 5, 1, 4, 2, 3]
+    assert taking_turns(hits, rest, ["a"]) == rest  # one document named: rank order
+    assert taking_turns(hits, rest, ["a", "a"]) == rest

@@ -11,6 +11,7 @@ from langgraph.runtime import Runtime
 
 from dropqa.blocking import in_thread
 from dropqa.graph.state import PastTurn, State
+from dropqa.retrieval.hits import Hit
 from dropqa.services import Context, Services
 from dropqa.store.documents import topics_named
 from dropqa.store.scope import Scope
@@ -98,6 +99,22 @@ async def finalize(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     return await in_thread(final_answer, state, runtime.context.services, runtime.context.scope())
 
 
+def taking_turns(hits: Sequence[Hit], rest: list[int], documents: list[str]) -> list[int]:
+    """The uncited passages (pool indexes, best first) in the order they are listed: for a question naming
+    several documents ("A 和 B 分别犯了什么罪"), each of those documents' passages taking turns (A1, B1, A2, B2, …),
+    then the others'. Each document's own search's best passages come first: the agent loop's pool is ranked
+    on one scale, where one document's passages can fill every place left and the other's evidence is not
+    listed."""
+    documents = list(dict.fromkeys(documents))
+    if len(documents) < 2:
+        return rest
+    # each document's own search's best passages first (``retrieve.part_heads`` marks them), then the rest of it
+    queues = [sorted((i for i in rest if hits[i].document_id == d), key=lambda i: ("part" not in hits[i].metadata, i))
+              for d in documents]
+    turns = [queue[rank] for rank in range(max(map(len, queues))) for queue in queues if rank < len(queue)]
+    return turns + [i for i in rest if hits[i].document_id not in documents]
+
+
 def final_answer(state: State, svc: Services, scope: Scope) -> dict[str, Any]:
     """``scope``: the run's bases (the topics the question names are theirs)."""
     cfg = svc.settings.retrieval
@@ -109,7 +126,8 @@ def final_answer(state: State, svc: Services, scope: Scope) -> dict[str, Any]:
     # also under a "not in the documents", so the reader can check for themselves.
     order = citation_order(answer, cited)
     room = max(0, cfg.top_k - len(order))
-    keep = order + [i for i in range(len(hits)) if i not in cited][:room]
+    parts = [str(p.get("document_id")) for p in state.intent.parts if p.get("document_id")]
+    keep = order + taking_turns(hits, [i for i in range(len(hits)) if i not in cited], parts)[:room]
     sources = [hits[i].source(cfg.snippet_chars, i in cited) for i in keep]
     renumber = {old: new for new, old in enumerate(keep)}
     if cited:
