@@ -61,16 +61,20 @@ def next_table(db: Database, scope: Scope, document_id: uuid.UUID, version: int,
 
 
 def document_titles(db: Database, scope: Scope) -> list[dict[str, Any]]:
-    """Every visible document's id, version, file name, title (its root node), first heading and the
-    subjects found in its text at indexing (``subjects``: None for a version indexed before they were):
-    the names a question may call it by."""
+    """Every visible document's id, version, file name, title (its root node), first heading, the
+    subjects found in its text at indexing (``subjects``: None for a version indexed before they were) and the
+    first 200 characters of its first passage (``opening``): the names a question may call it by."""
     where, params = Scope(kbs=scope.kbs, version=scope.version, topics=scope.topics, content_only=False).sql()
     with db.connection() as conn:
         return conn.execute(
             "SELECT d.id AS document_id, n.version, d.filename, coalesce(n.title, '') AS title, "
             "coalesce((SELECT h.title FROM nodes h WHERE h.document_id = n.document_id AND h.version = n.version "
             "          AND h.depth = 1 AND h.node_type = 'section' ORDER BY h.position LIMIT 1), '') AS heading, "
-            "v.metadata->'subjects' AS subjects "
+            "v.metadata->'subjects' AS subjects, "
+            # its first words: the name a plain report opens with ("Quillstone Data Systems Inc. (…the Company…)")
+            "coalesce((SELECT left(c.content, 200) FROM nodes c WHERE c.document_id = n.document_id "
+            "          AND c.version = n.version AND c.depth > 0 AND c.node_type NOT IN ('section', 'document') "
+            "          ORDER BY c.position LIMIT 1), '') AS opening "
             "FROM nodes n JOIN documents d ON d.id = n.document_id "
             "JOIN document_versions v ON v.document_id = n.document_id AND v.version = n.version "
             f"WHERE n.depth = 0 AND {where} ORDER BY d.filename, d.id, n.version",  # one order: ties in naming

@@ -445,3 +445,26 @@ def test_a_record_of_the_same_hospital_about_another_patient_is_not_about_the_su
     question = "根据丝路市人民医院的住院病历，总结俞某某的入院后病程记录。"
     assert set(mentioning(question, naming, pool)) == {"160"}  # 俞某某's other passage, not 苏某某's record
     assert set(mentioning("根据丝路市人民医院的住院病历，总结入院后病程记录。", naming, pool)) == {"156", "160"}
+
+
+def test_a_name_several_texts_give_names_the_document_that_opens_with_it() -> None:
+    """A plain report and an analyst's brief both name Quillstone Data Systems Inc. in their text; the report
+    opens with it ("… ("Quillstone Data" or "the Company") was founded …"), the brief with its own title."""
+    def plain(doc_id: str, filename: str, subjects: list[str], opening: str) -> dict:
+        return {**_row(doc_id, filename), "subjects": subjects, "opening": opening}
+
+    rows = [
+        plain("q", "annual_report_tech_1.txt", ["Quillstone Data Systems Inc", "Quillstone Data", "Larkspur"],
+              'Quillstone Data Systems Inc. ("Quillstone Data" or "the Company") was founded in May 2009.'),
+        plain("f", "annual_report_tech_2.txt", ["Fenwick Cloud Software Corp", "Fenwick Cloud", "Tallis"],
+              'Fenwick Cloud Software Corp. ("Fenwick Cloud" or "the Company") was founded in February 2011.'),
+        plain("b", "sector_brief_1.txt", ["Quillstone Data Systems Inc", "Ridgeway Securities Research"],
+              "Technology and Consumer Retail Sector Brief (Issue 4, 2022)"),
+        *COURTS,
+    ]
+    q = ("According to the annual reports of Quillstone Data Systems Inc. and Fenwick Cloud Software Corp., "
+         "which company spent more on research?")
+    assert set(_ids(named_documents(q, rows, SHARE))) == {"q", "f"}
+    # without the first words to tell them apart, the name the two texts give names neither
+    bare = [{k: v for k, v in r.items() if k != "opening"} for r in rows]
+    assert set(_ids(named_documents(q, bare, SHARE))) == {"f"}
