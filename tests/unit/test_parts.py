@@ -468,3 +468,20 @@ def test_a_name_several_texts_give_names_the_document_that_opens_with_it() -> No
     # without the first words to tell them apart, the name the two texts give names neither
     bare = [{k: v for k, v in r.items() if k != "opening"} for r in rows]
     assert set(_ids(named_documents(q, bare, SHARE))) == {"f"}
+
+
+def test_a_value_of_the_asked_kind_is_read_where_it_is_given_for_what_is_asked():
+    """"判刑时间谁更长" of a judgement: the verdict ("判处有期徒刑四年": 判, 刑) gives the length of the sentence,
+    the appeal window ("上诉期限为十天，自接到判决书…": 判) only a length of time; an English question's words
+    count whole."""
+    from dropqa.graph.nodes.retrieve import gives_for
+
+    question = "柳某某和宋某的判刑时间谁更长？"
+    verdict = "依照《中华人民共和国刑法》第133条的规定，判决如下：一、被告人宋某犯交通肇事罪，判处有期徒刑四年。"
+    appeal = "被告人宋某如不服本判决，上诉期限为十天，自接到判决书的第二日起算。"
+    asked = ["判刑", "时间", "更长"]
+    assert gives_for(verdict, "duration", question, asked) > gives_for(appeal, "duration", question, asked) > 0
+    assert gives_for("本院认为，被告人宋某的行为已构成交通肇事罪。", "duration", question, asked) == 0
+    en = "How long was the sentence?"
+    assert gives_for("He was sentenced to four years in prison.", "duration", en, ["sentenced"]) > gives_for(
+        "An appeal may be filed within ten days.", "duration", en, ["sentenced"])

@@ -55,6 +55,7 @@ from dropqa.store import nodes as node_store
 from dropqa.store import search as store_search
 from dropqa.store.scope import Scope
 from dropqa.text.asked import (
+    AnswerKind,
     ask_weights,
     asked_text,
     asks_document_date,
@@ -69,7 +70,7 @@ from dropqa.text.entities import years_in
 from dropqa.text.lang import detect_language
 from dropqa.text.messages import render
 from dropqa.text.segment import compound_parts, has_han, names_a_thing
-from dropqa.text.sentences import ends_mid_sentence
+from dropqa.text.sentences import ends_mid_sentence, split_sentences
 from dropqa.text.subjects import is_stated_by_value, withheld_names
 
 
@@ -129,7 +130,9 @@ def part_heads(svc: Services, parts: list[Part], scope: Scope, result: Retrieval
                 holds_kind(h.content, kind, part.query) for h in hits):
             # "谈某和倪某某的判刑时间谁更长": the document's best passage giving a length of time ("判处有期徒刑四年",
             # which writes no 判刑) is read too, however the words rank it
-            hits += [h for h in found_here[per_part:] if holds_kind(h.content, kind, part.query)][:1]
+            giving = [h for h in found_here[per_part:] if holds_kind(h.content, kind, part.query)]
+            asked = [t for t in result.weights if t not in naming]
+            hits += sorted(giving, key=lambda h: -gives_for(h.content, kind, part.query, asked))[:1]
         for h in hits:
             h.metadata["part"] = part.label
         found.append(hits)
@@ -142,6 +145,22 @@ def part_heads(svc: Services, parts: list[Part], scope: Scope, result: Retrieval
                 heads.append(hits[rank])
     rescore(svc, heads, result)
     return heads
+
+
+def gives_for(text: str, kind: AnswerKind, question: str, asked: list[str]) -> int:
+    """How much of what is asked a sentence giving a value of the asked kind writes (its best such sentence):
+    the asked words it holds, and in Chinese their characters — "判刑时间" is answered by "判处有期徒刑四年"
+    (判, 刑), not by an appeal window "上诉期限为十天，自接到判决书的第二日起算" (判), though both give a
+    length of time."""
+    best = 0
+    for sentence in split_sentences(text):
+        if not holds_kind(sentence, kind, question):
+            continue
+        low = sentence.lower()
+        words = sum(1 for t in asked if t in low)
+        chars = len({c for t in asked if has_han(t) for c in t} & set(sentence))
+        best = max(best, words + chars)
+    return best
 
 
 def signing_off(svc: Services, result: RetrievalResult, document_id: str, seen: set[str]) -> list[Hit]:
