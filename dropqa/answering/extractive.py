@@ -207,6 +207,9 @@ def _names_counted(extract: Extract, hit: Hit, counted: str, translations: dict[
     return any(holds(text, w) for w in (counted, *translations.get(counted, ())))
 
 
+_BARE_KINDS = ("duration", "date", "money", "share")  # values a line gives without naming what they are of
+
+
 def pick_sentences(question: str, terms: list[str], weights: dict[str, float], hits: list[Hit],
                    max_sentences: int, max_passages: int = 5,
                    translations: dict[str, list[str]] | None = None, *, cfg: AnswerSettings,
@@ -302,13 +305,19 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
     if not candidates:
         return []
     if require_asked and any(c.asked for c in candidates):
-        candidates = [c for c in candidates if c.asked]
+        # a line giving an answer of the kind asked stays when the reader wants one (kind_first) and no line
+        # giving one holds an asked word: "判处有期徒刑四年" for "判刑时间谁更长", beside "考虑了柳某某的犯罪时间…"
+        # (时间) and "审判长：黄某某" (某某) — not beside "2022年8月1日，尹某被依法逮捕" for "逮捕日期"; and only a
+        # value a line states for itself (a length of time, a date, an amount, a share), not a count or a
+        # person, which any line may give ("年龄：80岁", "姓名：陈某某" for "蓝某某和陈某某的脉搏谁更快")
+        bare = kind_first and kind in _BARE_KINDS and not any(c.asked and c.of_kind for c in candidates)
+        kept = [c for c in candidates if c.asked or (bare and c.of_kind)]
         # and when some line holds a word that weighs in what is asked, not one holding only the words every line
         # of the document holds ("Pennybrook Fresh … ("the Company") was founded in 2012" for "what was the
         # Company's revenue in fiscal 2021?": "the Company" is asked, but weighs little)
-        heaviest = [max(weights.get(t, 0.0) for t in c.asked) for c in candidates]
+        heaviest = [max((weights.get(t, 0.0) for t in c.asked), default=0.0) for c in kept]
         floor = cfg.salient_term_share * max(heaviest)
-        candidates = [c for c, w in zip(candidates, heaviest, strict=True) if w >= floor]
+        candidates = [c for c, w in zip(kept, heaviest, strict=True) if w >= floor or not c.asked]
     # "最多支持多少个租户": the 租户 row, not "单个GPU最多可切分为7个实例", a count of something else — but a count the
     # reader makes by listing ("几项辅助检查") quotes the things listed, which need not name it
     counted = counted_noun(question) if kind == "number" and not counts_by_listing(question) else None

@@ -305,6 +305,26 @@ def test_kind_first_keeps_the_line_of_the_kind_asked_however_well_another_scores
     assert [p.text for p in plain] == [hits[0].content]
 
 
+def test_a_reader_wanting_a_value_keeps_the_line_giving_one_that_writes_no_asked_word():
+    """"判刑时间谁更长" of one judgement: the verdict "判处有期徒刑四年" writes neither 判刑 nor 时间, the sentencing
+    note's "犯罪时间" writes 时间; a reader of several named documents (``require_asked``, ``kind_first``) quotes the
+    verdict, and without ``kind_first`` the line holding an asked word, as before."""
+    w = {"判刑": 5.0, "时间": 2.0, "更长": 1.0}
+    hits = [hit("n1", "在量刑过程中，本院充分考虑了柳某某的犯罪时间、犯罪方式、涉案金额和社会危害性等因素。", 0.7),
+            hit("n2", "刑期：有期徒刑四年，并处罚金人民币50万元。", 0.5)]
+    q = "柳某某和宋某的判刑时间谁更长？"
+    first = pick_sentences(q, list(w), w, hits, max_sentences=1, cfg=CFG, require_asked=True, kind_first=True)
+    assert [p.text for p in first] == ["刑期：有期徒刑四年，并处罚金人民币50万元。"]
+    plain = pick_sentences(q, list(w), w, hits, max_sentences=1, cfg=CFG, require_asked=True)
+    assert [p.text for p in plain] == [hits[0].content]
+    # a line giving the value and an asked word is still the one: "逮捕日期" is answered by "…被依法逮捕"
+    w = {"逮捕": 5.0, "日期": 2.0}
+    hits = [hit("n1", "2022年6月15日立案调查，并依法提起公诉。", 0.9), hit("n2", "2022年8月1日，尹某被依法逮捕。", 0.4)]
+    first = pick_sentences("唐某某和尹某的逮捕日期谁更早？", list(w), w, hits, max_sentences=1, cfg=CFG,
+                           require_asked=True, kind_first=True)
+    assert [p.text for p in first] == ["2022年8月1日，尹某被依法逮捕。"]
+
+
 def test_the_reply_to_a_chat_message_that_asks_answers_in_its_words():
     """"原因查到了吗？" holds the question's 原因; the reply after it ("日志盘写满了") holds none of its words but is
     what answers: it is read with the message it answers, though it ranks below the passages read; the message
