@@ -38,9 +38,10 @@ _COUNT_ASKED = re.compile(r"(?i)how (?:many|much)|多少|几[个位次项天年�
 # A comparison of the named subjects by a measure ("谈某和倪某某的判刑时间谁更长", "whose sentence is longer, X or
 # Y?", "哪家公司的营收更高"): the answer names one of them, but what a line must hold is each one's measure — a
 # date for which is earlier, a length of time for which lasts longer, a number for which is more — not a name.
-_COMPARE_Q = re.compile(r"(?i)(?:谁|哪[个位家一项种]?)(?:的)?[^，,。？?]{0,12}?更(?P<zh>[早晚长短久多少高低大小])|"
+_COMPARE_Q = re.compile(r"(?i)(?:谁|哪[个位家一项种]?)(?:的)?[^，,。？?]{0,12}?"
+                        r"更(?P<zh>[早晚长短久多少高低大小快慢重轻])|"
                         r"\b(?:who|whose|which)\b[^?]*?\b(?P<en>earlier|later|sooner|longer|shorter|more|fewer|less|"
-                        r"higher|lower|larger|smaller|greater|bigger|older|younger)\b")
+                        r"higher|lower|larger|smaller|greater|bigger|older|younger|faster|slower|heavier|lighter)\b")
 _COMPARE_TIME = re.compile(r"(?i)时间|刑期|判刑|期限|时长|工期|周期|年限|"
                            r"sentenc|\bterms?\b|\btime\b|duration|period|prison")
 # A length of time asked outright: a prison term, how long something lasts, is kept or takes.

@@ -107,6 +107,7 @@ def test_hospital_and_patient_name_one_record_not_every_record_of_the_hospital()
     ("喻某某和安某某的入院时间谁更早？", "date"), ("Who was admitted earlier, V. Lewis or I. Chavez?", "date"),
     ("元某某和喻某某的体温谁更高？", "number"), ("Whose blood pressure is higher, L. Rogers or M. Young?", "number"),
     ("哪家公司的募集资金总额更多？", "number"), ("Which bridge is longer, A or B?", "number"),
+    ("蓝某某和陈某某的脉搏谁更快？", "number"), ("Whose pulse was faster, S. Moore or A. Smith?", "number"),
     # a length of time asked outright: a prison term, how long something is kept or lasts — not a length
     ("被告人费某和贝某某分别被判处了什么刑期？", "duration"), ("审计日志保存多长时间？", "duration"),
     ("How long must audit logs be kept?", "duration"), ("How long is the Golden Gate Bridge?", "number"),
