@@ -128,6 +128,10 @@ _BIRTH_Q = re.compile(r"(?i)出生|生日|birth|\bborn\b|年龄|\bage\b|how old|
 # How old someone is, asked outright or by comparison: a birth date answers it as an age does ("who is older,
 # J. Gonzalez or M. Harris?" of judgements that give "Date of Birth: 11th August, 1964").
 _AGE_Q = re.compile(r"(?i)年龄|年纪|岁数|年长|年轻|\bage\b|how old|\b(?:older|younger|oldest|youngest)\b")
+# an age as records and judgements write it: "Age: 82", "年龄：45岁", "82岁", "11-year-old", "aged 45",
+# "at the age of 24"
+_AGE_GIVEN = re.compile(r"(?i)\d+\s*(?:周岁|岁)|(?:年龄|age)\s*[:：]?\s*\**\s*\d+|\d+[\s-]*years?[\s-]*old|"
+                        r"\baged\s+\d+|\bage\s+of\s+\d+")
 _DATE = re.compile(
     r"(?i)\b(?:19|20)\d{2}\b|(?<![街路道巷弄村楼室栋座号\d])\d{1,4}\s*[年月日号时点]|\d{1,2}:\d{2}|"  # 4号: no street's
     rf"\b{_MONTH}|"  # a month's name, not "market" or "junior"
@@ -194,6 +198,8 @@ def holds_kind(sentence: str, kind: AnswerKind, question: str = "") -> bool:
     if kind == "share":  # a percentage or a fraction, not any number ("in 14 cities" is no share of sales)
         return any(m.group(0).lower() not in asked for m in _SHARE.finditer(sentence))
     if kind == "number":  # a count or a measure, not the digits of a date ("Admission Time: 26th, February")
+        if _AGE_Q.search(question):  # an age, or a birth date: not a house number ("Address: 71, Knoxville street")
+            return _AGE_GIVEN.search(sentence) is not None or gives_age(sentence, question)
         return _holds_count(_CALENDAR.sub(" ", sentence), asked) or gives_age(sentence, question)
     if kind == "date":
         dated = sentence if _BIRTH_Q.search(question) else _BIRTH_DATE.sub(" ", sentence)

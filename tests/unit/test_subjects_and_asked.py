@@ -141,6 +141,19 @@ def test_holds_kind_ignores_what_the_question_itself_says() -> None:
     assert holds_kind("Arrested on 25 January 2023.", "date", "When was he arrested?")
 
 
+def test_an_age_is_asked_by_an_age_or_a_birth_date_not_any_number() -> None:
+    """"Who is older, Z. Walker or I. Chavez?": the record's "Address: 71, Knoxville street" gives a number, not
+    an age."""
+    q = "According to the hospitalization records of A and B, who is older, Z. Walker or I. Chavez?"
+    for line in ("Age: 82", "**Age:** 45", "Z. Walker, 11-year-old male, admitted with abdominal pain",
+                 "He died at the age of 24.", "Date of Birth: 11th August, 1964"):
+        assert holds_kind(line, "number", q), line
+    assert not holds_kind("Address: 71, Knoxville street, Yorkshire", "number", q)
+    assert holds_kind("年龄：45岁", "number", "患者元某某和邵某某的年龄分别是多少？")
+    assert not holds_kind("住址：雷峰街4号", "number", "患者元某某和邵某某的年龄分别是多少？")
+    assert holds_kind("Address: 71, Knoxville street", "number", "How many streets does Knoxville have?")
+
+
 def test_a_share_is_a_percentage_or_a_fraction_not_any_number() -> None:
     q = "What percentage of the Company's total sales came from online sales?"
     for line in ("Online sales accounted for 17.6% of total sales.", "占总销售额的百分之十二", "约三分之一来自线上",
