@@ -346,7 +346,7 @@ class AnswerSettings(Section):
     kind_bonus: float = _share(0.05, "offline answers: added to a sentence that holds an answer of the kind the "
                                "question asks (a number for how many, a date for when, a person for who)")
     subject_weight: float = _share(0.25, "offline answers: weight of a question term that only names the "
-                                   "passage's document")
+                                   "passage's document or the kind of document asked of")
     sentence_keep_share: float = _share(0.6, "offline answers: a sentence scoring below this share of the best is "
                                         "not quoted")
     sentence_similarity_weight: float = Field(0.5, ge=0, le=2, description="offline answers: weight of a "

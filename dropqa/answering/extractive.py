@@ -174,9 +174,12 @@ def asked_terms(hit: Hit, weights: dict[str, float], subject_weight: float,
     """The question's term weights with the terms that name ``hit``'s document (its file name or
     root title) discounted to ``subject_weight``: they hold for every sentence of it, so the rest of
     the question picks. ``naming``: more words naming the question's subjects (the role a name is given: "the
-    defendants Q. Ruiz and M. Ward"), discounted alike."""
+    defendants Q. Ruiz and M. Ward"), discounted alike; and so is the kind of document the question names
+    ("According to the hospitalization records of …": "Emergency Records: None … Consultation Records: …" is not
+    more of an answer to "what are the diagnoses" than "Preliminary Diagnosis: Acute Schistosomiasis")."""
     root = hit.names()
-    return {t: w * subject_weight if t in root or t in naming else w for t, w in weights.items()}
+    return {t: w * subject_weight if t in root or t in naming or is_document_kind(t) else w
+            for t, w in weights.items()}
 
 
 def _asks(term: str, ask: dict[str, float], weights: dict[str, float]) -> bool:

@@ -113,7 +113,8 @@ def test_a_line_that_only_names_the_kind_of_document_is_not_appended():
 
 def test_a_line_that_only_names_the_subject_does_not_answer_when_another_holds_what_is_asked():
     """"Who was the defendant?" of Riverside, Glenwood, Court's judgment: the closing line names the court and
-    the judgment only; the sentence naming the defendant answers (unless a chain of hops needs its first link)."""
+    the judgment only; the sentence naming the defendant answers — with ``require_asked``, and without it too now
+    that the kind of document ("judgment") counts as little as the court's name (``asked_terms``)."""
     w = {"riverside": 1.0, "glenwood": 1.0, "judgment": 1.7, "defendant": 1.5}
     hits = [hit("n1", "This judgment has been recorded under the authority of Riverside, Glenwood Court.", 0.95),
             hit("n2", "The defendant, X. Morgan, is hereby informed of her rights to appeal.", 0.6)]
@@ -122,8 +123,8 @@ def test_a_line_that_only_names_the_subject_does_not_answer_when_another_holds_w
     q = "According to the court judgment of Riverside, Glenwood, Court, who was the defendant?"
     picked = pick_sentences(q, list(w), w, hits, max_sentences=1, cfg=CFG, complement=True, require_asked=True)
     assert "X. Morgan" in picked[0].text
-    chain = pick_sentences(q, list(w), w, hits, max_sentences=1, cfg=CFG, complement=True)
-    assert "Riverside" in chain[0].text
+    plain = pick_sentences(q, list(w), w, hits, max_sentences=1, cfg=CFG, complement=True)
+    assert "X. Morgan" in plain[0].text
 
 
 def test_the_role_a_question_gives_its_subjects_is_not_asked():
@@ -404,3 +405,17 @@ def test_a_line_about_another_year_is_not_added_to_an_answer_about_the_years_ask
     when = "When will the share of online sales planned in fiscal 2021 pass 20%?"
     picked = pick_sentences(when, list(w), w, hits, max_sentences=3, cfg=CFG, complement=True)
     assert hits[1].content in [p.text for p in picked]
+
+
+def test_the_kind_of_document_a_question_names_picks_no_line():
+    """"According to the hospitalization records of …, what are the diagnoses": "records" holds for every line of
+    a record; the line labelled with what is asked is quoted, not the one listing other records."""
+    terms = ["hospitalization", "records", "farmington", "diagnoses", "smith"]
+    w = {"hospitalization": 2.0, "records": 2.0, "farmington": 3.0, "diagnoses": 3.0, "smith": 3.0}
+    hits = [hit("n1", "Emergency Records: None Invasive Procedure Records: None Consultation Records: Infectious "
+                      "disease specialist consulted, confirmed diagnosis and treatment plan.", 0.59),
+            hit("n2", "Auxiliary Examination:\nUltrasound shows hepatosplenomegaly\nPreliminary Diagnosis:\n"
+                      "Acute Schistosomiasis\nDiagnostic Basis:\nHistory of recent lake exposure", 0.43)]
+    q = "According to the hospitalization records of Farmington City Hospital, what are the diagnoses of A. Smith?"
+    picked = pick_sentences(q, terms, w, hits, max_sentences=1, cfg=CFG, require_asked=True, kind_first=True)
+    assert [p.text for p in picked] == ["Preliminary Diagnosis: Acute Schistosomiasis"]
