@@ -124,7 +124,6 @@ _LEGAL_FORM = frozenset({"公司", "有限", "有限公司", "股份", "股份�
 
 
 @lru_cache(maxsize=65536)
-@lru_cache(maxsize=4096)
 def _terms_of(name: str) -> frozenset[str]:
     terms = [t for t in query_terms(name) if not t.isdigit() and not is_placeholder(t)]
     return frozenset(t for t in terms if t not in _LEGAL_FORM) or frozenset(terms)
