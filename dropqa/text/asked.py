@@ -187,6 +187,19 @@ def _compared_kind(word: str, question: str) -> AnswerKind:
     return "number"
 
 
+# A length of time given as a limit to act within: "may file an appeal within ten (10) days", "在接到判决书后十日内",
+# "15个工作日以内" — the appeal window of every judgement, no sentence's length; a question asking such a limit
+# says so ("within how many hours", "多长时间内", "期限", "deadline").
+_LIMIT_BEFORE = re.compile(r"(?i)\bwithin\s+(?:a\s+period\s+of\s+|the\s+next\s+|the\s+)?$|不超过$|限期$")
+_LIMIT_AFTER = re.compile(r"^\s*(?:\(\d{1,3}\)\s*)?(?:之内|以内|内)")
+_LIMIT_Q = re.compile(r"(?i)\bwithin\b|deadline|time limit|\bby when\b|\b(?:have|has) to\b|"
+                      r"期限|时限|之内|以内|内[要须需应得]|多久内|时间内|天内|日内")
+
+
+def _is_time_limit(sentence: str, m: re.Match[str]) -> bool:
+    return bool(_LIMIT_BEFORE.search(sentence[: m.start()]) or _LIMIT_AFTER.match(sentence[m.end():]))
+
+
 def holds_kind(sentence: str, kind: AnswerKind, question: str = "") -> bool:
     """Does ``sentence`` hold an answer of ``kind`` beyond what the question itself says (a number the
     question also states is not an answer to it)?"""
@@ -204,8 +217,10 @@ def holds_kind(sentence: str, kind: AnswerKind, question: str = "") -> bool:
     if kind == "date":
         dated = sentence if _BIRTH_Q.search(question) else _BIRTH_DATE.sub(" ", sentence)
         return any(m.group(0).lower() not in asked for m in _DATE.finditer(dated))
-    if kind == "duration":
-        return any(m.group(0).lower() not in asked for m in _DURATION.finditer(sentence))
+    if kind == "duration":  # a time limit ("within ten days", "十日内") answers only a question asking one
+        limits = _LIMIT_Q.search(question) is None
+        return any(m.group(0).lower() not in asked and not (limits and _is_time_limit(sentence, m))
+                   for m in _DURATION.finditer(sentence))
     flat = re.sub(r"[\W_]+", " ", asked)
     for m in _PERSON.finditer(sentence):
         name = m.group(0).strip(" ：:由是为")

@@ -154,6 +154,22 @@ def test_an_age_is_asked_by_an_age_or_a_birth_date_not_any_number() -> None:
     assert holds_kind("Address: 71, Knoxville street", "number", "How many streets does Knoxville have?")
 
 
+def test_a_time_limit_gives_no_length_unless_a_limit_is_asked() -> None:
+    """Every judgement's appeal notice gives a length of time to act within ("within ten (10) days", "十日内"): no
+    sentence's length for "whose sentence is longer", the answer to "within how many hours must … be reported"."""
+    sentence_q, zh_q = "Whose sentence is longer, G. Torres or P. Anderson?", "柳某某和宋某的判刑时间谁更长？"
+    appeal = "Should she disagree with the verdict or sentence, she may file an appeal within ten (10) days."
+    for q in (sentence_q, zh_q):
+        assert not holds_kind(appeal, "duration", q)
+        assert not holds_kind("如不服本判决，可在接到判决书后十日内提起上诉。", "duration", q)
+        assert holds_kind("Three years of fixed-term imprisonment, suspended for five years.", "duration", q)
+        assert holds_kind("被告人宋某犯交通肇事罪，判处有期徒刑四年。", "duration", q)
+    report = "A suspected incident must be reported within 2 hours."
+    assert holds_kind(report, "duration", "Within how many hours must a suspected security incident be reported?")
+    assert holds_kind(report, "duration", "How long do staff have to report an incident?")
+    assert holds_kind("员工应在出差结束后15天内提交报销单。", "duration", "出差回来以后，多长时间内要提交报销？")
+
+
 def test_a_share_is_a_percentage_or_a_fraction_not_any_number() -> None:
     q = "What percentage of the Company's total sales came from online sales?"
     for line in ("Online sales accounted for 17.6% of total sales.", "占总销售额的百分之十二", "约三分之一来自线上",
