@@ -454,6 +454,12 @@ def decompose(question: str, titles: Sequence[dict[str, Any]], min_share: float,
     """The parts of ``question`` (at most ``max_parts``), or [] when it is one question."""
     named = named_documents(question, titles, min_share, terms)
     if 2 <= len(named) <= max_parts:
+        # in the order the question names them ("金丝市雨燕区人民法院和苹果市珠港区人民法院": 87's, then 80's): each
+        # part's passages lead the pool in turn, and the answer tells the documents in that order
+        low = question.lower()
+        first = [min((k for t in name_terms(question, row, terms) if (k := low.find(t.lower())) >= 0),
+                     default=len(low)) for row, _ in named]
+        named = [named[i] for i in sorted(range(len(named)), key=lambda i: (first[i], i))]
         return [Part(label=PurePath(str(row["filename"])).stem, query=question, document_id=str(row["document_id"]))
                 for row, _ in named]
     alts = alternatives(question)

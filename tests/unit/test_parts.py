@@ -69,6 +69,16 @@ def test_two_named_courts_become_two_parts_each_searched_in_its_document():
     assert all(isinstance(p, Part) for p in parts)
 
 
+def test_parts_come_in_the_order_the_question_names_them():
+    """Whatever order the titles come in, "A and B" is searched, led and answered A first, then B."""
+    ab = "According to the judgments of Sterling, Quarryville, Court and Riverside, Glenwood, Court, whose is longer?"
+    ba = "According to the judgments of Riverside, Glenwood, Court and Sterling, Quarryville, Court, whose is longer?"
+    assert [p.document_id for p in decompose(ab, TITLES, *KNOBS)] == ["c123", "c131"]
+    assert [p.document_id for p in decompose(ba, TITLES, *KNOBS)] == ["c131", "c123"]
+    zh = "根据青龙市人民医院和银杏市第一人民医院的住院病历，廉某某和蓝某某的体温谁更高？"
+    assert [p.document_id for p in decompose(zh, TITLES, *KNOBS)] == ["h163", "h145"]
+
+
 def test_one_named_court_is_named_but_not_decomposed():
     q = "What was the sentence in the Riverside, Glenwood, Court judgment?"
     named = named_documents(q, TITLES, SHARE)

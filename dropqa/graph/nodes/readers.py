@@ -93,14 +93,22 @@ async def read_document(reader: ReaderState, runtime: Runtime[Context]) -> dict[
 
 
 async def synthesize(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Merge the readers' findings into one cited answer (documents in evidence order)."""
+    """Merge the readers' findings into one cited answer (the documents in the order the question names them,
+    else in evidence order)."""
     lang = state.language
     pool = state.hits
     index = {h.node_id: i for i, h in enumerate(pool)}
     degraded = any(f.degraded for f in state.findings)
     findings = [f for f in state.findings if f.statements]
     order = {h.document_name: i for i, h in reversed(list(enumerate(pool)))}
-    findings.sort(key=lambda f: order.get(f.document, len(pool)))
+    # the documents a question names, in the order it names them ("于某某和元某某": 159's, then 169's): not by a
+    # pool ranked on one scale, where near ties turn the answer round from one run to the next
+    names = {h.document_id: h.document_name for h in pool}
+    asked: dict[str, int] = {}
+    for p in state.intent.parts:
+        if (d := p.get("document_id")) in names:
+            asked.setdefault(names[d], len(asked))
+    findings.sort(key=lambda f: (asked.get(f.document, len(asked)), order.get(f.document, len(pool))))
     lines, cites, quoted = [render(lang, "findings_lead")], [], []
     for finding in findings:
         for s in finding.statements:
