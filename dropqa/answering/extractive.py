@@ -15,6 +15,7 @@ from dropqa.config import AnswerSettings
 from dropqa.retrieval.fusion import coverage
 from dropqa.retrieval.hits import Hit
 from dropqa.text.asked import (
+    VALUE_KINDS,
     asks_document_date,
     capitalised_words,
     counted_noun,
@@ -210,7 +211,8 @@ def _names_counted(extract: Extract, hit: Hit, counted: str, translations: dict[
     return any(holds(text, w) for w in (counted, *translations.get(counted, ())))
 
 
-_BARE_KINDS = ("duration", "date", "money", "share")  # values a line gives without naming what they are of
+# values a line gives without naming what they are of: not a count, which any line may give
+_BARE_KINDS = tuple(k for k in VALUE_KINDS if k != "number")
 
 
 def pick_sentences(question: str, terms: list[str], weights: dict[str, float], hits: list[Hit],

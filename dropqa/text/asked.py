@@ -20,6 +20,8 @@ from dropqa.text.subjects import is_document_kind, is_placeholder, withheld_name
 
 _MARK = re.compile(r"\s*\[\d+\]")  # a citation marker, "[3]"
 AnswerKind = Literal["person", "date", "duration", "money", "share", "number", "thing"]
+# the kinds of answer a document states as a value (a length of time, a date, a count, an amount, a share)
+VALUE_KINDS: tuple[AnswerKind, ...] = ("duration", "date", "number", "money", "share")
 
 _WHO = re.compile(r"(?i)\bwho(?:m|se)?\b|谁|哪位|哪个人|何人|什么人|姓名|名字|负责人是")
 _WHEN = re.compile(r"(?i)\bwhen\b|what (?:date|time|year|day|month)|which (?:date|year|day|month)|"

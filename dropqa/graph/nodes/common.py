@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import time
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, TypeVar
 
 from langchain_core.messages import AIMessage
 
@@ -12,6 +13,13 @@ from dropqa.graph.state import State, TraceStep
 from dropqa.retrieval.answerability import Decision, decide
 from dropqa.retrieval.hits import Hit
 from dropqa.services import Services
+
+T = TypeVar("T")
+
+
+def in_turns(queues: Sequence[Sequence[T]]) -> list[T]:
+    """The queues' items taking turns: the first of each, then the second of each, … (A1, B1, A2, B2, …)."""
+    return [queue[rank] for rank in range(max(map(len, queues), default=0)) for queue in queues if rank < len(queue)]
 
 
 def merge_hits(pool: list[Hit], new: list[Hit]) -> tuple[list[Hit], int]:

@@ -10,6 +10,7 @@ from typing import Any, Literal
 from langgraph.runtime import Runtime
 
 from dropqa.blocking import in_thread
+from dropqa.graph.nodes.common import in_turns
 from dropqa.graph.state import PastTurn, State
 from dropqa.retrieval.hits import Hit
 from dropqa.services import Context, Services
@@ -111,8 +112,7 @@ def taking_turns(hits: Sequence[Hit], rest: list[int], documents: list[str]) -> 
     # each document's own search's best passages first (``retrieve.part_heads`` marks them), then the rest of it
     queues = [sorted((i for i in rest if hits[i].document_id == d), key=lambda i: ("part" not in hits[i].metadata, i))
               for d in documents]
-    turns = [queue[rank] for rank in range(max(map(len, queues))) for queue in queues if rank < len(queue)]
-    return turns + [i for i in rest if hits[i].document_id not in documents]
+    return in_turns(queues) + [i for i in rest if hits[i].document_id not in documents]
 
 
 def final_answer(state: State, svc: Services, scope: Scope) -> dict[str, Any]:

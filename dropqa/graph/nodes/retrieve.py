@@ -34,7 +34,7 @@ from dropqa.answering.parts import (
     writes_a_name,
 )
 from dropqa.blocking import in_thread
-from dropqa.graph.nodes.common import has_model, merge_hits, model_deadline
+from dropqa.graph.nodes.common import has_model, in_turns, merge_hits, model_deadline
 from dropqa.graph.prompts import fill
 from dropqa.graph.state import RESET, Quality, State, Turn
 from dropqa.models.chat import ChatUnavailable, UnreadableReply, Usage, ainvoke_structured
@@ -55,6 +55,7 @@ from dropqa.store import nodes as node_store
 from dropqa.store import search as store_search
 from dropqa.store.scope import Scope
 from dropqa.text.asked import (
+    VALUE_KINDS,
     AnswerKind,
     ask_weights,
     asked_text,
@@ -103,9 +104,6 @@ def expand_window(svc: Services, result: RetrievalResult, best: list[Hit]) -> li
     return extra
 
 
-_VALUE_KINDS = ("duration", "date", "number", "money", "share")  # a value a document states
-
-
 def part_heads(svc: Services, parts: list[Part], scope: Scope, result: RetrievalResult, k: int,
                per_part: int, subject_terms: dict[str, set[str]] | None = None) -> list[Hit]:
     """Search each part (inside its document when it names one) for what the question asks of it — the
@@ -126,7 +124,7 @@ def part_heads(svc: Services, parts: list[Part], scope: Scope, result: Retrieval
         hits = found_here[:per_part]
         if part.document_id and asks_document_date(part.query):
             hits += signing_off(svc, result, part.document_id, {h.node_id for h in hits})
-        elif part.document_id and (kind := expected_kind(part.query)) in _VALUE_KINDS and not any(
+        elif part.document_id and (kind := expected_kind(part.query)) in VALUE_KINDS and not any(
                 holds_kind(h.content, kind, part.query) for h in hits):
             # "谈某和倪某某的判刑时间谁更长": the document's best passage giving a length of time ("判处有期徒刑四年",
             # which writes no 判刑) is read too, however the words rank it
@@ -136,13 +134,10 @@ def part_heads(svc: Services, parts: list[Part], scope: Scope, result: Retrieval
         for h in hits:
             h.metadata["part"] = part.label
         found.append(hits)
-    heads: list[Hit] = []
-    seen: set[str] = set()
-    for rank in range(max(map(len, found), default=0)):
-        for hits in found:
-            if rank < len(hits) and hits[rank].node_id not in seen:
-                seen.add(hits[rank].node_id)
-                heads.append(hits[rank])
+    first: dict[str, Hit] = {}  # a passage two parts found leads once, as the first part's
+    for h in in_turns(found):
+        first.setdefault(h.node_id, h)
+    heads = list(first.values())
     rescore(svc, heads, result)
     return heads
 
