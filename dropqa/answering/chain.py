@@ -74,7 +74,18 @@ def _asked_itself(question: str, m: re.Match[str]) -> bool:
 
 
 def _description(question: str) -> re.Match[str] | None:
-    return next((m for m in _DESCRIBED.finditer(question) if not _asked_itself(question, m)), None)
+    """The description the question hangs on a name: of nested ones ("the country where the city where Steven
+    Blankaart was born is located"), the innermost, whose name the documents give first."""
+    found = [m for m in _DESCRIBED.finditer(question) if not _asked_itself(question, m)]
+    if not found:
+        return None
+    m = found[0]
+    for inner in found[1:]:
+        between = question[m.end():inner.start()]
+        if has_han(m.group(0)) or inner.start() < m.end() or any(w[0].isupper() for w in between.split()):
+            break
+        m = inner
+    return m
 
 
 def describes_link(question: str) -> bool:
@@ -118,8 +129,7 @@ def link_searches(question: str, hits: Sequence[Hit], weights: dict[str, float],
     subject = next((h for h in hits if any(t in h.names() for t in words)), hits[0])
     if not needs_second_hop(subject, asked_of_link(question, weights), covered_enough):
         return []
-    asked = " ".join(question.replace(hang, " ").split())
-    return [f"{asked} {name}" for name in bridge_candidates(question, subject, limit)]
+    return [link_question(question, name) for name in bridge_candidates(question, subject, limit)]
 
 
 @dataclass(frozen=True)
@@ -155,7 +165,41 @@ def described_part(question: str) -> str:
     if m.group(0).startswith(("'", "’")):  # the possessor: the name just before "'s"
         names = english_entities(before)
         return names[-1] if names and before.rstrip().endswith(names[-1]) else " ".join(before.split()[-2:])
-    return _clause(question[m.end():], verb_first=m.group(0).split()[-1].lower() in _VERB_LINKS)
+    return _clause_of(question, m)
+
+
+# "When did | the state where …", "What time does | the state where …": the description is what the question's
+# own verb is said of, so that verb ends the description's clause ("… is located | become part of …")
+_AUX_BEFORE = re.compile(r"(?i)\b(?:do|does|did|will|would|can|could)\s+$")
+# "the country where | the city where X was born | is located": a description inside another's clause
+_RELATIVE_BEFORE = re.compile(r"(?i)\b(?:where|that|which|who|whose)\s+$")
+
+
+def _is_subject(question: str, m: re.Match[str]) -> bool:
+    """The description is the subject of the question's verb: an auxiliary comes just before it, or the
+    question opens with it ("The state where Henry Worrall died has how many …")."""
+    before = question[:m.start()]
+    return not before.strip() or _AUX_BEFORE.search(before) is not None or _RELATIVE_BEFORE.search(before) is not None
+
+
+def link_question(question: str, name: str) -> str:
+    """``question`` about ``name`` itself: the description replaced by the name it describes — "What time does
+    Indiana stop selling booze?" of "What time does the state where Greenfield-Central High is stop selling
+    booze?", "What kind of plane dropped the bomb on Hiroshima?" of "… on Akinoshu Kenji's birthplace?",
+    "布拉格的首都…" of "卡塞尔所在的国家的首都…"."""
+    m = _description(question)
+    if m is None:
+        return question
+    if has_han(m.group(0)) or m.group(0).startswith(("'", "’")):  # the name it hangs on comes first
+        hang = described_part(question)
+        start = question.rfind(hang, 0, m.start()) if hang else -1
+        if start < 0:
+            return " ".join(f"{question.replace(hang, ' ')} {name}".split())
+        end = m.end() - 1 if m.group(0).endswith("的") else m.end()  # "卡塞尔所在的国家|的首都"
+        return " ".join(f"{question[:start]}{name}{question[end:]}".split())
+    tail = question[m.end():]
+    clause = _clause_of(question, m)
+    return " ".join(f"{question[:m.start()]}{name} {tail[len(clause):]}".split())
 
 
 # The words a relative clause may end with after the name it hangs on ("Signmark is from", "where X was born is
@@ -171,12 +215,54 @@ _RELATIVE = frozenset(("where", "which", "who", "whom", "whose", "that"))
 _VERB_LINKS = frozenset(("containing", "featuring", "producing", "with", "from"))  # "the country containing X"
 
 
-def _clause(tail: str, *, verb_first: bool = False) -> str:
+# what a clause's own verb may be made of, before the question's verb: "is located", "was born", "died"
+_MAIN_VERBS = frozenset(("is", "was", "are", "were", "has", "had", "have", "does", "did"))
+_CLAUSE_VERBS = frozenset((
+    "is", "was", "are", "were", "be", "been", "being", "has", "had", "have", "located", "situated", "based", "born",
+    "found", "set", "headquartered", "buried", "formed", "founded"))
+
+
+# small words inside a title ("The Girl Who Kicked the Hornets' Nest", "Alexander and the Terrible, …")
+_TITLE_SMALL = frozenset(("the", "a", "an", "of", "and", "in", "on", "at", "to", "for", "with", "from", "by", "or",
+                          "de", "la", "von", "van"))
+
+
+def _name_only(tail: str) -> str:
+    """The name "the director of" hangs on, in ``tail``: up to the first lower-case word no title holds
+    ("the performer of Privilege | is a citizen", "the author of Brand | a citizen of")."""
+    named = False
+    for w in re.finditer(r"\S+", tail):
+        word = w.group(0).strip("\"'“”‘’()[],.;:?!")
+        if not word:
+            continue
+        if word[0].isupper() or word[0].isdigit():
+            named = True
+        elif named and word.lower() not in _TITLE_SMALL:
+            kept = tail[: w.start()].split()
+            while kept and kept[-1].lower() in _TITLE_SMALL:
+                kept.pop()
+            return tail[: tail.find(kept[-1]) + len(kept[-1])] if kept else tail[: w.start()].rstrip()
+    return tail
+
+
+def _clause_of(question: str, m: re.Match[str]) -> str:
+    """The clause of the description ``m`` (see ``_clause``; a name alone after "of")."""
+    tail, last = question[m.end():], m.group(0).split()[-1].lower()
+    if last == "of":
+        return _name_only(tail)
+    return _clause(tail, verb_first=last in _VERB_LINKS, subject=_is_subject(question, m))
+
+
+def _clause(tail: str, *, verb_first: bool = False, subject: bool = False) -> str:
     """A relative clause's words in ``tail`` (what follows "the country that"). When its verb comes before the
     name it gives ("that produced Fist Power", "containing Nugegoda"), the clause ends with that name and the
     words that close it: what follows is asked of the described thing ("… taken by the British"). When the name
-    comes first, its verb follows it ("where WILM is licensed to broadcast") and the clause is the whole tail."""
+    comes first, its verb follows it ("where WILM is licensed to broadcast") and the clause is the whole tail —
+    unless the description is the ``subject`` of the question's verb: then the clause ends after its own verb,
+    where the question's begins ("where Pocahontas Mounds is located | become part of …", "where Henry Worrall
+    died | has how many …")."""
     named = False
+    verb = False  # the clause's own verb, once its name is given
     for w in re.finditer(r"\S+", tail):
         word = w.group(0).strip("\"'“”‘’()[],.;:?!")
         if not word:
@@ -188,6 +274,10 @@ def _clause(tail: str, *, verb_first: bool = False) -> str:
             verb_first |= low not in _CLAUSE_TAIL and low not in _RELATIVE and not _LINK_NOUN.fullmatch(low)
         elif verb_first and low not in _CLAUSE_TAIL:
             return tail[: w.start()].rstrip()
+        elif subject and not verb_first:
+            if verb and (low in _MAIN_VERBS or (low not in _CLAUSE_TAIL and not low.endswith("ed"))):
+                return tail[: w.start()].rstrip()
+            verb |= low in _CLAUSE_VERBS or low not in _CLAUSE_TAIL
     return tail
 
 
@@ -239,6 +329,12 @@ def last_link(question: str, weights: dict[str, float], pool: Sequence[Hit], quo
             low = name.lower()
             if low not in asked and low not in entities and len(low) >= 2:
                 entities.append(low)
+    for hit in pool[:passages]:  # the subject's documents' other passages name the link too
+        if hit.document_id in subject_docs:
+            for name in _entities(hit.content):
+                low = name.lower()
+                if low not in asked and low not in entities and len(low) >= 2:
+                    entities.append(low)
     if not entities:
         return None
     candidates: list[tuple[float, int, str, str]] = []

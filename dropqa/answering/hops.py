@@ -113,7 +113,8 @@ def bridge_candidates(question: str, hit: Hit, limit: int) -> list[str]:
     come before its other names."""
     asked = question.lower()
     words = re.findall(r"[a-z]{5,}", asked)
-    title = f"{hit.document_name} {hit.breadcrumb}".lower()
+    # the title's own name, not what it adds in brackets: "Privilege (Ivor Cutler album)" names its performer
+    title = re.sub(r"\([^)]*\)", " ", f"{hit.document_name} {hit.breadcrumb}").lower()
     terms = query_terms(question)
     sentences = split_sentences(hit.content)
     sentences.sort(key=lambda s: -sum(1 for t in terms if t in s.lower()))

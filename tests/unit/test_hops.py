@@ -152,3 +152,12 @@ def test_months_lone_openers_and_other_spellings_of_the_subject_are_no_bridges()
     found = bridge_candidates("Who was the first president of Damerjog's country?", hit, limit=5)
     assert found[0] == "Djibouti"
     assert not {"Damerdjog", "Meanwhile", "October"} & set(found)
+
+
+def test_a_name_the_title_adds_in_brackets_is_a_bridge():
+    """"Privilege (Ivor Cutler album)": the title's own name is the subject, the bracket names its performer."""
+    hit = _hit("Privilege is an album by Ivor Cutler, originally released in 1983 on Rough Trade Records.",
+               "privilege", "privilege-ivor-cutler-album.md", "Privilege (Ivor Cutler album)")
+    found = bridge_candidates("When did the country in which the performer of Privilege is a citizen become part "
+                              "of the UK?", hit, limit=3)
+    assert found[0] == "Ivor Cutler", found
