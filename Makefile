@@ -86,12 +86,13 @@ eval: $(BIN)/dropqa
 	fi
 
 # The dev suites: per corpus, its own golden file (suite <corpus>) and suites/golden_xl/<corpus>.yaml (suite
-# xl-<corpus>). Two suites on one corpus share one throw-away embedded store (indexed by the first,
+# xl-<corpus>), and for two corpora suites/golden_wiki_<en|zh>.yaml (suite wiki-<corpus>). Two suites on one corpus share one throw-away embedded store (indexed by the first,
 # --reuse by the second); with an external database (DATABASE_URL) each gets its own fresh one.
 # Reports go to eval-report/<suite>/, the table over the suites of this run to eval-report/dev.md.
 SHARED ?= ../shared
 EVAL_DEV_CORPORA := samples dragonball-dev-en dragonball-dev-zh cmrc-dev-zh multihop-dev-en
-EVAL_DEV_ALL := $(foreach c,$(EVAL_DEV_CORPORA),$(c) xl-$(c))
+# and beside two corpora the questions their articles do not answer (suites/golden_wiki_en|zh.yaml)
+EVAL_DEV_ALL := $(foreach c,$(EVAL_DEV_CORPORA),$(c) xl-$(c)) wiki-multihop-dev-en wiki-cmrc-dev-zh
 SUITES ?= $(EVAL_DEV_ALL)
 EVAL_ARGS ?=
 EVAL_DEV_OUT ?= eval-report
@@ -108,14 +109,15 @@ eval-dev: $(BIN)/dropqa
 	store=""; trap 'rm -rf "$$store"' EXIT; reports=""; failed=""; \
 	for c in $(EVAL_DEV_CORPORA); do \
 		if [ $$c = samples ]; then dir="$(SHARED)/samples"; else dir="$(SHARED)/evals-dev/$$c"; fi; \
-		run=""; for s in $$c xl-$$c; do case " $(SUITES) " in *" $$s "*) run="$$run $$s";; esac; done; \
+		run=""; for s in $$c xl-$$c wiki-$$c; do case " $(SUITES) " in *" $$s "*) run="$$run $$s";; esac; done; \
 		[ -n "$$run" ] || continue; \
 		if [ ! -d "$$dir/corpus" ]; then echo "skipping$$run: $$dir/corpus not found"; continue; fi; \
 		reuse=""; store=""; \
 		if [ -z "$$external" ] && [ $$(echo $$run | wc -w) -gt 1 ]; then \
 			store=$$(mktemp -d "$${TMPDIR:-/tmp}/dropqa-eval-dev-XXXXXX") && chmod 755 "$$store" && reuse=--reuse; fi; \
 		for s in $$run; do \
-			case $$s in xl-*) golden="suites/golden_xl/$$c.yaml";; *) golden="$$dir/golden.yaml";; esac; \
+			case $$s in xl-*) golden="suites/golden_xl/$$c.yaml";; wiki-*) golden="suites/golden_wiki_$${c##*-}.yaml";; \
+				*) golden="$$dir/golden.yaml";; esac; \
 			echo "== $$s: $$golden on $$dir/corpus"; \
 			rm -rf "$(EVAL_DEV_OUT)/$$s"; \
 			if env $${store:+DROPQA_DATA_DIR="$$store"} DROPQA_MODELS__EMBEDDINGS__CACHE_DIR="$(EVAL_VECTORS)" \
