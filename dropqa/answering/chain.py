@@ -64,13 +64,20 @@ _ASKS = re.compile(r"(?i)^\s*(?:who|what|which)\s+(?:is|was|are|were)\s+$")
 
 
 def _asked_itself(question: str, m: re.Match[str]) -> bool:
-    """The description is what the question asks ("Who is the wife of X?", "What is X's birthplace?")."""
+    """The description is what the question asks ("Who is the wife of X?", "What is X's birthplace?") — not
+    when the question goes on after it to ask something of what it describes ("What is the country where Baure
+    is located | named after?")."""
     before = question[:m.start()]
     if m.group(0).startswith(("'", "’")):  # the possessor's name opens the description
         names = english_entities(before)
         if names and before.rstrip().endswith(names[-1]):
             before = before[:before.rstrip().rfind(names[-1])]
-    return _ASKS.match(before) is not None
+        return _ASKS.match(before) is not None
+    if _ASKS.match(before) is None or has_han(m.group(0)):
+        return False
+    tail, last = question[m.end():], m.group(0).split()[-1].lower()
+    clause = _name_only(tail) if last == "of" else _clause(tail, verb_first=last in _VERB_LINKS, subject=True)
+    return not tail[len(clause):].strip(" ?？.!")
 
 
 def _description(question: str) -> re.Match[str] | None:
@@ -176,10 +183,12 @@ _RELATIVE_BEFORE = re.compile(r"(?i)\b(?:where|that|which|who|whose)\s+$")
 
 
 def _is_subject(question: str, m: re.Match[str]) -> bool:
-    """The description is the subject of the question's verb: an auxiliary comes just before it, or the
-    question opens with it ("The state where Henry Worrall died has how many …")."""
+    """The description is the subject of the question's verb: an auxiliary comes just before it ("What is | the
+    country where Baure is located | named after?"), or a relative pronoun (a description inside another's
+    clause), or the question opens with it ("The state where Henry Worrall died has how many …")."""
     before = question[:m.start()]
-    return not before.strip() or _AUX_BEFORE.search(before) is not None or _RELATIVE_BEFORE.search(before) is not None
+    return (not before.strip() or _AUX_BEFORE.search(before) is not None
+            or _RELATIVE_BEFORE.search(before) is not None or _ASKS.match(before) is not None)
 
 
 def link_question(question: str, name: str) -> str:
@@ -275,7 +284,7 @@ def _clause(tail: str, *, verb_first: bool = False, subject: bool = False) -> st
         elif verb_first and low not in _CLAUSE_TAIL:
             return tail[: w.start()].rstrip()
         elif subject and not verb_first:
-            if verb and (low in _MAIN_VERBS or (low not in _CLAUSE_TAIL and not low.endswith("ed"))):
+            if verb and (low in _MAIN_VERBS or low not in _CLAUSE_TAIL):
                 return tail[: w.start()].rstrip()
             verb |= low in _CLAUSE_VERBS or low not in _CLAUSE_TAIL
     return tail

@@ -189,3 +189,12 @@ def test_the_subjects_other_passages_name_the_link_too():
                   "Municipal District on the shore of the LaHave River.", "walden", "Walden, Nova Scotia")
     link = _link(question, [seat, walden, opening], [(0, quoted_line)])
     assert link is not None and link.hit_index == 1 and "Lunenburg" in link.text
+
+
+def test_a_description_the_question_goes_on_to_ask_something_of_is_a_link():
+    """"What is | the country where Baure is located | named after?" asks what the country is named after;
+    "Who is the wife of Kim Jong-chul?" asks the description itself."""
+    question = "What is the country where Baure is located named after?"
+    assert describes_link(question) and described_part(question).strip() == "Baure is located"
+    assert link_question(question, "Nigeria") == "What is Nigeria named after?"
+    assert not describes_link("What is the city where Karel Purkyně was born?")
