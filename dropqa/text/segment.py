@@ -256,6 +256,10 @@ _HOW_FRAME = frozenset(("long", "old", "far", "big", "large", "high", "tall", "w
                         "early", "heavy"))
 
 
+# "有多深", "多远", "有多高": jieba keeps the question's frame and its measure as one word, which no text writes
+_HOW_MEASURE = re.compile(r"有?多([深高长远大重宽厚粗细快慢])")
+
+
 def query_terms(text: str) -> list[str]:
     """Distinct meaningful tokens of a question (stopwords and 1-char Latin/noise removed)."""
     stop = stopwords()
@@ -269,7 +273,8 @@ def query_terms(text: str) -> list[str]:
             continue  # "how long", "how old": the kind of answer asked (a length of time, an age), not a word of it
         if len(tok) == 1 and not _HAN.match(tok) and not tok.isdigit():
             continue
-        seen.setdefault(tok, None)
+        measure = _HOW_MEASURE.fullmatch(tok)  # "有多深": how deep — the measure asked (深), not words a text writes
+        seen.setdefault(measure.group(1) if measure else tok, None)
     terms = list(seen)
     # Single Han characters (年, 项, 人) match almost everything; keep them only when
     # the question has little else to go on.

@@ -81,3 +81,11 @@ def test_a_word_jieba_cuts_into_single_characters_is_found_in_the_dictionary():
     assert dictionary_names_a_thing("年会")  # "annual meeting"
     assert not dictionary_names_a_thing("举办")  # "to conduct"
     assert not dictionary_names_a_thing("章讲")
+
+
+def test_how_deep_asks_for_a_depth_not_for_the_words_how_deep():
+    """jieba keeps 有多深 (多远, 有多高) as one word, which no text writes: the measure (深) is the term."""
+    from dropqa.text.segment import query_terms
+
+    assert "深" in query_terms("帕特纳赫峡谷有多深？") and "有多深" not in query_terms("帕特纳赫峡谷有多深？")
+    assert "远" in query_terms("两地距离多远") and "多远" not in query_terms("两地距离多远")
