@@ -465,6 +465,7 @@ class Settings(BaseSettings):
         env_prefix="DROPQA_",
         env_nested_delimiter="__",
         extra="forbid",
+        env_parse_none_str="null",  # DROPQA_ANSWER__ABSENT_ATTRIBUTE_SHARE=null turns a check off, as null in YAML
     )
 
     data_dir: Path = Field(default_factory=default_data_dir, description="the embedded PostgreSQL's data, "

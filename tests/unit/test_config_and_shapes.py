@@ -16,6 +16,14 @@ def test_env_overrides_nested_settings(monkeypatch, tmp_path):
     assert s.data_dir == tmp_path.resolve() and s.offline
 
 
+def test_null_in_the_environment_turns_an_optional_setting_off(monkeypatch, tmp_path):
+    monkeypatch.setenv("DROPQA_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("DROPQA_ANSWER__ABSENT_ATTRIBUTE_SHARE", "null")
+    monkeypatch.setenv("DROPQA_ANSWER__APART_SHARE", "0.4")
+    s = Settings()
+    assert s.answer.absent_attribute_share is None and s.answer.apart_share == 0.4
+
+
 def test_yaml_config_file(monkeypatch, tmp_path):
     cfg = tmp_path / "dropqa.yaml"
     cfg.write_text("retrieval:\n  top_k: 3\nmodels:\n  chat:\n    model: qwen-plus\n", encoding="utf-8")
