@@ -310,6 +310,12 @@ class AnswerSettings(Section):
         0.25, ge=0.0, le=1.0, description="a question that asks one fact is answered 'the documents do not say' when "
         "this share of what it asks no passage of the collection writes at all, in any form or translation (fitted: "
         "python -m dropqa.evals.fit nowhere; null turns the check off)")
+    unlinked_share: float | None = Field(
+        1.0, ge=0.0, le=1.0, description="a question that names one subject and asks one fact of it is answered "
+        "'the documents do not say' when this share of what it asks is written neither in the subject's documents "
+        "nor in a passage linked to them (naming the subject, or a document they name) and the answer composed for "
+        "it quotes none of it (fitted: python -m dropqa.evals.fit unlinked, on reports run with the check off; null "
+        "turns the check off)")
     apart_share: float | None = Field(
         0.65, ge=0.0, le=1.0, description="a question that names one subject and asks one figure of it (a number, an "
         "amount) is answered 'the documents do not say' when this share of what it asks is a phrase it writes as "

@@ -15,6 +15,9 @@ Two steps, so the slow one runs once per suite:
     .venv/bin/python -m dropqa.evals.fit absent eval-report/*/report.json
     # 4. the same for the written-nowhere check's share (answer.nowhere_share), the absent check as configured
     .venv/bin/python -m dropqa.evals.fit nowhere eval-report/*/report.json
+    #    and for the unlinked check's (answer.unlinked_share), which reads the composed answer: on reports run
+    #    with that check off (DROPQA_ANSWER__UNLINKED_SHARE=null), so every answer it could refuse was composed
+    .venv/bin/python -m dropqa.evals.fit unlinked eval-report/*/report.json
     # 5. the kinds of answer an offline answer must quote (answer.required_kinds): reports run with the gate off
     DROPQA_ANSWER__REQUIRED_KINDS='[]' .venv/bin/dropqa eval …
     .venv/bin/python -m dropqa.evals.fit kinds eval-report/*/report.json
@@ -296,7 +299,7 @@ def confident_from(p: np.ndarray, y: np.ndarray, tau: float, precision: float = 
 # ----------------------------------------------------------------------------- the refusal checks' shares
 
 CHECKS = {"absent": ("attribute_absent", "absent_attribute_share"), "nowhere": ("attribute_nowhere", "nowhere_share"),
-          "apart": ("attribute_apart", "apart_share")}
+          "apart": ("attribute_apart", "apart_share"), "unlinked": ("attribute_unlinked", "unlinked_share")}
 """``fit absent`` / ``fit nowhere`` / ``fit apart``: the rule a decision records and the ``answer`` setting that is
 its share."""
 
@@ -313,7 +316,8 @@ def rule_outcomes(rows: list[dict[str, Any]], share: float | None, rule: str = "
     out = []
     for r in rows:
         d = r["decision"]
-        x = d.get("features") or {}
+        # what the report's answer quoted of what is asked: the unlinked check reads it beside the features
+        x = {**(d.get("features") or {}), "quoted_held": (d.get("quoted") or {}).get("asked_held", 1.0)}
         fired = d.get("rule") in RULES
         answered = (d.get("probability", 0.0) >= d.get("threshold", 0.0)) if fired else bool(r["answerable"])
         if any(RULES[name](x, value) for name, value in shares.items()):

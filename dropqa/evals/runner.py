@@ -126,7 +126,7 @@ def ask_item(services: Any, item: EvalItem, kb: uuid.UUID = DEFAULT_KB) -> tuple
     quality = state.get("quality")
     decision = quality.decision.as_dict() if quality is not None and quality.decision is not None else None
     if decision is not None:
-        decision["quoted"] = quoted_measures(answer.answer if answer.answerable else "", quality)
+        decision["quoted"] = quoted_measures(answer.answer if answer.answerable else "", quality, item.question)
         decision["apart"] = list(quality.asked.apart_terms)  # what the apart check read (fit apart replays it)
         asked = quality.asked.weights(quality.weights)  # what the kinds gate read (fit kinds replays it)
         decision["asked"] = {t: round(w, 4) for t, w in asked.items()}
@@ -135,17 +135,20 @@ def ask_item(services: Any, item: EvalItem, kb: uuid.UUID = DEFAULT_KB) -> tuple
     return result, {"confidence": answer.confidence, "decision": decision}
 
 
-def quoted_measures(answer: str, quality: Any) -> dict[str, float]:
+def quoted_measures(answer: str, quality: Any, question: str = "") -> dict[str, float]:
     """How much of what the question asks (its terms beyond its subject, idf-weighted) the answer's quoted lines
     hold between them (``held``), and whether they hold its heaviest asked term (``focus``): what a refusal
     rule on the composed answer would read (``python -m dropqa.evals.fit`` replays such rules on reports)."""
+    from dropqa.retrieval.answerability import quote_holds
     from dropqa.text.asked import held_share, quoted
 
     ask = quality.asked.weights(quality.weights)
     text = quoted(answer)
     focus = max(ask, key=lambda t: ask[t]) if ask else None
     return {"held": round(held_share(text, ask, quality.asked.translations), 4),
-            "focus": held_share(text, {focus: 1.0}, quality.asked.translations) if focus else 1.0}
+            "focus": held_share(text, {focus: 1.0}, quality.asked.translations) if focus else 1.0,
+            # what the unlinked check reads (fit unlinked replays it)
+            "asked_held": round(quote_holds(text, question, quality.asked, quality.weights), 4)}
 
 
 def item_failed(item: EvalItem, metrics: dict[str, Any], error: str | None) -> bool:

@@ -23,13 +23,13 @@ from pydantic import BaseModel
 from dropqa.models.calibration import Logistic
 from dropqa.retrieval.fusion import coverage
 from dropqa.retrieval.hits import Hit
-from dropqa.text.asked import ask_weights, held_share
+from dropqa.text.asked import ask_weights, expected_kind, held_share, quotes_kind
 from dropqa.text.segment import has_han, holds
 
 QUESTION_FEATURES = (
     "top_relevance", "top_similarity", "top_coverage", "content_coverage", "ask_coverage", "union_coverage",
     "agreement", "margin", "cross_language", "n_terms", "is_fact", "unseen", "named", "ask_in_subject", "ask_best",
-    "ask_gap", "ask_absent", "subjects", "ask_nowhere", "ask_apart",
+    "ask_gap", "ask_absent", "subjects", "ask_nowhere", "ask_apart", "ask_unlinked",
 )
 
 
@@ -45,6 +45,7 @@ class Asked(BaseModel, frozen=True):
     gap: float = 0.0  # the share of the asked attribute's mass of its heaviest term the documents lack
     missing: tuple[str, ...] = ()  # the asked terms the subject's documents hold in no form, heaviest first
     absent: float = 0.0  # the share of the asked attribute's mass that neither they nor the best passages hold
+    unlinked: float = 0.0  # the same share, of what neither they nor the best passages linked to them hold
     subjects: int = 0  # how many subjects the named documents are named by (one: each by the same words)
     nowhere: float = 0.0  # the share of the asked attribute's mass no passage of the collection writes at all
     nowhere_terms: tuple[str, ...] = ()  # those terms, heaviest first
@@ -88,7 +89,7 @@ def question_features(hits: Sequence[Hit], terms: Sequence[str], weights: dict[s
                    default=0.0)
     extra = {"named": float(asked.named), "ask_in_subject": asked.in_subject, "ask_best": ask_best,
              "ask_gap": asked.gap, "ask_absent": asked.absent, "subjects": float(asked.subjects),
-             "ask_nowhere": asked.nowhere, "ask_apart": asked.apart}
+             "ask_nowhere": asked.nowhere, "ask_apart": asked.apart, "ask_unlinked": asked.unlinked}
     if not best:
         return {name: 0.0 for name in QUESTION_FEATURES} | {"is_fact": float(kind == "fact"),
                                                              "n_terms": math.log1p(len(terms)), "unseen": missing,
@@ -224,9 +225,51 @@ def _apart_applies(named: bool, subjects: float, is_fact: bool, apart: float, ap
     return apart_share is not None and _absent_applies(named, subjects, is_fact) and 0 < apart >= apart_share
 
 
+def quote_holds(quote: str, question: str, asked: Asked, weights: dict[str, float]) -> float:
+    """The share of what is asked (``Asked.weights``) that an answer's quoted lines hold between them, the pieces
+    of a withheld name aside (jieba's 某犯 of "柳某某犯了什么罪"); all of it when the question asks a count and a
+    line gives one, which says what is counted in its own words ("育有3名子女" for "有几个孩子":
+    ``text.asked.quotes_kind``)."""
+    ask = {t: w for t, w in asked.weights(weights).items() if "某" not in t}
+    held = held_share(quote, ask, asked.translations)
+    if held <= 0.0 and expected_kind(question) == "number" and quotes_kind(
+            quote.splitlines(), "number", question, list(ask), asked.translations):
+        return 1.0
+    return held
+
+
+def attribute_unlinked(asked: Asked, kind: str, unlinked_share: float | None, quote_held: float) -> bool:
+    """The question names one subject and asks one fact of it; at least ``unlinked_share`` of what it asks is
+    written neither in the subject's documents nor in a passage linked to them (one naming the subject, or a
+    document their text names: ``graph.nodes.retrieve.linked_to``); and the answer composed for it quotes
+    nothing of what it asks (``quote_held`` 0: :func:`quote_holds`). "Which drama school did Naomie Harris train
+    at?" answered with "Naomie Melanie Harris … is an English actress": her page writes no school and no training,
+    and that some other actor's page among the best passages writes "drama school" does not answer for her —
+    in a collection of many articles it always will, which :func:`attribute_absent` counts. Judged on the
+    composed answer, so a line that states the fact in other words and holds an asked word still answers.
+    ``None`` turns the check off (``answer.unlinked_share``, fitted by ``python -m dropqa.evals.fit unlinked``
+    on reports run with the check off)."""
+    return _unlinked_applies(asked.named, asked.subjects, kind == "fact", asked.unlinked, unlinked_share,
+                             quote_held)
+
+
+def attribute_unlinked_in(features: Mapping[str, float], unlinked_share: float | None) -> bool:
+    """:func:`attribute_unlinked` read off a decision's recorded features (``named``, ``subjects``, ``is_fact``,
+    ``ask_unlinked``, and ``quoted_held``: the fitting script's copy of what the report's answer quoted)."""
+    return _unlinked_applies(features.get("named", 0.0) >= 1.0, features.get("subjects", 0.0),
+                             features.get("is_fact", 0.0) >= 1.0, features.get("ask_unlinked", 0.0), unlinked_share,
+                             features.get("quoted_held", 1.0))
+
+
+def _unlinked_applies(named: bool, subjects: float, is_fact: bool, unlinked: float, unlinked_share: float | None,
+                      quote_held: float) -> bool:
+    return (unlinked_share is not None and _absent_applies(named, subjects, is_fact) and unlinked > 0
+            and unlinked >= unlinked_share and quote_held <= 0.0)
+
+
 RULES: dict[str, Callable[[Mapping[str, float], float | None], bool]] = {
     "attribute_absent": attribute_absent_in, "attribute_nowhere": attribute_nowhere_in,
-    "attribute_apart": attribute_apart_in}
+    "attribute_apart": attribute_apart_in, "attribute_unlinked": attribute_unlinked_in}
 """The checks that refuse whatever the fitted model says, by the rule name a decision records, replayed on
 recorded features (the fitting script)."""
 

@@ -63,6 +63,13 @@ DOCUMENTS = {
     "hosting_agreement.md": (
         "# Managed Hosting Agreement\n\n## 8. Liability\n\nEach party's total liability under this Agreement is "
         "limited to the fees paid in the twelve months before the claim.\n"),
+    # an actress's page, and a page on drama schools that never names her: what she trained at is not one hop away
+    "naomie_harris.md": (
+        "# Naomie Harris\n\nNaomie Melanie Harris (born 6 September 1976) is an English actress. She played Eve "
+        "Moneypenny in the film Skyfall.\n"),
+    "drama_school.md": (
+        "# Drama school\n\nA drama school is where actors train for the stage; many actors trained at the Bristol "
+        "Old Vic Theatre School.\n"),
     # a workbook whose sheets never write what its file name says
     "2024年度绩效考核.md": (
         "## 结果审批\n\n| 环节 | 签字人 | 日期 | 意见 |\n|---|---|---|---|\n"
@@ -209,3 +216,13 @@ def test_a_name_no_passage_writes_makes_the_question_unanswerable_whatever_else_
     assert asked.nowhere == 1.0 and asked.nowhere_terms[0] == "halvorsen"
     # a capitalised word the collection writes is no such name: the charter answers its own question
     assert ask(services, "How many days are backups of the Falcon project database kept?").answerable
+
+
+def test_what_neither_the_subjects_page_nor_one_linked_to_it_writes_is_refused(services, corpus):
+    """The drama-school page writes "drama school" and "trained" but never names Naomie Harris: for the
+    absent-attribute check it holds what is asked, for the unlinked one it is no page of hers, and her page's
+    opening line quotes nothing of it — "the documents describe Naomie Harris but do not give …"."""
+    result = ask(services, "Which drama school did Naomie Harris train at?")
+    assert not result.answerable and "Naomie Harris" in result.answer, result.answer
+    assert ask(services, "When was Naomie Harris born?").answerable  # what her page says is still answered
+

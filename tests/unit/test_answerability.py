@@ -17,8 +17,10 @@ from dropqa.retrieval.answerability import (
     Asked,
     attribute_absent,
     attribute_apart_in,
+    attribute_unlinked,
     decide,
     question_features,
+    quote_holds,
     refusal_rule,
 )
 from dropqa.retrieval.hits import Hit
@@ -388,3 +390,59 @@ def test_a_phrase_its_subjects_documents_write_only_apart_is_refused():
     # replayed on a report's recorded features as the fitting script does
     assert attribute_apart_in(refused.features | {"named": 1.0, "subjects": 1.0}, 0.6)
     assert not attribute_apart_in(refused.features | {"named": 1.0, "subjects": 1.0}, 0.9)
+
+
+# --- the unlinked check ---------------------------------------------------------------------------
+
+def _unlinked(share: float, subjects: int = 1) -> Asked:
+    return Asked(subject=frozenset({"naomie", "harris"}), documents=frozenset({"d1"}), named=True,
+                 subjects=subjects, unlinked=share, missing=("drama", "school", "train") if share else ())
+
+
+def test_an_answer_quoting_nothing_asked_of_a_subject_whose_pages_lack_it_is_refused():
+    """"Which drama school did Naomie Harris train at?" quoted with her page's opening: the page and the pages
+    linked to it write none of what is asked, and the quote holds none of it."""
+    weights = {"naomie": 7.0, "harris": 6.5, "drama": 4.0, "school": 3.4, "train": 5.2}
+    opening = "Naomie Melanie Harris, OBE (born 6 September 1976) is an English actress."
+    question = "Which drama school did Naomie Harris train at?"
+    held = quote_holds(opening, question, _unlinked(1.0), weights)
+    assert held == 0.0
+    assert attribute_unlinked(_unlinked(1.0), "fact", 0.3, held)
+    # a quote holding something asked, a share below the setting, two subjects, another kind, or the check off
+    trained = "She trained at the Bristol Old Vic Theatre School."
+    assert quote_holds(trained, question, _unlinked(1.0), weights) > 0
+    assert not attribute_unlinked(_unlinked(1.0), "fact", 0.3, quote_holds(trained, question, _unlinked(1.0), weights))
+    assert not attribute_unlinked(_unlinked(0.2), "fact", 0.3, 0.0)
+    assert not attribute_unlinked(_unlinked(1.0, subjects=2), "fact", 0.3, 0.0)
+    assert not attribute_unlinked(_unlinked(1.0), "multi_hop", 0.3, 0.0)
+    assert not attribute_unlinked(_unlinked(1.0), "fact", None, 0.0)
+
+
+def test_a_withheld_names_pieces_are_not_asked_of_the_quote():
+    """jieba cuts 柳某某犯了什么罪 into 柳某 | 某犯 | …: 某犯 is a piece of the name, not something a verdict writes."""
+    asked = Asked(subject=frozenset({"柳某某"}), documents=frozenset({"d1"}), named=True, subjects=1, unlinked=1.0)
+    line = "被告人柳某某犯销售假冒注册商标的商品罪"
+    question = "柳某某犯了什么罪？"
+    assert quote_holds(line, question, asked, {"某犯": 4.0, "罪": 2.0}) == 1.0
+    assert quote_holds("审判长：黄某某", question, asked, {"某犯": 4.0, "罪": 2.0}) == 0.0
+
+
+def test_a_count_in_other_words_holds_what_a_count_question_asks():
+    """"育有3名子女" answers "林永康有几个孩子？" without its word; a line with a year counts no machines sold."""
+    asked = Asked(subject=frozenset({"林永康"}), documents=frozenset({"d1"}), named=True, subjects=1, unlinked=1.0)
+    assert quote_holds("林永康已婚，育有3名子女。", "林永康有几个孩子？", asked, {"孩子": 4.0}) == 1.0
+    sold = Asked(subject=frozenset({"64dd"}), documents=frozenset({"d1"}), named=True, subjects=1, unlinked=1.0)
+    assert quote_holds("64DD于1999年12月1日在日本上市。", "64DD在日本总共卖出了多少台？", sold, {"卖出": 4.0}) == 0.0
+
+
+def test_the_unlinked_share_is_replayed_on_what_the_reports_answer_quoted():
+    def row(answerable: bool, unlinked: float, held: float) -> dict:
+        return {"suite": "a", "answerable_label": answerable, "answerable": True,
+                "decision": {"probability": 0.8, "threshold": 0.2, "rule": None, "quoted": {"asked_held": held},
+                             "features": {"named": 1.0, "is_fact": 1.0, "subjects": 1.0, "ask_unlinked": unlinked}}}
+
+    rows = [row(False, 1.0, 0.0), row(True, 1.0, 0.4), row(True, 0.2, 0.0)]
+    assert rule_outcomes(rows, 0.3, "attribute_unlinked") == [False, True, True]
+    assert rule_outcomes(rows, None, "attribute_unlinked") == [True, True, True]
+    old = {**rows[0], "decision": {k: v for k, v in rows[0]["decision"].items() if k != "quoted"}}
+    assert rule_outcomes([old], 0.3, "attribute_unlinked") == [True]  # a report from before: nothing to replay

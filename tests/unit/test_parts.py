@@ -495,3 +495,22 @@ def test_a_value_of_the_asked_kind_is_read_where_it_is_given_for_what_is_asked()
     en = "How long was the sentence?"
     assert gives_for("He was sentenced to four years in prison.", "duration", en, ["sentenced"]) > gives_for(
         "An appeal may be filed within ten days.", "duration", en, ["sentenced"])
+
+
+def test_a_fact_one_hop_from_the_subject_is_looked_for_in_passages_linked_to_it():
+    """graph.nodes.retrieve.linked_to: the subject's pages, a passage naming the subject, a page its text names."""
+    from dropqa.graph.nodes.retrieve import linked_to
+    from dropqa.retrieval.hits import Hit
+
+    def hit(doc: str, title: str, content: str) -> Hit:
+        return Hit(node_id=f"{doc}:1", document_id=doc, document_name=f"{doc}.md", version=1, node_type="paragraph",
+                   section="", breadcrumb=title, content=content, position=1)
+
+    own = "knott is a mountain in the northern part of the english lake district."
+    subject = {"knott"}
+    assert linked_to(hit("knott", "Knott", own), {"knott"}, subject, own)
+    assert linked_to(hit("lake", "Lake District", "It is located within the county of Cumbria."), {"knott"}, subject,
+                     own)
+    assert linked_to(hit("fells", "Fells", "Knott and Great Calva are fells."), {"knott"}, subject, own)
+    assert not linked_to(hit("school", "Drama school", "Many actors trained at a drama school."), {"knott"}, subject,
+                         own)

@@ -642,3 +642,9 @@ def test_an_amount_is_written_with_its_scale_before_its_currency():
     from dropqa.text.asked import expected_kind
 
     assert expected_kind("What is the budget of code name QUOKKA-7731?") == "thing"
+
+
+def test_a_name_one_goes_by_is_given_by_a_phrase_not_the_word() -> None:
+    """"also known as Louis the Do-Nothing" answers "the nickname of Louis V": the page never writes "nickname"."""
+    assert is_stated_by_value("nickname") and is_stated_by_value("外号")
+    assert not is_stated_by_value("budget")

@@ -27,7 +27,7 @@ from dropqa.graph.nodes.common import decide_answerable, has_model, last_ai, mod
 from dropqa.graph.prompts import fill
 from dropqa.graph.state import State, TraceStep
 from dropqa.models.chat import ChatUnavailable, Usage, ainvoke_chat, text_of
-from dropqa.retrieval.answerability import Decision, refusal_rule
+from dropqa.retrieval.answerability import Decision, attribute_unlinked, quote_holds, refusal_rule
 from dropqa.retrieval.fusion import calibrate_similarity
 from dropqa.retrieval.hits import Hit
 from dropqa.services import Context, Services
@@ -37,6 +37,7 @@ from dropqa.text.asked import (
     lacks_required_kind,
     missing_terms,
     only_repeats,
+    quoted,
     salient,
 )
 from dropqa.text.messages import render
@@ -249,6 +250,13 @@ def compose_offline(state: State, svc: Services) -> dict[str, Any]:
                                                                 svc.settings.answer.salient_term_share),
                                                         state.quality.asked.translations):
             # "企业版多少钱" answered with lines that name no price: the documents do not say it
+            return abstain(state, decision)
+        if composed is not None and attribute_unlinked(state.quality.asked, intent.kind,
+                                                       svc.settings.answer.unlinked_share,
+                                                       quote_holds(quoted(composed.text), question,
+                                                                   state.quality.asked, weights)):
+            # "Which drama school did Naomie Harris train at?" answered with her page's opening line: what it asks
+            # is written neither there nor in a page linked to her, and the line holds none of it
             return abstain(state, decision)
         if composed is not None and only_repeats(composed.lines[1:], question):
             # "how many pets does the chief judge own?" answered by the signature line "Chief Judge": lines

@@ -70,7 +70,7 @@ from dropqa.text.asked import (
 from dropqa.text.entities import years_in
 from dropqa.text.lang import detect_language
 from dropqa.text.messages import render
-from dropqa.text.segment import compound_parts, has_han, names_a_thing
+from dropqa.text.segment import compound_parts, has_han, holds, names_a_thing
 from dropqa.text.sentences import ends_mid_sentence, split_sentences
 from dropqa.text.subjects import is_stated_by_value, withheld_names
 
@@ -227,12 +227,28 @@ def fuse_rewrites(svc: Services, result: RetrievalResult, rewrites: list[str], s
     result.hits = fused[: k]
 
 
+def linked_to(hit: Hit, documents: set[str], subject: set[str], own_text: str) -> bool:
+    """Where a fact one hop from the subject may be written: the subject's own documents, a passage that names
+    the subject (every word of its name), or one of a document the subject's passages (``own_text``, lower-cased)
+    name by its title — "Knott is a mountain in the … Lake District": the Lake District's page. Not any passage
+    that ranks among the best: in a collection of many articles some other actor's page always writes "drama
+    school"."""
+    if hit.document_id in documents:
+        return True
+    low = f"{hit.breadcrumb}\n{hit.content}".lower()
+    if subject and all(holds(low, t) for t in subject):
+        return True
+    title = hit.breadcrumb.split(" > ")[0].strip().lower()
+    return len(title) >= 3 and title in own_text
+
+
 def asked_of(svc: Services, result: RetrievalResult, pool: list[Hit], named: dict[str, set[str]],
              scope: Scope, query: str = "") -> Asked:
     """What the question asks of which documents: the ones it names (by the words that name them), else the
     best passage's (by the words of its names the question uses); and how much of it they hold anywhere.
     What is asked is ``absent`` when neither the subject's documents write it nor the best passages (where a
-    fact one hop away would be) — but for passages of documents of the subject's kind about another subject
+    fact one hop away would be), and ``unlinked`` when neither they nor the best passages linked to them
+    (``linked_to``) do — but for passages of documents of the subject's kind about another subject
     (``parts.sibling_documents``): another company's report writing 研发投入 does not answer for this one.
     The people a question asks about by a withheld name and role (罗某的辩护人彭某某) are its subject too, and what
     a record states by value alone (职业) is never absent for want of the word. A year the question names that
@@ -256,19 +272,27 @@ def asked_of(svc: Services, result: RetrievalResult, pool: list[Hit], named: dic
     asked_in_han = sum(w for t, w in ask.items() if has_han(t)) * 2 > total
     # a passage in the other language holds what is asked only by a dictionary's guess (负债 → "liability" of a
     # contract's "8. Liability" for 恒屿冷链's 资产负债率): a fact one hop away is sought in the question's language
-    best = [f"{h.breadcrumb}\n{h.content}" for h in pool[: svc.settings.retrieval.top_k]
+    best = [h for h in pool[: svc.settings.retrieval.top_k]
             if h.document_id not in siblings and has_han(h.content) == asked_in_han]
-    text = "\n".join(best)
-    # a summary asks nothing word by word; a question describing what it asks about ("the country Signmark is
-    # from") asks it of the entity the subject's documents name, not of the subject
-    absent = [] if asks_for_summary(query) or describes_link(query) else [
-        t for t in missing if held_share(text, {t: 1.0}, result.translations) == 0.0
-        and not any(part in text for part in compound_parts(t)) and not is_stated_by_value(t)]
-    # a year the subject's documents never write, nor the best passages: they do not cover that time at all
-    # ("丰穗农业2018年的净利润" of a report on 2021) — whatever else of the question they hold
+    text = "\n".join(f"{h.breadcrumb}\n{h.content}" for h in best)
+    own_text = "\n".join(h.content.lower() for h in pool if h.document_id in documents)
+    near = "\n".join(f"{h.breadcrumb}\n{h.content}" for h in best if linked_to(h, documents, subject, own_text))
+
+    def unwritten_in(passages: str) -> list[str]:
+        # a summary asks nothing word by word; a question describing what it asks about ("the country Signmark is
+        # from") asks it of the entity the subject's documents name, not of the subject
+        return [] if asks_for_summary(query) or describes_link(query) else [
+            t for t in missing if held_share(passages, {t: 1.0}, result.translations) == 0.0
+            and not any(part in passages for part in compound_parts(t)) and not is_stated_by_value(t)]
+
+    absent = unwritten_in(text)
+    unlinked = unwritten_in(near)
+    # a year the subject's documents never write, nor the passages linked to them: they do not cover that time at
+    # all ("丰穗农业2018年的净利润" of a report on 2021; Indianola's 2000 census of a page giving the 2010 one) —
+    # whatever else of the question they hold
     years = list(dict.fromkeys(years_in(query))) if named else []
     written = store_search.written_terms(svc.db, years, own_scope) if years else set()
-    unwritten = tuple(y for y in years if y not in written and y not in text)
+    unwritten = tuple(y for y in years if y not in written and y not in near)
     own = [h.content for h in pool if h.document_id in documents][:5]
     kinds = link_kinds(query)  # "the city where X died": a kind of thing, which no document needs to write
     # a summary names the kinds of thing to gather ("the legal proceedings and regulatory matters"), which a
@@ -280,7 +304,7 @@ def asked_of(svc: Services, result: RetrievalResult, pool: list[Hit], named: dic
     # what a thing is called or when it happened is told in other words as often ("成书时间" of "成书于…")
     apart: list[str] = []
     if own and asked_in_han != (sum(map(has_han, own)) * 2 > len(own)):
-        absent = []  # asked in one language of a document in the other: a dictionary's few words cannot tell
+        absent = unlinked = []  # asked in one language of a document in the other: a dictionary's few words cannot tell
         nowhere = []
     elif named and expected_kind(query) in ("number", "money", "share") and not describes_link(query):
         unseen = set(result.unseen)
@@ -296,6 +320,7 @@ def asked_of(svc: Services, result: RetrievalResult, pool: list[Hit], named: dic
                  in_subject=round(held, 4), gap=round(ask[missing[0]] / total, 4) if missing else 0.0,
                  missing=(*unwritten, *missing),
                  absent=1.0 if unwritten else round(sum(ask[t] for t in absent) / total, 4),
+                 unlinked=1.0 if unwritten else round(sum(ask[t] for t in unlinked) / total, 4),
                  nowhere=1.0 if unnamed else round(sum(ask[t] for t in nowhere) / total, 4),
                  nowhere_terms=tuple(unnamed + [t for t in nowhere if t not in unnamed]),
                  apart=round(sum(ask[t] for t in apart) / total, 4), apart_terms=tuple(apart),
