@@ -224,7 +224,7 @@ def resegment(question: str, terms: list[str], known: set[str]) -> list[str]:
 
     kept = {t for t in coined if not overlapped(t) and not t.startswith(_DEMONSTRATIVES)}
     if kept:  # a coined word jieba tags as a name, not one it coins from a date ("日晚" of "3月1日晚")
-        kept &= _proper_words(question)
+        kept &= proper_words(question)
     return [t for t in terms if (t not in coined and (t in known or not _HAN.match(t) or not overlapped(t)))
             or t in kept] + added
 
@@ -234,8 +234,8 @@ _PROPER_TAGS = ("nr", "ns", "nt", "nz")  # jieba's tags of a person's, place's, 
 _DEMONSTRATIVES = ("那", "这", "哪", "该", "此", "其", "某", "每", "各", "本")
 
 
-def _proper_words(text: str) -> set[str]:
-    """The words of ``text`` jieba tags as proper names, in context ("澄湖" of 澄湖食品股份有限公司)."""
+def proper_words(text: str) -> set[str]:
+    """The words of ``text`` jieba tags as proper names, in context ("澄湖" of 澄湖食品股份有限公司, 巴尔喀什湖)."""
     initialize()
     import jieba.posseg as pseg
 

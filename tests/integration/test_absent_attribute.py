@@ -70,6 +70,8 @@ DOCUMENTS = {
     "drama_school.md": (
         "# Drama school\n\nA drama school is where actors train for the stage; many actors trained at the Bristol "
         "Old Vic Theatre School.\n"),
+    # a lake near 喀什, in a collection that never writes 巴尔喀什湖
+    "赛里木湖.md": "# 赛里木湖\n\n赛里木湖位于新疆博尔塔拉州，游客多从喀什方向前来，湖面面积453平方公里。\n",
     # a workbook whose sheets never write what its file name says
     "2024年度绩效考核.md": (
         "## 结果审批\n\n| 环节 | 签字人 | 日期 | 意见 |\n|---|---|---|---|\n"
@@ -226,3 +228,9 @@ def test_what_neither_the_subjects_page_nor_one_linked_to_it_writes_is_refused(s
     assert not result.answerable and "Naomie Harris" in result.answer, result.answer
     assert ask(services, "When was Naomie Harris born?").answerable  # what her page says is still answered
 
+
+def test_a_chinese_name_no_passage_writes_is_a_subject_the_documents_are_not_about(services, corpus):
+    """巴尔喀什湖 (jieba: a place name) is written nowhere, though 喀什 is; the lake page's area is not its area."""
+    result = ask(services, "巴尔喀什湖的面积是多少平方公里？")
+    assert not result.answerable and "巴尔喀什湖" in result.answer, result.answer
+    assert ask(services, "赛里木湖的面积是多少平方公里？").answerable

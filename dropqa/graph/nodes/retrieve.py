@@ -70,7 +70,7 @@ from dropqa.text.asked import (
 from dropqa.text.entities import years_in
 from dropqa.text.lang import detect_language
 from dropqa.text.messages import render
-from dropqa.text.segment import compound_parts, has_han, holds, names_a_thing
+from dropqa.text.segment import compound_parts, has_han, holds, names_a_thing, proper_words
 from dropqa.text.sentences import ends_mid_sentence, split_sentences
 from dropqa.text.subjects import is_stated_by_value, withheld_names
 
@@ -315,6 +315,11 @@ def asked_of(svc: Services, result: RetrievalResult, pool: list[Hit], named: dic
     # question they hold — all of what it asks is written nowhere
     names = capitalised_words(query)
     unnamed = [] if named else [t for t in nowhere if t in names]
+    if not named and has_han(query) and pool and has_han(pool[0].content):
+        # Chinese has no capitals: a name jieba tags in the question (巴尔喀什湖) that no passage writes, though some
+        # write its pieces (喀什) — which keeps it out of ``nowhere`` — is a subject the documents are not about
+        proper = proper_words(query)
+        unnamed += [t for t in result.unseen if len(t) >= 3 and t in proper and t not in unnamed]
     subjects = subject_count(named)
     return Asked(subject=frozenset(subject), documents=frozenset(documents), named=bool(named), subjects=subjects,
                  in_subject=round(held, 4), gap=round(ask[missing[0]] / total, 4) if missing else 0.0,
