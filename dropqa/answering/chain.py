@@ -240,6 +240,7 @@ def _name_only(tail: str) -> str:
     """The name "the director of" hangs on, in ``tail``: up to the first lower-case word no title holds
     ("the performer of Privilege | is a citizen", "the author of Brand | a citizen of")."""
     named = False
+    end = 0  # where the last word of the name (not a small word) ends
     for w in re.finditer(r"\S+", tail):
         word = w.group(0).strip("\"'“”‘’()[],.;:?!")
         if not word:
@@ -247,10 +248,9 @@ def _name_only(tail: str) -> str:
         if word[0].isupper() or word[0].isdigit():
             named = True
         elif named and word.lower() not in _TITLE_SMALL:
-            kept = tail[: w.start()].split()
-            while kept and kept[-1].lower() in _TITLE_SMALL:
-                kept.pop()
-            return tail[: tail.find(kept[-1]) + len(kept[-1])] if kept else tail[: w.start()].rstrip()
+            return tail[:end] if end else tail[: w.start()].rstrip()
+        if word.lower() not in _TITLE_SMALL:
+            end = w.end()
     return tail
 
 
