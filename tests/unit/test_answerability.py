@@ -435,6 +435,19 @@ def test_a_count_in_other_words_holds_what_a_count_question_asks():
     assert quote_holds("64DD于1999年12月1日在日本上市。", "64DD在日本总共卖出了多少台？", sold, {"卖出": 4.0}) == 0.0
 
 
+def test_a_year_in_other_words_holds_what_a_when_question_asks():
+    """"dates back to 1410" answers "When was the Prague astronomical clock built?" without "built"; a line with no
+    time answers no when-question, nor does a year answer a question for an amount."""
+    clock = Asked(subject=frozenset({"prague", "clock"}), documents=frozenset({"d1"}), named=True, subjects=1,
+                  unlinked=1.0)
+    when = "When was the Prague astronomical clock built?"
+    assert quote_holds("The oldest part of the Orloj dates back to 1410.", when, clock, {"built": 3.0}) == 1.0
+    assert quote_holds("The Orloj is mounted on the Old Town Hall.", when, clock, {"built": 3.0}) == 0.0
+    film = Asked(subject=frozenset({"monkeys"}), documents=frozenset({"d1"}), named=True, subjects=1, unlinked=1.0)
+    assert quote_holds("12 Monkeys is a 1995 American film.", "What was the production budget of 12 Monkeys?", film,
+                       {"budget": 5.0, "production": 4.0}) == 0.0
+
+
 def test_the_unlinked_share_is_replayed_on_what_the_reports_answer_quoted():
     def row(answerable: bool, unlinked: float, held: float) -> dict:
         return {"suite": "a", "answerable_label": answerable, "answerable": True,
