@@ -12,7 +12,7 @@ help:
 	@echo "make test   - install with test extras, run unit + integration + e2e + browser + fault tests (TEST_WORKERS=3 in parallel)"
 	@echo "make lint   - ruff"
 	@echo "make eval   - the sample suite (../shared/samples), report in eval-report/"
-	@echo "make eval-dev - every dev suite (../shared samples + evals-dev, suites/golden_xl), one table in eval-report/dev.md"
+	@echo "make eval-dev - every dev suite (../shared samples + evals-dev, suites/golden_xl, suites/golden_wiki_*), one table in eval-report/dev.md"
 	@echo "               (SUITES=\"samples xl-samples\" picks suites, EVAL_ARGS=\"--limit 3\" passes options to dropqa eval)"
 	@echo "make bench  - DropQA against BM25 / PGVector / RRF / contextual-chunk baselines, ingestion, 5k-50k scale"
 	@echo "               (BENCH_SCALE=5000,20000 to shorten; BENCH_ARGS=--dev adds the dev suites)"
