@@ -75,9 +75,8 @@ def _asked_itself(question: str, m: re.Match[str]) -> bool:
         return _ASKS.match(before) is not None
     if _ASKS.match(before) is None or has_han(m.group(0)):
         return False
-    tail, last = question[m.end():], m.group(0).split()[-1].lower()
-    clause = _name_only(tail) if last == "of" else _clause(tail, verb_first=last in _VERB_LINKS, subject=True)
-    return not tail[len(clause):].strip(" ?？.!")
+    # after "What is", the description is the subject of what follows (``_is_subject``): its clause ends there
+    return not question[m.end():][len(_clause_of(question, m)):].strip(" ?？.!")
 
 
 def _description(question: str) -> re.Match[str] | None:

@@ -15,7 +15,6 @@ coefficients always describe what the graph sees. Refit with
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
@@ -25,6 +24,7 @@ from dropqa.models.calibration import Logistic
 from dropqa.retrieval.fusion import coverage
 from dropqa.retrieval.hits import Hit
 from dropqa.text.asked import ask_weights, expected_kind, held_share, holds_kind, quotes_kind
+from dropqa.text.entities import ANY_YEAR
 from dropqa.text.segment import has_han, holds
 
 QUESTION_FEATURES = (
@@ -226,10 +226,6 @@ def _apart_applies(named: bool, subjects: float, is_fact: bool, apart: float, ap
     return apart_share is not None and _absent_applies(named, subjects, is_fact) and 0 < apart >= apart_share
 
 
-# a year as a text gives one, historic ones too ("dates back to 1410", "1804年")
-_YEAR = re.compile(r"(?<![\d.,])\d{3,4}(?![\d,]|\.\d)|\d{1,4}\s*[年月日]")
-
-
 def quote_holds(quote: str, question: str, asked: Asked, weights: dict[str, float]) -> float:
     """The share of what is asked (``Asked.weights``) that an answer's quoted lines hold between them, the pieces
     of a withheld name aside (jieba's 某犯 of "柳某某犯了什么罪"); all of it when the question asks a count or a
@@ -242,7 +238,7 @@ def quote_holds(quote: str, question: str, asked: Asked, weights: dict[str, floa
     kind = expected_kind(question)
     if kind == "number" and quotes_kind(quote.splitlines(), "number", question, list(ask), asked.translations):
         return 1.0
-    if kind == "date" and (_YEAR.search(quote) or holds_kind(quote, "date")):
+    if kind == "date" and (ANY_YEAR.search(quote) or holds_kind(quote, "date")):
         return 1.0
     return held
 
