@@ -316,6 +316,10 @@ class AnswerSettings(Section):
         "nor in a passage linked to them (naming the subject, or a document they name) and the answer composed for "
         "it quotes none of it (fitted: python -m dropqa.evals.fit unlinked, on reports run with the check off; null "
         "turns the check off)")
+    numbered_passages: int = Field(
+        2000, ge=1, le=100_000, description="at most this many passages of the documents an answer cites are read "
+        "for the numbered name its question asks about (621号班机, 第三中学, the second season); when none writes it, "
+        "the answer is about a look-alike and the documents do not say")
     apart_share: float | None = Field(
         0.65, ge=0.0, le=1.0, description="a question that names one subject and asks one figure of it (a number, an "
         "amount) is answered 'the documents do not say' when this share of what it asks is a phrase it writes as "

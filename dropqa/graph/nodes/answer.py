@@ -72,12 +72,13 @@ def _place(hit: Hit, lang: str) -> str:
     return f"「{where}」" if lang == "zh" else f"'{where}'"
 
 
-def abstain(state: State, decision: Decision | None = None) -> dict[str, Any]:
+def abstain(state: State, decision: Decision | None = None, numbered: list[str] | None = None) -> dict[str, Any]:
     """The "not in the documents" answer, naming the closest passages — and, when the question names its
     subject and the subject's documents say nothing of what it asks, saying so ("the documents describe
     Kestrel Payments Gateway but do not give RPO"); ``decision`` is the answerability decision that withheld
     the answer (default: quality_check's). A question whose asked words no passage writes at all is told which
-    ("the documents do not mention “overseas”")."""
+    ("the documents do not mention “overseas”"), and one whose numbered name (``numbered``: "621号") the
+    passages answering it never write, that they are about another of the series."""
     lang = state.language
     asked = state.quality.asked
     hits = [h for h in state.hits if not asked.named or h.document_id in asked.documents] or state.hits
@@ -92,7 +93,10 @@ def abstain(state: State, decision: Decision | None = None) -> dict[str, Any]:
         missing = [*asked.apart_terms]  # (研发投入, as the question writes it) is what they lack
     quote = "「{}」" if lang == "zh" else "“{}”"
     sep = "、" if lang == "zh" else ", "
-    if hits and asked.named and missing:
+    if hits and numbered:
+        text = render(lang, "no_answer_numbered", closest=closest,
+                      missing=sep.join(quote.format(w) for w in numbered))
+    elif hits and asked.named and missing:
         text = render(lang, "no_answer_attribute", subject=subject_label(hits[0], asked.subject, lang),
                       missing=sep.join(quote.format(w) for w in as_written(state.question, missing)), closest=closest)
     elif hits and asked.nowhere_terms:  # no passage of the collection writes what is asked: say that

@@ -15,6 +15,8 @@ the model's answer could not be used). Whatever the model writes, what the user 
 from __future__ import annotations
 
 import re
+import uuid
+from dataclasses import replace
 from typing import Any
 
 from langgraph.runtime import Runtime
@@ -28,8 +30,11 @@ from dropqa.graph.nodes.common import step
 from dropqa.graph.state import State
 from dropqa.retrieval.hits import Hit
 from dropqa.services import Context, Services
+from dropqa.store import search as store_search
+from dropqa.store.scope import Scope
 from dropqa.text.messages import render
-from dropqa.text.segment import han_bigrams
+from dropqa.text.numbered import Numbered, counter_words, numbered_names, writes_numbered
+from dropqa.text.segment import han_bigrams, has_han
 
 _CITE = re.compile(r"\[(\d+)\]")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
@@ -251,7 +256,28 @@ async def verify(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     if not cited and checked:
         # Nothing the answer cites supports it: say so rather than show an unsupported answer.
         return {**update, **abstain(state)}
+    if state.intent.kind == "fact" and (names := numbered_names(state.search_text)):
+        scope = runtime.context.scope(state.version)
+        if await in_thread(numbered_elsewhere, svc, scope, names, [pool[i] for i in cited], state.search_text):
+            # "加拿大航空621号班机…" answered from flight 189's page: it is about a look-alike
+            return {**update, **abstain(state, numbered=[n.text for n in names])}
     return update
+
+
+def numbered_elsewhere(svc: Services, scope: Scope, names: list[Numbered], cited: list[Hit], question: str) -> bool:
+    """Do the documents an answer cites write none of the numbered names its question asks about ("621号",
+    "第三中学", "the second season": ``text.numbered``) — in the cited passages or anywhere else in them? Then
+    they are about another of the series (flight 189, the 二中, the first season). Judged only where a cited
+    passage is in the question's language: a translation writes a number in words of its own."""
+    if not cited or not any(has_han(h.content) == has_han(question) for h in cited):
+        return False
+    if any(writes_numbered(f"{h.breadcrumb}\n{h.content}", n) for h in cited for n in names):
+        return False
+    documents = tuple(sorted({uuid.UUID(h.document_id) for h in cited}))
+    words = sorted({w for n in names for w in counter_words(n)})
+    texts = store_search.passages_writing(svc.db, words, replace(scope, document_ids=documents),
+                                          svc.settings.answer.numbered_passages)
+    return not any(writes_numbered(t, n) for t in texts for n in names)
 
 
 def arithmetic(lang: str, question: str, text: str, pool: list[Hit]) -> str | None:

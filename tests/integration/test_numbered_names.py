@@ -1,0 +1,76 @@
+"""A question that names one of a series by its number (加拿大航空621号班机, the second season) is answered "the
+documents do not mention it" when the documents its answer would cite are about another of the series (flight
+189, the first season) — offline, and when a chat model answers from the look-alike; the one they are about is
+still answered, whichever form its number is written in (issue 21: answers that keep to their subject)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from dropqa.config import ChatModelSettings
+from dropqa.runtime.run import ask
+from dropqa.services import Services
+from tests.support.corpora import index_texts
+from tests.support.scripted_openai import ScriptedOpenAI
+
+pytestmark = pytest.mark.integration
+
+DOCUMENTS = {
+    "TRIAL_782.txt": (
+        "加拿大航空189号班机空难\n\n加拿大航空189号航班是加拿大航空公司一架由渥太华途径多伦多到温哥华的麦道DC-9型飞机。"
+        "1978年6月26日，该航班在多伦多国际机场起飞过程中冲出跑道并解体，事故导致机上两名乘客死亡。\n"),
+    "TRIAL_554.txt": (
+        "real world\n\n《real world》为日本音乐团体EXILE（放浪兄弟）的第十五张单曲，于2007年发行。\n"),
+    "TRIAL_101.txt": (
+        "大韩航空801号班机空难\n\n大韩航空801号班机是一班由首尔飞往关岛的定期航班。1997年8月6日，该航班在关岛降落时撞山，"
+        "事故导致机上228人死亡。\n"),
+    "TRIAL_102.txt": (
+        "花火\n\n《花火》为日本音乐团体Mr.Children的第十二张单曲，于1999年发行，收录于专辑《Q》。\n"),
+    "harbor_lights.md": (
+        "# Harbor Lights (season 1)\n\nThe first season of the American television series Harbor Lights "
+        "premiered on Netflix on March 3, 2017, with ten episodes. It follows a lighthouse keeper in Maine; its second "
+        "episode drew the largest audience.\n"),
+}
+
+
+@pytest.fixture(scope="module")
+def corpus(indexer, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return index_texts(indexer, tmp_path_factory.mktemp("numbered"), DOCUMENTS)
+
+
+@pytest.mark.parametrize(("question", "named"), [
+    ("加拿大航空621号班机空难导致多少名乘客死亡？", "621号"),
+    ("EXILE（放浪兄弟）的第16张单曲是什么？", "第16张"),
+    ("When did the second season of Harbor Lights premiere on Netflix?", "second season"),
+])
+def test_a_look_alike_of_the_series_does_not_answer(services, corpus, question, named):
+    result = ask(services, question)
+    assert not result.answerable, result.answer
+    assert named in result.answer and "1978" not in result.answer and "2017" not in result.answer
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("加拿大航空189号班机空难导致多少名乘客死亡？", "两名"),
+    ("EXILE（放浪兄弟）的第15张单曲是什么？", "real world"),  # 第十五张 in the text
+    ("When did season 1 of Harbor Lights premiere on Netflix?", "March 3, 2017"),  # "the first season"
+])
+def test_the_one_the_documents_are_about_is_answered(services, corpus, question, expected):
+    result = ask(services, question)
+    assert result.answerable and expected in result.answer, result.answer
+
+
+def test_a_chat_models_answer_from_the_look_alike_is_not_taken(services, corpus):
+    """The scripted model answers flight 621's question from flight 189's page, citing it: verify refuses it."""
+    def reply(body: dict) -> dict:
+        return {"content": "事故导致机上两名乘客死亡 [1]。"}
+
+    with ScriptedOpenAI(reply) as llm:
+        chat = ChatModelSettings(model=llm.model, base_url=llm.base_url, api_key="test", max_retries=0, timeout_s=5)
+        settings = services.settings.model_copy(update={
+            "models": services.settings.models.model_copy(update={"chat": chat, "fallbacks": []})})
+        result = ask(Services(settings=settings, db=services.db, embedder=services.embedder),
+                     "加拿大航空621号班机空难导致多少名乘客死亡？")
+        assert llm.requests
+    assert not result.answerable and "两名" not in result.answer and "621号" in result.answer
