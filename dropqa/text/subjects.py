@@ -131,8 +131,23 @@ def file_stem_name(filename: str) -> str:
     return re.sub(r"^\d+[_\-\s.]*", "", stem.replace("_", " ")).strip()
 
 
+_EDGES = " \t:：,，;；.。、-—\"'“”"
+_PAIRS = {")": "(", "）": "（"}
+
+
 def _clean(name: str) -> str:
-    name = re.sub(r"[*_`#>\[\]\\]+", "", name).strip(" \t:：,，;；.。、-—()（）\"'“”")
+    """``name`` without markup, spaces and punctuation at its edges, and brackets that close or open nothing
+    there — those of a title's qualifier stay whole: "Harbor Lights (season 1)", not "… (season 1"."""
+    name = re.sub(r"[*_`#>\[\]\\]+", "", name).strip(_EDGES)
+    while name:
+        if name[0] in "(（" and name.count(name[0]) > name.count(")" if name[0] == "(" else "）"):
+            name = name[1:].strip(_EDGES)
+        elif name[-1] in _PAIRS and name.count(name[-1]) > name.count(_PAIRS[name[-1]]):
+            name = name[:-1].strip(_EDGES)
+        elif name[0] in "(（" and name[-1] in _PAIRS and name.count(name[0]) == 1:  # "(draft)": all bracketed
+            name = name[1:-1].strip(_EDGES)
+        else:
+            break
     return re.sub(r"\s+", " ", name)
 
 

@@ -648,3 +648,12 @@ def test_a_name_one_goes_by_is_given_by_a_phrase_not_the_word() -> None:
     """"also known as Louis the Do-Nothing" answers "the nickname of Louis V": the page never writes "nickname"."""
     assert is_stated_by_value("nickname") and is_stated_by_value("外号")
     assert not is_stated_by_value("budget")
+
+
+def test_a_titles_bracketed_qualifier_stays_whole():
+    """A title's qualifier keeps its closing bracket ("The documents describe Harbor Lights (season 1)", not
+    "… (season 1")."""
+    assert document_subjects(["Harbor Lights (season 1)"], "The first season of Harbor Lights premiered.") == [
+        "Harbor Lights (season 1)"]
+    assert document_subjects(["Privilege (Ivor Cutler album)"], "Privilege is an album.")[0] == (
+        "Privilege (Ivor Cutler album)")
