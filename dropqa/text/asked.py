@@ -14,7 +14,7 @@ import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Literal
 
-from dropqa.text.entities import YEAR_DIGITS
+from dropqa.text.entities import ANY_YEAR, YEAR_DIGITS
 from dropqa.text.segment import has_han, holds, names_a_thing, query_terms, segment_words, whole_terms
 from dropqa.text.subjects import is_document_kind, is_placeholder, withheld_names
 
@@ -440,13 +440,25 @@ _AMOUNT = re.compile(r"(?i)(?:[¥￥$€£]|\b(?:rmb|cny|usd|eur|gbp)\b)\s*\d[\d
 _COUNT_Q = re.compile(r"(?i)how many|几|多少(?:个|名|人|家|台|次|位|项|件|条|份|座|辆|所|种|户|张|篇|本)")
 
 
+# A question asking in which year (a date's year, no more): its answer writes one, whatever else it says
+_YEAR_Q = re.compile(r"(?i)\b(?:what|which)\s+year\b|哪一年|哪年|何年|什么年份|哪个年份")
+
+
+def asks_year(question: str) -> bool:
+    """Does ``question`` ask in which year something happened ("In what year was …", "哪一年")?"""
+    return _YEAR_Q.search(question) is not None
+
+
 def lacks_required_kind(lines: Iterable[str], question: str, kinds: Collection[str], asked: Collection[str] = (),
                         translations: Mapping[str, Iterable[str]] | None = None) -> bool:
     """``question`` asks a kind in ``kinds`` (``answer.required_kinds``) and none of an answer's ``lines`` holds an
     answer of it for what is asked: "how much did the Company spend on research and development in fiscal 2021"
     answered by "In fiscal 2021, the Company achieved revenue of $1,057.2 million" gives an amount, but in no
-    clause about what is asked. The graph refuses such an answer, and ``evals.fit kinds`` replays the same
-    verdict (on the asked terms each report item records)."""
+    clause about what is asked. "year": a question asking in which year, and no line writes a year at all. The
+    graph refuses such an answer, and ``evals.fit kinds`` replays the same verdict (on the asked terms each report
+    item records)."""
+    if "year" in kinds and asks_year(question) and not any(ANY_YEAR.search(_MARK.sub("", line)) for line in lines):
+        return True  # "In what year was Maia Hirasawa born?" answered by "She was born and raised in Sollentuna"
     kind = expected_kind(question)
     if kind == "number" and counts_by_listing(question):
         return False  # "几项辅助检查" is answered by the examinations listed, which no line counts

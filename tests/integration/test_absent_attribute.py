@@ -70,6 +70,10 @@ DOCUMENTS = {
     "drama_school.md": (
         "# Drama school\n\nA drama school is where actors train for the stage; many actors trained at the Bristol "
         "Old Vic Theatre School.\n"),
+    # a singer's page that says where she was born, not when
+    "maia_hirasawa.md": (
+        "# Maia Hirasawa\n\nMaia Hirasawa is a Swedish singer-songwriter. She was born and raised in Sollentuna, "
+        "Stockholm, Sweden, but has lived for many years in Gothenburg.\n"),
     # a lake near 喀什, in a collection that never writes 巴尔喀什湖
     "赛里木湖.md": "# 赛里木湖\n\n赛里木湖位于新疆博尔塔拉州，游客多从喀什方向前来，湖面面积453平方公里。\n",
     # a workbook whose sheets never write what its file name says
@@ -234,3 +238,12 @@ def test_a_chinese_name_no_passage_writes_is_a_subject_the_documents_are_not_abo
     result = ask(services, "巴尔喀什湖的面积是多少平方公里？")
     assert not result.answerable and "巴尔喀什湖" in result.answer, result.answer
     assert ask(services, "赛里木湖的面积是多少平方公里？").answerable
+
+
+def test_a_question_asking_which_year_is_not_answered_by_a_line_without_one(services, corpus):
+    """"In what year was Maia Hirasawa born?" of a page saying where she was born: the line holding "born" gives
+    no year (answer.required_kinds: year); where she was born is still answered."""
+    result = ask(services, "In what year was Maia Hirasawa born?")
+    assert not result.answerable and "Sollentuna" not in result.answer, result.answer
+    result = ask(services, "Where was Maia Hirasawa born?")
+    assert result.answerable and "Sollentuna" in result.answer, result.answer

@@ -363,8 +363,25 @@ def test_required_kinds_keep_a_gate_that_costs_nothing_and_drop_one_that_refuses
     # an answer of one line has no lead: the page finder's, which the graph does not gate
     page = row("a", "“容器化改造”一节在第几页？", "「3.2.1 容器化改造」位于第5页 [1]。", True)
     assert kind_outcomes([page], {"number"}) == [True]
-    # share, duration: the suites give no evidence against them, so they are kept, as number and person are
-    assert choose_kinds(rows, abstain_cost=1.0) == ["money", "share", "duration", "number", "person"]
+    # share, year, duration: the suites give no evidence against them, so they are kept, as number and person are
+    assert choose_kinds(rows, abstain_cost=1.0) == ["money", "share", "year", "duration", "number", "person"]
+
+
+def test_a_question_asking_which_year_needs_a_line_that_writes_one():
+    from dropqa.evals.fit import kind_outcomes
+
+    def row(question: str, answer: str) -> dict:
+        return {"suite": "a", "question": question, "answer": answer, "answerable": True, "decision": {}}
+
+    rows = [row("In what year was Maia Hirasawa born?",
+                "From the documents:\nShe was born and raised in Sollentuna, Stockholm, Sweden. [1]"),
+            row("In what year was Maia Hirasawa born?", "From the documents:\nMaia Hirasawa (born 5 April 1980). [1]"),
+            row("He was arrested on which date?", "From the documents:\nOn 25 January, 2023, he was arrested. [1]"),
+            row("越南投资发展银行是哪一年上市的？", "根据文档中的相关内容：\n它是越南最大的国有银行。 [1]"),
+            row("芙蓉洞是哪一年被发现的？", "根据文档中的相关内容：\n芙蓉洞于1993被发现。 [1]"),
+            # a when-question is a date's, not a year's: "in spring" may answer it
+            row("峡谷什么时候可能会短期关闭？", "根据文档中的相关内容：\n只有在春季化雪的时候可能会短期关闭。 [1]")]
+    assert kind_outcomes(rows, {"year"}) == [False, True, True, False, True, True]
 
 
 # --- the written-apart check ------------------------------------------------------------------
