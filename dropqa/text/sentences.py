@@ -107,14 +107,28 @@ def _split_en(text: str) -> list[str]:
     return _repair(_segment_en(text))
 
 
+# A person's initials, which the segmenter cuts after in Chinese text ("前称H. | F. Verwoerd机场"): a piece ending
+# with a capital and a full stop, followed by another initial or written right after a Chinese character
+_INITIAL_END = re.compile(r"(?:^|[^A-Za-z])[A-Z]\.$")
+_INITIAL_START = re.compile(r"[A-Z]\.\s")
+_HAN_INITIAL = re.compile(r"[\u3400-\u9fff][A-Z]\.$")
+
+
+def _cut_too_soon(before: str, after: str) -> bool:
+    """Did the segmenter cut ``before`` from ``after`` at an abbreviation's full stop?"""
+    if after[:1].isdigit() and _NUM_ABBREV.search(before):
+        return True
+    return bool(_INITIAL_END.search(before) and (_INITIAL_START.match(after) or _HAN_INITIAL.search(before)))
+
+
 def _repair(pieces: list[str]) -> list[str]:
-    """Undo the segmenter's cuts after a number abbreviation ("Vol. 3") and move inline
+    """Undo the segmenter's cuts after a number abbreviation ("Vol. 3") or an initial ("H. F. Verwoerd") and move inline
     enumeration numbers ("… 2. Second") to the item they open."""
     merged: list[str] = []
     for p in (p.strip() for p in pieces):
         if not p:
             continue
-        if merged and p[:1].isdigit() and _NUM_ABBREV.search(merged[-1]):
+        if merged and _cut_too_soon(merged[-1], p):
             merged[-1] = f"{merged[-1]} {p}"
         else:
             merged.append(p)

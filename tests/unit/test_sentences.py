@@ -64,6 +64,10 @@ MIXED: list[tuple[str, list[str]]] = [
     ("The project is called 星图计划。It started in 2021. Budget is 3.5 million.",
      ["The project is called 星图计划。", "It started in 2021.", "Budget is 3.5 million."]),
     ("负责人是 J. Hall，合作方为 Acme Ltd. 公司。", ["负责人是 J. Hall，合作方为 Acme Ltd. 公司。"]),
+    # initials written right after a Chinese character, or one after another, stay with the name they open
+    ("伊丽莎白港机场前称H. F. Verwoerd机场，位于南非。这个机场由南非机场公司运营。",
+     ["伊丽莎白港机场前称H. F. Verwoerd机场，位于南非。", "这个机场由南非机场公司运营。"]),
+    ("He chose Plan B. The next day he left.", ["He chose Plan B.", "The next day he left."]),
     # as with 他说：“明天见。”然后…: an English sentence closed inside quotes ends there too
     ("他说：“Done.”然后（见附录。）结束", ["他说：“Done.”", "然后（见附录。）", "结束"]),
 ]
