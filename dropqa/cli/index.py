@@ -15,7 +15,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from dropqa.cli.opening import base_ids, console, err, load_settings, open_services
+from dropqa.cli.opening import base_ids, console, err, load_settings, open_database, open_services
 from dropqa.config import Settings
 from dropqa.ingestion.backlog import Backlog
 
@@ -176,12 +176,11 @@ def docs(kb: Annotated[list[str] | None, typer.Option("--kb", help="only this kn
     from dropqa.store.pending import index_status
     from dropqa.store.scope import Scope
 
-    svc = open_services(load_settings())
+    db = open_database(load_settings())  # a listing reads tables only: no models to load
     try:
-        rows = list_documents(svc.db, Scope(kbs=base_ids(svc.db, kb, default_all=True)),
-                              order=sort.value)
+        rows = list_documents(db, Scope(kbs=base_ids(db, kb, default_all=True)), order=sort.value)
     finally:
-        svc.close()
+        db.close()
     statuses = [index_status(int(r["embed_done"]), int(r["embed_pending"]))["label"] for r in rows]
     if not console.is_terminal:  # a log or a pipe: whole lines, nothing cut
         for r, status in zip(rows, statuses, strict=True):
