@@ -57,6 +57,12 @@ _ORG_SUFFIX = re.compile(rf"[^\W\d_a-zA-Z{_NOT_IN_NAMES}]{{2,14}}(?:{_SUFFIXES})
 _DEFINED = re.compile(r"(?:\s+(?:plc|ltd\.?|limited|inc\.?|llc|gmbh|ag|s\.a\.))?\s*[（(]\s*"
                       r"(?:以下简称|以下称|下称|简称|hereinafter|the\s+[\"“]?(?:company|group)\b|(?=[\"“][^”\"]{2,30}[”\"]\s*(?:or\b|,|\))))"
                       r"(?:\s*[:：为]?\s*[“\"](?P<alias>[^”\"]{2,12})[”\"])?", re.I)
+# The other name a text gives its subject in its opening, outside brackets: "南宁市第二中学，简称南宁二中。",
+# "宏都阿里山国际开发股份有限公司，简称宏都阿里山公司", "Port Elizabeth Airport, also known as …"
+_ALIAS = re.compile(r"[，,]\s*(?:简称|又称|通称|俗称|别称|亦称|也称)\s*[为作:：]?\s*[“\"「]?"
+                    r"(?P<alias>[\u4e00-\u9fffA-Za-z0-9·-]{2,12}?)[”\"」]?(?=[，,。；;、）)\s]|$)|"
+                    r"\b(?:commonly|also|better|formerly) known as\s+(?:the\s+)?[\"“]?"
+                    r"(?P<alias_en>[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*){0,4})")
 _CN = "一二三四五六七八九十"
 _NUMBERING = re.compile(
     rf"^(?:第[{_CN}百\d]+[章节篇部条]|[{_CN}]+[、.．]|[（(][{_CN}\d]+[)）]|\d+(?:\.\d+)*[.、．]?)\s*")
@@ -259,6 +265,8 @@ def document_subjects(headings: Iterable[str], opening: str, text: str = "") -> 
                 if defined.group("alias") and not _generic(defined.group("alias")):
                     add(defined.group("alias"), 2.0)
                 break
+    for m in _ALIAS.finditer(opening):  # "南宁市第二中学，简称南宁二中": the name it goes by, as its text says
+        add(m.group("alias") or m.group("alias_en"), 2.0)
     ranked = sorted(scores, key=lambda k: (-scores[k], first_seen[k]))
     out: list[str] = []
     for key in ranked:

@@ -657,3 +657,12 @@ def test_a_titles_bracketed_qualifier_stays_whole():
         "Harbor Lights (season 1)"]
     assert document_subjects(["Privilege (Ivor Cutler album)"], "Privilege is an album.")[0] == (
         "Privilege (Ivor Cutler album)")
+
+
+def test_the_other_name_an_opening_gives_its_subject_is_a_subject():
+    """"南宁市第二中学，简称南宁二中": a question about 南宁二中 names the school's page."""
+    opening = "广西壮族自治区南宁市第二中学，简称南宁二中。学校创建于1906年。"
+    assert "南宁二中" in document_subjects(["南宁市第二中学"], opening)
+    assert "Twelve Monkeys" in document_subjects(
+        ["Monkeys film"], "12 Monkeys, also known as Twelve Monkeys, is a 1995 American science fiction film.")
+
