@@ -38,7 +38,9 @@ _YEARS = re.compile(rf"(?<!\d)({YEAR_DIGITS})(?:\s*年)?(?:{_JOIN}(?:{YEAR_DIGIT
 _NAMES = re.compile(
     r"\b([A-Z][\w&.\-]*(?:\s+[A-Z][\w&.\-]*){0,3})\s+(?:vs\.?|versus|and|or)\s+([A-Z][\w&.\-]*(?:\s+[A-Z][\w&.\-]*){0,3})\b"
 )
-_LEADING_NUMBER = re.compile(r"^\d+[_\-\s.]*")
+# an ordering number opening a file name ("112_judgement.md", "01-intro.md") — not a year, which is part of the name
+# ("2022-winter-olympics.md", "2024年度绩效考核.xlsx": the 2018 games' page is another)
+_LEADING_NUMBER = re.compile(r"^(?!(?:19|20)\d\d(?!\d))\d+[_\-\s.]*")
 _QUESTION_WORD = re.compile(r"^(?:Compare|Comparing|Between|What|Which|Who|Whose|How|Did|Does|Do|Is|Are|Was|Were|When|"
                             r"Where|Why|Both|Either|According to|In|For)\s+")
 

@@ -64,8 +64,11 @@ _ALIAS = re.compile(r"[，,]\s*(?:简称|又称|通称|俗称|别称|亦称|也�
                     r"\b(?:commonly|also|better|formerly) known as\s+(?:the\s+)?[\"“]?"
                     r"(?P<alias_en>[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*){0,4})")
 _CN = "一二三四五六七八九十"
+# a heading's numbering ("第3章", "三、", "3.2", "1."), not a year opening its name ("2022 Winter Olympics")
+_NOT_YEAR = r"(?!(?:19|20)\d\d(?![\d.]))"
 _NUMBERING = re.compile(
-    rf"^(?:第[{_CN}百\d]+[章节篇部条]|[{_CN}]+[、.．]|[（(][{_CN}\d]+[)）]|\d+(?:\.\d+)*[.、．]?)\s*")
+    rf"^(?:第[{_CN}百\d]+[章节篇部条]|[{_CN}]+[、.．]|[（(][{_CN}\d]+[)）]|{_NOT_YEAR}\d+(?:\.\d+)*[.、．]?)\s*")
+_ORDER_PREFIX = re.compile(rf"^{_NOT_YEAR}\d+[_\-\s.]*")  # "112_judgement", "01-intro"
 _MONTHS = frozenset((
     "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
     "december", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"))
@@ -131,10 +134,11 @@ def is_document_kind(term: str) -> bool:
 
 
 def file_stem_name(filename: str) -> str:
-    """A file's name as a name: its stem without a leading number, underscores as spaces
-    ("191_Clarksville General Hospital_O. Myers.md" → "Clarksville General Hospital O. Myers")."""
+    """A file's name as a name: its stem without a leading ordering number, underscores as spaces
+    ("191_Clarksville General Hospital_O. Myers.md" → "Clarksville General Hospital O. Myers"); a year opening it
+    is part of the name ("2022-winter-olympics.md", "2024年度绩效考核.xlsx")."""
     stem = filename.rsplit(".", 1)[0] if "." in filename.rsplit("/", 1)[-1] else filename
-    return re.sub(r"^\d+[_\-\s.]*", "", stem.replace("_", " ")).strip()
+    return _ORDER_PREFIX.sub("", stem.replace("_", " ")).strip()
 
 
 _EDGES = " \t:：,，;；.。、-—\"'“”"

@@ -666,3 +666,14 @@ def test_the_other_name_an_opening_gives_its_subject_is_a_subject():
     assert "Twelve Monkeys" in document_subjects(
         ["Monkeys film"], "12 Monkeys, also known as Twelve Monkeys, is a 1995 American science fiction film.")
 
+
+def test_a_year_opening_a_name_is_part_of_it():
+    """An ordering number opening a file name or heading is dropped; a year is the name's own ("2022 Winter
+    Olympics" is not the 2018 games' page)."""
+    from dropqa.text.subjects import file_stem_name
+
+    assert file_stem_name("112_judgement.md") == "judgement" and file_stem_name("01-intro.md") == "intro"
+    assert file_stem_name("2022-winter-olympics.md") == "2022-winter-olympics"
+    assert file_stem_name("2024年度绩效考核.xlsx") == "2024年度绩效考核"
+    assert document_subjects(["2022 Winter Olympics"], "")[0] == "2022 Winter Olympics"
+    assert document_subjects(["3.2 云平台建设"], "") == ["云平台建设"]
