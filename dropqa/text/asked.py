@@ -15,7 +15,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Literal
 
 from dropqa.text.entities import ANY_YEAR, YEAR_DIGITS
-from dropqa.text.segment import has_han, holds, names_a_thing, query_terms, segment_words, whole_terms
+from dropqa.text.segment import ACCENTED, has_han, holds, names_a_thing, query_terms, segment_words, whole_terms
 from dropqa.text.subjects import is_document_kind, is_placeholder, withheld_names
 
 _MARK = re.compile(r"\s*\[\d+\]")  # a citation marker, "[3]"
@@ -594,7 +594,7 @@ def capitalised_words(question: str, *, with_first: bool = False) -> set[str]:
     """The Latin words ``question`` writes capitalised past its first word (lower-cased, a hyphenated one with
     its parts): the names it gives ("Halvorsen Electronics Corp.", "RPO"), not "According" or "What" opening it;
     ``with_first``: the first word too, when capitalised (it may be a name as well)."""
-    words = re.findall(r"[A-Za-z][A-Za-z0-9-]*", question)
+    words = re.findall(rf"[A-Za-z{ACCENTED}][A-Za-z0-9{ACCENTED}-]*", question)  # "Janáček" whole
     return {p.lower() for w in (words if with_first else words[1:]) if w[0].isupper() for p in (w, *w.split("-"))}
 
 

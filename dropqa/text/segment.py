@@ -53,11 +53,28 @@ def english_stopwords() -> frozenset[str]:
     return _word_list("en_stopwords.txt")
 
 
+# A Latin word with a letter beyond ASCII ("Janáček", "Zürich", "São"): jieba's English words are ASCII only, so it
+# cuts "Janáček" into "Jan", "á", "č", "ek" — and the question about Leoš Janáček named Jan Garbarek's page
+ACCENTED = "\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f"  # Latin letters beyond ASCII (not × or ÷), for a character class
+_ACCENTED_WORD = re.compile(rf"[A-Za-z0-9{ACCENTED}]*[{ACCENTED}][A-Za-z0-9{ACCENTED}]*")
+
+
 def tokens(text: str) -> list[str]:
-    """All search-mode tokens of ``text``, lower-cased, punctuation dropped."""
+    """All search-mode tokens of ``text``, lower-cased, punctuation dropped; a Latin word with accented letters
+    is one token, as written ("janáček")."""
     if not text:
         return []
     initialize()
+    out: list[str] = []
+    start = 0
+    for m in _ACCENTED_WORD.finditer(text):
+        out += _jieba_tokens(text[start:m.start()])
+        out.append(m.group(0).lower())
+        start = m.end()
+    return out + _jieba_tokens(text[start:])
+
+
+def _jieba_tokens(text: str) -> list[str]:
     out = []
     for tok in jieba.cut_for_search(text):
         tok = tok.strip().lower()

@@ -89,3 +89,12 @@ def test_how_deep_asks_for_a_depth_not_for_the_words_how_deep():
 
     assert "深" in query_terms("帕特纳赫峡谷有多深？") and "有多深" not in query_terms("帕特纳赫峡谷有多深？")
     assert "远" in query_terms("两地距离多远") and "多远" not in query_terms("两地距离多远")
+
+
+def test_a_latin_word_with_accented_letters_is_one_token():
+    """jieba's English words are ASCII: "Janáček" came out as jan / á / č / ek, and a question about Leoš Janáček
+    was taken to name Jan Garbarek's page. Chinese around such words is cut as before."""
+    assert tokens("Leoš Janáček was born in Hukvaldy") == ["leoš", "janáček", "was", "born", "in", "hukvaldy"]
+    assert tokens("Zürich的Müller公司") == ["zürich", "的", "müller", "公司"]
+    assert "janáček" in query_terms("What river flows through the city where Leoš Janáček was born?")
+    assert tokens("2×3") == ["2", "3"]  # a sign, not a letter
