@@ -1,5 +1,6 @@
 """Numbered names: the number that tells one thing of a series from its look-alikes ("加拿大航空621号班机",
-"南宁市第三中学", "EXILE的第16张单曲", "the second season of Jessica Jones", "Apollo 13").
+"南宁市第三中学", "EXILE的第16张单曲", "the second season of Jessica Jones", "Apollo 13") — and, as
+:func:`place_qualifiers`, the region that tells a place from its namesakes ("Rochester, Minnesota").
 
 A question that names one by its number asks about that one: a document about flight 189, the 二中 or the 15th
 single answers for a look-alike, however much else of the question it writes. :func:`numbered_names` reads the
@@ -152,3 +153,16 @@ def writes_numbered(text: str, name: Numbered) -> bool:
 def counter_words(name: Numbered) -> list[str]:
     """Words a text writing ``name`` holds as they are (for a scan that narrows the passages to read)."""
     return [name.counter[0]] if name.counter not in _EN_SERIES else [name.counter]
+
+
+# "Rochester, Minnesota", "Ann Arbor, Michigan": a place and, after a comma, the region that tells it from its
+# namesakes (Rochester, New York) — one or two capitalised words closing the name: not a list going on, a longer
+# name ("Morgan Freeman, Robert De Niro"), a title ("Albert, King of …")
+_PLACE_QUALIFIER = re.compile(r"\b[A-Z][\w'’.-]+(?:\s+[A-Z][\w'’.-]+)*,\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\b"
+                              r"(?!\s*,|\s+(?:and|or|of)\b|\s+[A-Z]|[\w'’-])")
+
+
+def place_qualifiers(question: str) -> list[str]:
+    """The regions ``question`` writes after a place's name and a comma ("Minnesota" of "the population of
+    Rochester, Minnesota"), as written."""
+    return [m.group(1) for m in _PLACE_QUALIFIER.finditer(question)]

@@ -1,7 +1,8 @@
-"""A question that names one of a series by its number (加拿大航空621号班机, the second season) is answered "the
-documents do not mention it" when the documents its answer would cite are about another of the series (flight
-189, the first season) — offline, and when a chat model answers from the look-alike; the one they are about is
-still answered, whichever form its number is written in (issue 21: answers that keep to their subject)."""
+"""A question that names one of a series by its number (加拿大航空621号班机, the second season), or a place by its
+region (Rochester, Minnesota), is answered "the documents do not mention it" when the documents its answer would
+cite are about another of the series or a namesake (flight 189, the first season, Rochester, New York) — offline,
+and when a chat model answers from the look-alike; the one they are about is still answered, whichever form its
+number is written in (issue 21: answers that keep to their subject)."""
 
 from __future__ import annotations
 
@@ -28,6 +29,9 @@ DOCUMENTS = {
         "事故导致机上228人死亡。\n"),
     "TRIAL_102.txt": (
         "花火\n\n《花火》为日本音乐团体Mr.Children的第十二张单曲，于1999年发行，收录于专辑《Q》。\n"),
+    "rochester-new-york.md": (
+        "# Rochester, New York\n\nRochester is a city in the U.S. state of New York. With a population of 211,328 "
+        "residents, Rochester is the third most populous city in New York state.\n"),
     "harbor_lights.md": (
         "# Harbor Lights (season 1)\n\nThe first season of the American television series Harbor Lights "
         "premiered on Netflix on March 3, 2017, with ten episodes. It follows a lighthouse keeper in Maine; its second "
@@ -44,17 +48,19 @@ def corpus(indexer, tmp_path_factory: pytest.TempPathFactory) -> Path:
     ("加拿大航空621号班机空难导致多少名乘客死亡？", "621号"),
     ("EXILE（放浪兄弟）的第16张单曲是什么？", "第16张"),
     ("When did the second season of Harbor Lights premiere on Netflix?", "second season"),
+    ("What is the population of Rochester, Minnesota?", "Minnesota"),  # a namesake's page
 ])
 def test_a_look_alike_of_the_series_does_not_answer(services, corpus, question, named):
     result = ask(services, question)
     assert not result.answerable, result.answer
-    assert named in result.answer and "1978" not in result.answer and "2017" not in result.answer
+    assert named in result.answer and not any(w in result.answer for w in ("1978", "2017", "211,328"))
 
 
 @pytest.mark.parametrize(("question", "expected"), [
     ("加拿大航空189号班机空难导致多少名乘客死亡？", "两名"),
     ("EXILE（放浪兄弟）的第15张单曲是什么？", "real world"),  # 第十五张 in the text
     ("When did season 1 of Harbor Lights premiere on Netflix?", "March 3, 2017"),  # "the first season"
+    ("What is the population of Rochester, New York?", "211,328"),
 ])
 def test_the_one_the_documents_are_about_is_answered(services, corpus, question, expected):
     result = ask(services, question)

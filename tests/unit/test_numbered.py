@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from dropqa.text.numbered import Numbered, han_number, numbered_names, writes_numbered
+from dropqa.text.numbered import Numbered, han_number, numbered_names, place_qualifiers, writes_numbered
 
 
 @pytest.mark.parametrize(("text", "value"), [("16", 16), ("十六", 16), ("二十一", 21), ("一百零五", 105),
@@ -69,3 +69,18 @@ def test_a_text_writing_the_same_one_in_another_form_writes_it(name: Numbered, t
 ])
 def test_a_text_about_another_of_the_series_does_not(name: Numbered, text: str) -> None:
     assert not writes_numbered(text, name)
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("What is the population of Rochester, Minnesota?", ["Minnesota"]),
+    ("How much snow does Ann Arbor, Michigan get on average per season?", ["Michigan"]),
+    ("What county borders the county in which Johnnycake, West Virginia is located?", ["West Virginia"]),
+    # a list, a longer name, a title, a court's name: no region closing a place's name
+    ("According to the judgment of Trenton, Springfield, Court and Hamilton, Harrison, Court, who won?", []),
+    ("What movie stars Morgan Freeman, Robert De Niro and the producer of The Jewel of the Nile?", []),
+    ("In what city did Nicholas I, lord of the birthplace of Albert, King of Belgium, die?", []),
+    ("According to the judgment of Greenfield, Fairview Court, summarize the case.", []),
+])
+def test_a_place_is_told_from_its_namesakes_by_the_region_after_its_comma(question: str,
+                                                                          expected: list[str]) -> None:
+    assert place_qualifiers(question) == expected

@@ -33,7 +33,7 @@ from dropqa.services import Context, Services
 from dropqa.store import search as store_search
 from dropqa.store.scope import Scope
 from dropqa.text.messages import render
-from dropqa.text.numbered import Numbered, counter_words, numbered_names, writes_numbered
+from dropqa.text.numbered import Numbered, counter_words, numbered_names, place_qualifiers, writes_numbered
 from dropqa.text.segment import han_bigrams, has_han
 
 _CITE = re.compile(r"\[(\d+)\]")
@@ -256,12 +256,33 @@ async def verify(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     if not cited and checked:
         # Nothing the answer cites supports it: say so rather than show an unsupported answer.
         return {**update, **abstain(state)}
-    if state.intent.kind == "fact" and (names := numbered_names(state.search_text)):
+    question = state.search_text
+    names, places = numbered_names(question), place_qualifiers(question)
+    if state.intent.kind == "fact" and (names or places):
         scope = runtime.context.scope(state.version)
-        if await in_thread(numbered_elsewhere, svc, scope, names, [pool[i] for i in cited], state.search_text):
+        hits = [pool[i] for i in cited]
+        if names and await in_thread(numbered_elsewhere, svc, scope, names, hits, question):
             # "加拿大航空621号班机…" answered from flight 189's page: it is about a look-alike
             return {**update, **abstain(state, numbered=[n.text for n in names])}
+        if places and (unwritten := await in_thread(places_unwritten, svc, scope, places, hits, question)):
+            # "the population of Rochester, Minnesota" answered from Rochester, New York's page
+            return {**update, **abstain(state, numbered=unwritten)}
     return update
+
+
+def places_unwritten(svc: Services, scope: Scope, places: list[str], cited: list[Hit], question: str) -> list[str]:
+    """The regions a question names a place by ("Minnesota" of "Rochester, Minnesota":
+    ``text.numbered.place_qualifiers``) that the documents an answer cites write nowhere: they are about a
+    namesake. Judged only where a cited passage is in the question's language."""
+    if not cited or not any(has_han(h.content) == has_han(question) for h in cited):
+        return []
+    text = "\n".join(f"{h.breadcrumb}\n{h.content}" for h in cited).lower()
+    missing = [p for p in places if p.lower() not in text]
+    if not missing:
+        return []
+    documents = tuple(sorted({uuid.UUID(h.document_id) for h in cited}))
+    written = store_search.written_terms(svc.db, missing, replace(scope, document_ids=documents))
+    return [p for p in missing if p not in written]
 
 
 def numbered_elsewhere(svc: Services, scope: Scope, names: list[Numbered], cited: list[Hit], question: str) -> bool:
