@@ -274,14 +274,13 @@ def places_unwritten(svc: Services, scope: Scope, places: list[str], cited: list
     """The regions a question names a place by ("Minnesota" of "Rochester, Minnesota":
     ``text.numbered.place_qualifiers``) that the documents an answer cites write nowhere: they are about a
     namesake. Judged only where a cited passage is in the question's language."""
-    if not cited or not any(has_han(h.content) == has_han(question) for h in cited):
+    if not _judged(cited, question):
         return []
     text = "\n".join(f"{h.breadcrumb}\n{h.content}" for h in cited).lower()
     missing = [p for p in places if p.lower() not in text]
     if not missing:
         return []
-    documents = tuple(sorted({uuid.UUID(h.document_id) for h in cited}))
-    written = store_search.written_terms(svc.db, missing, replace(scope, document_ids=documents))
+    written = store_search.written_terms(svc.db, missing, _documents_of(scope, cited))
     return [p for p in missing if p not in written]
 
 
@@ -290,15 +289,24 @@ def numbered_elsewhere(svc: Services, scope: Scope, names: list[Numbered], cited
     "第三中学", "the second season": ``text.numbered``) — in the cited passages or anywhere else in them? Then
     they are about another of the series (flight 189, the 二中, the first season). Judged only where a cited
     passage is in the question's language: a translation writes a number in words of its own."""
-    if not cited or not any(has_han(h.content) == has_han(question) for h in cited):
+    if not _judged(cited, question):
         return False
     if any(writes_numbered(f"{h.breadcrumb}\n{h.content}", n) for h in cited for n in names):
         return False
-    documents = tuple(sorted({uuid.UUID(h.document_id) for h in cited}))
     words = sorted({w for n in names for w in counter_words(n)})
-    texts = store_search.passages_writing(svc.db, words, replace(scope, document_ids=documents),
+    texts = store_search.passages_writing(svc.db, words, _documents_of(scope, cited),
                                           svc.settings.answer.numbered_passages)
     return not any(writes_numbered(t, n) for t in texts for n in names)
+
+
+def _judged(cited: list[Hit], question: str) -> bool:
+    """Is a look-alike judged by the words of the cited passages — one of them is in the question's language?"""
+    return any(has_han(h.content) == has_han(question) for h in cited)
+
+
+def _documents_of(scope: Scope, cited: list[Hit]) -> Scope:
+    """``scope`` narrowed to the documents of the cited passages."""
+    return replace(scope, document_ids=tuple(sorted({uuid.UUID(h.document_id) for h in cited})))
 
 
 def arithmetic(lang: str, question: str, text: str, pool: list[Hit]) -> str | None:
