@@ -125,6 +125,16 @@ def _found_names(row: dict[str, Any]) -> frozenset[frozenset[str]]:
 _LEGAL_FORM = frozenset({"公司", "有限", "有限公司", "股份", "股份有限公司", "责任", "有限责任", "集团"})
 
 
+_QUALIFIER = re.compile(r"\s*[(（][^()（）]*[)）]")  # a title's bracketed qualifier: "(第一届)", "(Ivor Cutler album)"
+
+
+def _only_qualifier(text: str, hit: Collection[str]) -> bool:
+    """Are the words a question uses of the name ``text`` all in its bracketed qualifier — none of the name
+    itself?"""
+    main = _QUALIFIER.sub(" ", text)
+    return main != text and bool(_terms_of(main)) and not set(hit) & _terms_of(main)
+
+
 @lru_cache(maxsize=65536)
 def _terms_of(name: str) -> frozenset[str]:
     terms = [t for t in query_terms(name) if not t.isdigit() and not is_placeholder(t)]
@@ -221,6 +231,8 @@ def named_documents(question: str, titles: Sequence[dict[str, Any]], min_share: 
                 continue  # "恒钧" in "恒钧电子股份有限公司": another company's full name
             # a name found in the text ("Counterfeiting Currency") is meant only when written as a name is
             hit = [t for t in name if t in asked and (name not in found or not t.isascii() or t in proper)]
+            if hit and _only_qualifier(text, hit):
+                continue  # "第一届" of 《绝对SuperStar (第一届)》: the bracket tells it from its namesakes, names none
             total = sum(idf[t] for t in name)
             if not total or not hit:
                 continue

@@ -514,3 +514,14 @@ def test_a_fact_one_hop_from_the_subject_is_looked_for_in_passages_linked_to_it(
     assert linked_to(hit("fells", "Fells", "Knott and Great Calva are fells."), {"knott"}, subject, own)
     assert not linked_to(hit("school", "Drama school", "Many actors trained at a drama school."), {"knott"}, subject,
                          own)
+
+
+def test_a_titles_bracketed_qualifier_alone_names_no_document():
+    """"第一届" of 《绝对SuperStar (第一届)》 tells that page from the other seasons' pages; a question about 南宁二中's
+    第一届 students does not name it by that word alone. The name itself still names it."""
+    titles = [_row("t245", "TRIAL_245.txt", "绝对SuperStar (第一届)"), _row("t600", "TRIAL_600.txt", "南宁市第二中学"),
+              *[_row(f"x{i}", f"TRIAL_{i}.txt", f"其他页面{i}") for i in range(30)]]
+    named = [r["document_id"] for r, _ in named_documents("南宁二中东盟校区第一届招收了多少名高中生？", titles, SHARE)]
+    assert "t245" not in named
+    named = [r["document_id"] for r, _ in named_documents("第一届《绝对SuperStar》的冠军是谁？", titles, SHARE)]
+    assert named == ["t245"]
