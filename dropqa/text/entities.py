@@ -24,7 +24,8 @@ PROPER = frozenset({"ns", "nr", "nt", "nz", "nrt", "nrfg"})
 YEAR_DIGITS = r"(?:19|20)\d{2}"  # for patterns that build on a year (a list of years, a range)
 YEAR = re.compile(rf"(?<!\d){YEAR_DIGITS}(?!\d)")
 # any year a text gives, historic ones too ("dates back to 1410", "1804年"), for whether it dates at all
-ANY_YEAR = re.compile(r"(?<![\d.,])\d{3,4}(?!\d|[.,]\d)|\d{1,4}\s*[年月日]")  # "January 25, 2023, …"; not 1,000
+ANY_YEAR = re.compile(r"(?<![\d.,])\d{3,4}(?!\d|[.,]\d)|\d{1,4}\s*[年月日]"  # "January 25, 2023, …"; not 1,000
+                      r"|[〇零一二三四五六七八九十]{2,4}年")  # 二〇二二年, 光绪三十二年
 
 
 def chinese_names(text: str, kinds: Collection[str] = PROPER) -> list[str]:

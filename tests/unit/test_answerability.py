@@ -379,9 +379,10 @@ def test_a_question_asking_which_year_needs_a_line_that_writes_one():
             row("He was arrested on which date?", "From the documents:\nOn 25 January, 2023, he was arrested. [1]"),
             row("越南投资发展银行是哪一年上市的？", "根据文档中的相关内容：\n它是越南最大的国有银行。 [1]"),
             row("芙蓉洞是哪一年被发现的？", "根据文档中的相关内容：\n芙蓉洞于1993被发现。 [1]"),
+            row("南宁二中是哪一年创办的？", "根据文档中的相关内容：\n南宁二中于清光绪三十二年创办。 [1]"),
             # a when-question is a date's, not a year's: "in spring" may answer it
             row("峡谷什么时候可能会短期关闭？", "根据文档中的相关内容：\n只有在春季化雪的时候可能会短期关闭。 [1]")]
-    assert kind_outcomes(rows, {"year"}) == [False, True, True, False, True, True]
+    assert kind_outcomes(rows, {"year"}) == [False, True, True, False, True, True, True]
 
 
 # --- the written-apart check ------------------------------------------------------------------
