@@ -440,12 +440,16 @@ _AMOUNT = re.compile(r"(?i)(?:[¥￥$€£]|\b(?:rmb|cny|usd|eur|gbp)\b)\s*\d[\d
 _COUNT_Q = re.compile(r"(?i)how many|几|多少(?:个|名|人|家|台|次|位|项|件|条|份|座|辆|所|种|户|张|篇|本)")
 
 
-# A question asking in which year (a date's year, no more): its answer writes one, whatever else it says
-_YEAR_Q = re.compile(r"(?i)\b(?:what|which)\s+year\b|哪一年|哪年|何年|什么年份|哪个年份")
+# A question asking in which year (a date's year, no more), or when someone was born (a date of birth is given with
+# its year: "born 4 April 1970", "1975年3月2日出生"; not a birthday, 生日): its answer writes one
+_YEAR_Q = re.compile(r"(?i)\b(?:what|which)\s+year\b|哪一年|哪年|何年|什么年份|哪个年份|"
+                     r"\bwhen\s+(?:was|were|is)\b[^?？]{1,80}?\bborn\b|\bdate of birth\b|\bbirth ?date\b|"
+                     r"出生日期|什么时候出生|何时出生|哪天出生")
 
 
 def asks_year(question: str) -> bool:
-    """Does ``question`` ask in which year something happened ("In what year was …", "哪一年")?"""
+    """Does ``question`` ask in which year something happened ("In what year was …", "哪一年"), or when someone
+    was born?"""
     return _YEAR_Q.search(question) is not None
 
 

@@ -380,9 +380,13 @@ def test_a_question_asking_which_year_needs_a_line_that_writes_one():
             row("越南投资发展银行是哪一年上市的？", "根据文档中的相关内容：\n它是越南最大的国有银行。 [1]"),
             row("芙蓉洞是哪一年被发现的？", "根据文档中的相关内容：\n芙蓉洞于1993被发现。 [1]"),
             row("南宁二中是哪一年创办的？", "根据文档中的相关内容：\n南宁二中于清光绪三十二年创办。 [1]"),
+            # when someone was born: a date of birth is given with its year
+            row("When was Kenji Fujimori born?", "From the documents:\nKenji Fujimori was born to Japanese Peruvian "
+                "engineers. [1]"),
+            row("When was Barry Pepper born?", "From the documents:\nBarry Robert Pepper (born April 4, 1970). [1]"),
             # a when-question is a date's, not a year's: "in spring" may answer it
             row("峡谷什么时候可能会短期关闭？", "根据文档中的相关内容：\n只有在春季化雪的时候可能会短期关闭。 [1]")]
-    assert kind_outcomes(rows, {"year"}) == [False, True, True, False, True, True, True]
+    assert kind_outcomes(rows, {"year"}) == [False, True, True, False, True, True, False, True, True]
 
 
 # --- the written-apart check ------------------------------------------------------------------
