@@ -16,7 +16,8 @@ from dataclasses import dataclass
 
 _DIGITS = "零〇一二三四五六七八九"
 _UNITS = {"十": 10, "百": 100, "千": 1000}
-_HAN_NUMBER = r"[零〇一二两三四五六七八九十百千]+"
+_HAN_CHARS = "零〇一二两三四五六七八九十百千"  # what a number in Chinese numerals is written with
+_HAN_NUMBER = rf"[{_HAN_CHARS}]+"
 _NUMBER = rf"(?:\d+|{_HAN_NUMBER})"
 
 # what a Chinese ordinal counts when it names one thing of a series: an edition (届), a single or album (张), a
@@ -137,7 +138,7 @@ def _pattern(name: Numbered) -> re.Pattern[str]:
         after = rf"\b{counter}s?\s+(?:{'|'.join(words)})\b"
         before = rf"(?<![\w-])(?:{'|'.join(ordinals)})\s+(?:\w+\s+)?{counter}s?\b"
         return re.compile(rf"(?i){after}|{before}")
-    number = rf"(?:(?<!\d){n}(?!\d)|(?<![零〇一二两三四五六七八九十百千]){_han(n)}(?![零〇一二两三四五六七八九十百千]))"
+    number = rf"(?:(?<!\d){n}(?!\d)|(?<![{_HAN_CHARS}]){_han(n)}(?![{_HAN_CHARS}]))"
     if n == 1:
         number = rf"(?:{number}|首)"
     if counter in ("中学", "小学"):

@@ -9,11 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from dropqa.config import ChatModelSettings
 from dropqa.runtime.run import ask
-from dropqa.services import Services
 from tests.support.corpora import index_texts
-from tests.support.scripted_openai import ScriptedOpenAI
+from tests.support.scripted_openai import ScriptedOpenAI, services_using
 
 pytestmark = pytest.mark.integration
 
@@ -170,11 +168,7 @@ def test_a_chat_model_is_not_asked_what_no_document_records(services, corpus):
         return {"content": "The RPO of Kestrel is 30 days [1]."}
 
     with ScriptedOpenAI(reply) as llm:
-        chat = ChatModelSettings(model=llm.model, base_url=llm.base_url, api_key="test", max_retries=0, timeout_s=5)
-        settings = services.settings.model_copy(update={
-            "models": services.settings.models.model_copy(update={"chat": chat, "fallbacks": []})})
-        result = ask(Services(settings=settings, db=services.db, embedder=services.embedder),
-                     "What is the RPO of the Kestrel Payments Gateway?")
+        result = ask(services_using(services, llm), "What is the RPO of the Kestrel Payments Gateway?")
         asked_to_answer = [b for b in llm.requests if "Answer the question from the numbered passages"
                            in str(b["messages"][-1].get("content"))]
         assert llm.requests  # the model ran (it rewrote the question, it may have searched)

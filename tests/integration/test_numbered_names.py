@@ -10,11 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from dropqa.config import ChatModelSettings
 from dropqa.runtime.run import ask
-from dropqa.services import Services
 from tests.support.corpora import index_texts
-from tests.support.scripted_openai import ScriptedOpenAI
+from tests.support.scripted_openai import ScriptedOpenAI, services_using
 
 pytestmark = pytest.mark.integration
 
@@ -73,10 +71,6 @@ def test_a_chat_models_answer_from_the_look_alike_is_not_taken(services, corpus)
         return {"content": "事故导致机上两名乘客死亡 [1]。"}
 
     with ScriptedOpenAI(reply) as llm:
-        chat = ChatModelSettings(model=llm.model, base_url=llm.base_url, api_key="test", max_retries=0, timeout_s=5)
-        settings = services.settings.model_copy(update={
-            "models": services.settings.models.model_copy(update={"chat": chat, "fallbacks": []})})
-        result = ask(Services(settings=settings, db=services.db, embedder=services.embedder),
-                     "加拿大航空621号班机空难导致多少名乘客死亡？")
+        result = ask(services_using(services, llm), "加拿大航空621号班机空难导致多少名乘客死亡？")
         assert llm.requests
     assert not result.answerable and "两名" not in result.answer and "621号" in result.answer

@@ -397,3 +397,15 @@ def scripted_vector(text: str, dims: int) -> list[float]:
     raw = [(seed[i % len(seed)] + 1) * (1 + i // len(seed)) for i in range(dims)]
     norm = sum(x * x for x in raw) ** 0.5
     return [x / norm for x in raw]
+
+
+def services_using(services: Any, llm: ScriptedOpenAI) -> Any:
+    """``services`` answering with ``llm`` as their only chat model (no retries, a 5 s timeout) over the same store
+    and embedder: a module's indexed corpus asked through langchain-openai's own client."""
+    from dropqa.config import ChatModelSettings
+    from dropqa.services import Services
+
+    chat = ChatModelSettings(model=llm.model, base_url=llm.base_url, api_key="test", max_retries=0, timeout_s=5)
+    settings = services.settings.model_copy(update={
+        "models": services.settings.models.model_copy(update={"chat": chat, "fallbacks": []})})
+    return Services(settings=settings, db=services.db, embedder=services.embedder)
