@@ -123,6 +123,9 @@ def versions(lang: str, intent: Intent, question: str, terms: list[str], weights
     return Composed(lines, cites) if len(cites) >= 2 else None
 
 
+_ROLE_TERMS = frozenset({"负责", "负责人", "责人", "项目"})
+
+
 def _where(hit: Hit) -> str:
     return hit.section.split(" > ")[-1] if hit.section else hit.document_name
 
@@ -135,7 +138,7 @@ def multi_hop(lang: str, intent: Intent, question: str, bridge: list[str], pool:
     with_entity = [i for i, h in enumerate(pool) if entity in h.content or entity in h.breadcrumb]
     if not with_entity:
         return None
-    hop1_terms = [t for t in query_terms(intent.first_hop) if t not in ("负责", "负责人", "项目")]
+    hop1_terms = [t for t in query_terms(intent.first_hop) if t not in _ROLE_TERMS - {"责人"}]
     lines, cites = [render(lang, "multi_lead")], []
     used: set[str] = set()
     quoted: list[tuple[int, str]] = []
@@ -157,13 +160,29 @@ def multi_hop(lang: str, intent: Intent, question: str, bridge: list[str], pool:
             quoted.append((i, unit))
             lines.append(render(lang, "multi_item", where=_where(pool[i]), text=clean_markup(unit), n=i + 1))
     # Hop 2: what the documents say about the entity that the rest of the question asks.
-    rest_terms = [t for t in query_terms(intent.rest or question) if t not in hop1_terms] + [entity.lower()]
-    for i in sorted(with_entity, key=lambda i: -sum(1 for t in rest_terms if t in pool[i].content.lower()
-                                                      or t in pool[i].breadcrumb.lower())):
+    asked = [t for t in query_terms(intent.rest or question) if t not in hop1_terms]
+    rest_terms = [*asked, entity.lower()]
+    named = [t for t in hop1_terms if t not in _ROLE_TERMS]  # the first hop's subject (星图计划, 容器化改造)
+
+    def asked_in(unit: str) -> int:
+        return sum(1 for t in asked if t in unit.lower())
+
+    def rest_in(i: int) -> int:
+        return sum(1 for t in rest_terms if t in pool[i].content.lower() or t in pool[i].breadcrumb.lower())
+
+    hop2 = [(i, unit) for i in sorted(with_entity, key=lambda i: -rest_in(i))
+            if (unit := best_unit(i, rest_terms)) and unit not in used]
+    # a line naming the first hop's subject again restates the first hop ("项目名称: 星图计划 | 负责人: 林晓峰" for
+    # "星图计划的项目负责人还负责过哪些项目"); of the others, the ones holding most of what the rest asks answer it —
+    # the appraisal row with 考核得分, not the minutes' "主持人：孙悦" that only names the entity again
+    answering = [(i, unit) for i, unit in hop2 if not any(t in unit.lower() for t in named)]
+    most = max((asked_in(unit) for _, unit in answering), default=0)
+    if not most:  # no other line holds what the rest asks: the lines naming the entity, as they rank
+        answering = hop2
+    for i, unit in answering:
         if len(cites) >= max_items:
             break
-        unit = best_unit(i, rest_terms)
-        if not unit or unit in used:
+        if asked_in(unit) < most or unit in used:
             continue
         used.add(unit)
         cites.append(i)

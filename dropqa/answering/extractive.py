@@ -17,6 +17,7 @@ from dropqa.retrieval.hits import Hit
 from dropqa.text.asked import (
     VALUE_KINDS,
     asks_document_date,
+    asks_several,
     capitalised_words,
     counted_noun,
     counts_by_listing,
@@ -347,15 +348,18 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
     seen: set[str] = set()
     covered: set[str] = set()
     asked_years = set(years_in(question)) if kind != "date" else set()  # "when will it be completed": a year ahead
+    one_value = not asks_several(question)
     for c in candidates:
         if complement and chosen and about_other_years(c.text, asked_years):
             continue  # "Looking ahead to 2022, … raise the share of online sales" beside fiscal 2021's share
+        answered = any(x.of_kind for x in chosen)
         if complement and chosen and (not (c.asked - covered) or (
-                chosen[0].of_kind and not c.of_kind and c.hit_index != chosen[0].hit_index)):
-            # adds nothing the question asks beyond what is quoted already; or the first line gives the answer of
-            # the kind asked (14 characters for 密码至少多少位) and this one, of another passage, none: its words (an
-            # approval row's 要求) are not what was asked. Its own passage's lines (a table's caption, a
-            # dashboard's title) tell what the answer is a value of.
+                answered and all(c.hit_index != x.hit_index for x in chosen) and (not c.of_kind or one_value))):
+            # adds nothing the question asks beyond what is quoted already; or a quoted line gives the answer of the
+            # kind asked (14 characters for 密码至少多少位, 750 for 住宿费) and this one, of another passage, gives
+            # none: its words (an approval row's 要求) are not what was asked — or another value of that kind when
+            # one was asked (the meal allowance's 100元 beside the hotel limit). Its own passage's lines (a table's
+            # caption, a dashboard's title) tell what the answer is a value of.
             continue
         flat = re.sub(r"\s+", "", c.text)
         key = hits[c.hit_index].breadcrumb + "|" + flat

@@ -566,6 +566,17 @@ def role_words(question: str, names: Collection[str]) -> set[str]:
     return {w for w in out if not is_document_kind(w)}
 
 
+_SEVERAL = re.compile(r"(?i)分别|各自|各是|各为|各有|哪些|哪几|\brespectively\b|\bboth\b|\beach\b|\blist\b|"
+                      r"\bwhat (?:are|were) the\b|[？?].+[？?]")
+
+
+def asks_several(question: str) -> bool:
+    """Does ``question`` ask for more than one value ("分别是多少", "哪些", "等级是什么？得分多少？", "what were
+    the …")? A question asking one value is answered by one line of the kind asked: a second such value from
+    another passage is a look-alike (another meal allowance beside the hotel limit), not more of the answer."""
+    return _SEVERAL.search(question.strip()) is not None
+
+
 _SUMMARY = re.compile(r"(?i)总结|概括|概述|归纳|梳理|\bsummari[sz]e|\boverview\b|\boutline (?:the|all)\b")
 
 

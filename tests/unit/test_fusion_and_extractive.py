@@ -102,6 +102,21 @@ def test_a_sentence_cut_by_a_page_break_is_judged_whole():
     assert [p.text for p in picked] == ["对于核心数据库服务，平台承诺RPO不超过15分钟，"]
 
 
+def test_a_second_value_of_the_kind_asked_is_not_appended_when_one_is_asked():
+    """The hotel limit answers "每晚住宿最多能报多少"; the meal allowance (another amount, in another section, holding
+    出差, which the limit's lines do not) is a look-alike. A question asking two values keeps both."""
+    w = {"上海": 4.7, "出差": 3.4, "每晚": 5.8, "住宿": 3.8}
+    hits = [hit("n1", "住宿费限额标准（单位：元/人·晚）。一线城市（北京、上海）普通员工750元。", 0.9),
+            hit("n2", "第八条 出差期间伙食补助按每人每天100元包干，不再另行报销餐费。", 0.7)]
+    one = pick_sentences("普通员工去上海出差每晚住宿最多能报多少钱？", list(w), w, hits, max_sentences=3, cfg=CFG,
+                         complement=True)
+    assert one and all(p.hit_index == 0 for p in one)
+    w2 = {**w, "伙食": 4.0, "补助": 4.0}
+    two = pick_sentences("普通员工去上海出差，每晚住宿和伙食补助分别能报多少钱？", list(w2), w2, hits, max_sentences=3,
+                         cfg=CFG, complement=True)
+    assert sorted(p.hit_index for p in two) == [0, 1]
+
+
 def test_a_line_that_only_names_the_kind_of_document_is_not_appended():
     w = {"judgment": 1.7, "occupation": 2.4}
     hits = [hit("n1", "Occupation: Registered Nurse", 0.9),
