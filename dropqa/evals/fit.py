@@ -431,7 +431,7 @@ def kind_outcomes(rows: list[dict[str, Any]], kinds: set[str], term_share: float
     the value for what is asked when it holds an asked term (the weights each item records) weighing at least
     ``term_share`` of the heaviest (default: ``answer.salient_term_share`` as configured)."""
     from dropqa.config import AnswerSettings
-    from dropqa.text.asked import lacks_required_kind, salient
+    from dropqa.text.asked import gate_terms, lacks_required_kind
     from dropqa.text.messages import render
 
     share = AnswerSettings().salient_term_share if term_share is None else term_share
@@ -444,7 +444,8 @@ def kind_outcomes(rows: list[dict[str, Any]], kinds: set[str], term_share: float
         decision = r.get("decision") or {}
         if answered and len(lines) > 1 and lines[0].strip() not in several \
                 and lacks_required_kind(lines[1:], str(r.get("question", "")), kinds,
-                                        salient(decision.get("asked") or {}, share),
+                                        gate_terms(str(r.get("question", "")), decision.get("asked") or {},
+                                                   decision.get("subject") or (), share),
                                         decision.get("translations") or None):
             answered = False
         out.append(answered)

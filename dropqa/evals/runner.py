@@ -130,6 +130,7 @@ def ask_item(services: Any, item: EvalItem, kb: uuid.UUID = DEFAULT_KB) -> tuple
         decision["apart"] = list(quality.asked.apart_terms)  # what the apart check read (fit apart replays it)
         asked = quality.asked.weights(quality.weights)  # what the kinds gate read (fit kinds replays it)
         decision["asked"] = {t: round(w, 4) for t, w in asked.items()}
+        decision["subject"] = sorted(quality.asked.subject)  # what the kinds gate leaves out (fit kinds replays it)
         decision["translations"] = {t: list(quality.asked.translations.get(t, ())) for t in asked
                                     if quality.asked.translations.get(t)}
     return result, {"confidence": answer.confidence, "decision": decision}

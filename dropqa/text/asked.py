@@ -427,10 +427,12 @@ def quotes_kind(lines: Iterable[str], kind: AnswerKind, question: str, asked: Co
     """Does one of an answer's lines (its citation markers aside) hold an answer of ``kind`` — given ``asked`` (the
     question's terms beyond its subject), one *for* what is asked (:func:`holds_kind_for`): an amount or a share in
     a clause holding an asked term, so a line holding none of them gives none ("an increase of 28.9% year on year"
-    is no share of online sales). A count is judged on the whole line when it holds no asked term: "育有3名子女"
-    answers "有几个孩子" in other words."""
-    return any(holds_kind_for(_MARK.sub(" ", line), kind, question, asked, translations,
-                              judged_whole=kind == "number") for line in lines)
+    is no share of online sales). A count asked outright is judged on the whole line when it holds no asked term:
+    "育有3名子女" answers "有几个孩子" in other words; a measure ("体重是多少") is not: "以第一轮第7顺位被选中" gives a
+    number, but of nothing asked."""
+    whole = kind == "number" and _COUNT_Q.search(question) is not None
+    return any(holds_kind_for(_MARK.sub(" ", line), kind, question, asked, translations, judged_whole=whole)
+               for line in lines)
 
 
 # A count asked outright ("how many employees", "几名", "多少家门店"): an amount of money (``_AMOUNT``, whole) is none.
@@ -453,6 +455,23 @@ def asks_year(question: str) -> bool:
     return _YEAR_Q.search(question) is not None
 
 
+def _writes_year_of(line: str, asked: Collection[str], translations: Mapping[str, Iterable[str]] | None) -> bool:
+    """``line`` writes a year, and (when the question asks something beyond its subject) one of the ``asked`` terms
+    — not only a piece jieba cut across a longer asked word's parts: 生日 of 出生日期 ("女友36岁生日")."""
+    if not ANY_YEAR.search(line):
+        return False
+    low = line.lower()
+    held = {t for t in asked if _held(low, t, translations)}
+    return not asked or any(not _straddles(t, asked, held) for t in held)
+
+
+def _straddles(term: str, asked: Collection[str], held: Collection[str]) -> bool:
+    """``term`` sits inside a longer asked word that is not held, neither at its start nor at its end: a piece
+    cut across that word's parts (生日 of 出生日期), which says nothing of it."""
+    return any(len(w) > len(term) and term in w and not w.startswith(term) and not w.endswith(term)
+               for w in asked if w not in held)
+
+
 def lacks_required_kind(lines: Iterable[str], question: str, kinds: Collection[str], asked: Collection[str] = (),
                         translations: Mapping[str, Iterable[str]] | None = None) -> bool:
     """``question`` asks a kind in ``kinds`` (``answer.required_kinds``) and none of an answer's ``lines`` holds an
@@ -461,8 +480,11 @@ def lacks_required_kind(lines: Iterable[str], question: str, kinds: Collection[s
     clause about what is asked. "year": a question asking in which year, and no line writes a year at all. The
     graph refuses such an answer, and ``evals.fit kinds`` replays the same verdict (on the asked terms each report
     item records)."""
-    if "year" in kinds and asks_year(question) and not any(ANY_YEAR.search(_MARK.sub("", line)) for line in lines):
-        return True  # "In what year was Maia Hirasawa born?" answered by "She was born and raised in Sollentuna"
+    if "year" in kinds and asks_year(question) and not any(_writes_year_of(_MARK.sub("", line), asked, translations)
+                                                           for line in lines):
+        # "In what year was Maia Hirasawa born?" answered by "She was born and raised in Sollentuna"; "李晨的出生日期"
+        # by "2017年9月16日，李晨在女友生日当天求婚": a year, but of nothing asked
+        return True
     kind = expected_kind(question)
     if kind == "number" and counts_by_listing(question):
         return False  # "几项辅助检查" is answered by the examinations listed, which no line counts
@@ -520,6 +542,38 @@ def salient(asked: Mapping[str, float], share: float) -> list[str]:
     research and development"."""
     top = max(asked.values(), default=0.0)
     return [t for t, w in asked.items() if w >= share * top]
+
+
+_ASKING_ZH = re.compile(r"什么|哪|谁|多少|几|吗|如何|怎么|怎样|为何|为什么|是否")
+
+
+def subject_qualifiers(question: str, subject: Collection[str]) -> set[str]:
+    """The words a Chinese question writes before its subject's name, in the phrase that leads to it: they say
+    which subject is meant ("NBA球员埃里克·戈登", "重庆武隆的芙蓉洞", "2021年丰穗农业"), not what is asked of it.
+    Nothing when the question asks before it names its subject, or writes no Chinese."""
+    low = question.lower()
+    if not has_han(low):
+        return set()
+    found = [i for t in subject if t and (i := low.find(t.lower())) >= 0]
+    if not found:
+        return set()
+    start = min(found)
+    prefix, rest = low[:start], low[start:]
+    if not prefix or _ASKING_ZH.search(prefix):
+        return set()
+    lead = re.split(r"[，,；;：:。]", prefix)[-1]  # "根据…年报，" closes a phrase of its own
+    return {t for t in query_terms(lead) if t not in rest}
+
+
+def gate_terms(question: str, asked: Mapping[str, float], subject: Collection[str], share: float) -> list[str]:
+    """What a line must hold to give the value *for* what is asked (the kinds gate, ``answer.required_kinds``): the
+    salient asked terms (:func:`salient`) without the words that name the subject by its role or its place before
+    its name (:func:`role_words`, :func:`subject_qualifiers`): "NBA球员埃里克·戈登的体重是多少" asks 体重, and a line
+    giving a draft pick "in the NBA" gives no weight. When nothing would be left, the salient terms."""
+    names = {t.lower() for t in subject}
+    drop = role_words(question, names) | subject_qualifiers(question, names)
+    terms = salient({t: w for t, w in asked.items() if t not in drop}, share)
+    return terms or salient(asked, share)
 
 
 # What may stand right before a role word that names a subject: an article or preposition ("the defendants

@@ -12,6 +12,7 @@ from dropqa.text.asked import (
     counted_noun,
     counts_by_listing,
     expected_kind,
+    gate_terms,
     held_share,
     holds_kind,
     holds_kind_for,
@@ -21,6 +22,7 @@ from dropqa.text.asked import (
     people_named,
     salient,
     says_more,
+    subject_qualifiers,
     written_as_one,
     written_together,
 )
@@ -677,3 +679,35 @@ def test_a_year_opening_a_name_is_part_of_it():
     assert file_stem_name("2024年度绩效考核.xlsx") == "2024年度绩效考核"
     assert document_subjects(["2022 Winter Olympics"], "")[0] == "2022 Winter Olympics"
     assert document_subjects(["3.2 云平台建设"], "") == ["云平台建设"]
+
+
+def test_words_naming_the_subject_before_its_name_are_not_what_is_asked() -> None:
+    q = "NBA球员埃里克·戈登的体重是多少？"
+    assert subject_qualifiers(q, {"埃里克", "戈登"}) == {"nba", "球员"}
+    assert subject_qualifiers("重庆武隆的芙蓉洞最早是由谁发现的？", {"芙蓉洞"}) == {"重庆", "武隆"}
+    # a phrase of its own before a comma ("根据…年报，") is no qualifier; nor are words of a question asked first
+    lead = subject_qualifiers("根据年报，2021年丰穗农业的营业收入是多少？", {"丰穗", "农业"})
+    assert "2021" in lead and "年报" not in lead and "营业收入" not in lead
+    assert subject_qualifiers("哪一年丰穗农业上市？", {"丰穗", "农业"}) == set()
+    assert subject_qualifiers("What is the weight of NBA player Eric Gordon?", {"eric", "gordon"}) == set()
+    asked = {"nba": 4.1, "球员": 3.2, "体重": 4.7}
+    assert gate_terms(q, asked, {"埃里克", "戈登"}, 0.25) == ["体重"]
+    # a draft pick "in the NBA" gives a number, but no weight
+    draft = ["2008年，戈登宣布弃学进入NBA，在当年的NBA选秀中以第一轮第7顺位被快艇选中。 [1]"]
+    assert lacks_required_kind(draft, q, ["number"], gate_terms(q, asked, {"埃里克", "戈登"}, 0.25))
+    assert not lacks_required_kind(draft, q, ["number"], salient(asked, 0.25))  # NBA counted as asked
+    assert not lacks_required_kind(["戈登身高1.93米，体重98公斤。 [1]"], q, ["number"], ["体重"])
+
+
+def test_a_measure_needs_its_attribute_a_count_may_be_worded_otherwise() -> None:
+    assert lacks_required_kind(["以第一轮第7顺位被快艇选中。 [1]"], "戈登的体重是多少？", ["number"], ["体重"])
+    assert not lacks_required_kind(["已婚，育有3名子女。 [1]"], "林永康有几个孩子？", ["number"], ["孩子"])
+
+
+def test_a_year_line_must_write_what_is_asked_not_a_piece_cut_across_it() -> None:
+    q = "演员李晨的出生日期是哪一天？"
+    asked = ["出生", "生日", "日期", "出生日期", "一天", "哪一天"]
+    proposal = ["后来在2017年9月16日，李晨在女友36岁生日当天向其求婚成功。 [1]"]
+    assert lacks_required_kind(proposal, q, ["year"], asked)  # 生日 is cut across 出生日期
+    assert not lacks_required_kind(["李晨，1977年4月20日出生于北京。 [1]"], q, ["year"], asked)
+    assert not lacks_required_kind(proposal, q, ["year"])  # nothing asked beyond the subject: any year

@@ -34,11 +34,11 @@ from dropqa.services import Context, Services
 from dropqa.text.asked import (
     as_written,
     asks_for_summary,
+    gate_terms,
     lacks_required_kind,
     missing_terms,
     only_repeats,
     quoted,
-    salient,
 )
 from dropqa.text.messages import render
 from dropqa.text.segment import names_a_thing
@@ -250,8 +250,9 @@ def compose_offline(state: State, svc: Services) -> dict[str, Any]:
                                           linked=set(intent.linked))
         if composed is not None and lacks_required_kind(composed.lines[1:], question,
                                                         svc.settings.answer.required_kinds,
-                                                        salient(state.quality.asked.weights(weights),
-                                                                svc.settings.answer.salient_term_share),
+                                                        gate_terms(question, state.quality.asked.weights(weights),
+                                                                   state.quality.asked.subject,
+                                                                   svc.settings.answer.salient_term_share),
                                                         state.quality.asked.translations):
             # "企业版多少钱" answered with lines that name no price: the documents do not say it
             return abstain(state, decision)
