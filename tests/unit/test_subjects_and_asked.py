@@ -704,10 +704,21 @@ def test_a_measure_needs_its_attribute_a_count_may_be_worded_otherwise() -> None
     assert not lacks_required_kind(["已婚，育有3名子女。 [1]"], "林永康有几个孩子？", ["number"], ["孩子"])
 
 
-def test_a_year_line_must_write_what_is_asked_not_a_piece_cut_across_it() -> None:
+def test_a_date_of_birth_is_a_year_on_a_line_that_gives_a_birth() -> None:
     q = "演员李晨的出生日期是哪一天？"
-    asked = ["出生", "生日", "日期", "出生日期", "一天", "哪一天"]
     proposal = ["后来在2017年9月16日，李晨在女友36岁生日当天向其求婚成功。 [1]"]
-    assert lacks_required_kind(proposal, q, ["year"], asked)  # 生日 is cut across 出生日期
-    assert not lacks_required_kind(["李晨，1977年4月20日出生于北京。 [1]"], q, ["year"], asked)
-    assert not lacks_required_kind(proposal, q, ["year"])  # nothing asked beyond the subject: any year
+    assert lacks_required_kind(proposal, q, ["year"])  # a date, but of a proposal
+    for line in ("李晨，1977年4月20日出生于北京。", "阵内智则（1974年2月22日－），日本喜剧演员。"):
+        assert not lacks_required_kind([f"{line} [1]"], q, ["year"]), line
+    en = "When was Eric Gordon born?"
+    assert not lacks_required_kind(["Eric Gordon (born December 25, 1988) is an American basketball player. [1]"],
+                                   en, ["year"])
+    assert lacks_required_kind(["In 2008, Gordon was drafted seventh overall. [1]"], en, ["year"])
+    # another year question: any line writing a year
+    assert not lacks_required_kind(["梧桐树已于1865年在一次雷雨中死去。 [1]"], "梧桐树是哪一年死掉的？", ["year"])
+
+
+def test_a_measure_in_the_other_language_is_judged_on_its_whole_line() -> None:
+    q = "How large was the fine in the 烟波市金桥区人民法院 judgment?"
+    line = ["被告人郎某犯逃避追缴欠税罪，判处有期徒刑五年，并处罚金，即人民币400万元。 [1]"]
+    assert not lacks_required_kind(line, q, ["number"], ["fine", "tax"])
