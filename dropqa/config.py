@@ -246,6 +246,9 @@ class RetrievalSettings(Section):
     candidate_k: int = Field(30, ge=1, description="passages each search (full-text, semantic) brings before "
                              "they are fused")
     rrf_k: int = Field(60, ge=1, description="the constant of reciprocal-rank fusion")
+    nearest_slots: int = Field(4, ge=0, le=10, description="places at the end of the sources list kept for the "
+                               "passages nearest the question in meaning that the ranked list leaves out (another "
+                               "hop's page, worded unlike the question); fitted with evals.sweep")
     similarity_floor: float = Field(0.80, ge=0.0, le=1.0, description="the e5 cosine similarity of unrelated "
                                     "text: it and below count as 0 relevance")
     similarity_ceiling: float = Field(0.93, ge=0.0, le=1.0, description="the e5 cosine similarity that counts as "

@@ -102,6 +102,7 @@ class Turn:
     query: str = ""  # the question as searched (a follow-up is completed from the thread's last question)
     intent: Intent = field(default_factory=Intent)
     hits: list[Hit] = field(default_factory=list)  # the evidence pool, best first
+    nearest: list[Hit] = field(default_factory=list)  # the first search's passages nearest in meaning (sources only)
     terms: list[str] = field(default_factory=list)
     quality: Quality = field(default_factory=Quality)
     outline: Outline | None = None  # get_document_structure's outline, when asked for

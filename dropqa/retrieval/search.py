@@ -55,6 +55,9 @@ class RetrievalResult:
     translations: dict[str, list[str]] = field(default_factory=dict)  # term → its words in the other language
     unseen: list[str] = field(default_factory=list)  # question terms no passage holds, in either language
     vector: list[float] = field(default_factory=list)  # the query's embedding (passages are scored against it)
+    # the semantic search's best passages, nearest first, whatever their rank in ``hits``: a passage close to the
+    # question in meaning that shares few of its words (the next hop's page) is listed among the sources
+    nearest: list[Hit] = field(default_factory=list)
 
     @property
     def top_relevance(self) -> float:
@@ -320,5 +323,9 @@ def hybrid_search(svc: Services, query: str, scope: Scope, k: int | None = None,
             (1 - cfg.weight_fusion) * h.relevance + cfg.weight_fusion * h.score / top_fused + boost_of(svc, h), 4
         )
     fused.sort(key=lambda h: (-h.metadata["rank_score"], h.node_id))  # ties in one order, whatever the database's
+    by_id = {h.node_id: h for h in fused}
+    nearest = [by_id.get(h.node_id, h) for h in sem[: cfg.top_k]] if cfg.nearest_slots else []
+    if unscored := [h for h in nearest if h.node_id not in by_id]:
+        score_hits(svc, scope, unscored, terms, question_weights, qvec, translations)
     return RetrievalResult(query=query, terms=terms, weights=question_weights, scope=scope, hits=fused[:k],
-                           translations=translations, unseen=unseen, vector=qvec)
+                           translations=translations, unseen=unseen, vector=qvec, nearest=nearest)

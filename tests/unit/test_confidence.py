@@ -50,3 +50,27 @@ def test_uncited_passages_of_several_named_documents_take_turns():
     assert taking_turns(hits, rest, ["a", "b"]) == [0, 5, 1, 4, 2, 3]
     assert taking_turns(hits, rest, ["a"]) == rest  # one document named: rank order
     assert taking_turns(hits, rest, ["a", "a"]) == rest
+
+
+def test_the_last_places_go_to_the_passages_nearest_in_meaning_that_the_ranking_leaves_out():
+    """Another hop's page shares few words with the question: the semantic search's nearest passages of documents
+    the ranked list leaves out take its last places; cited passages are never cut."""
+    from dropqa.graph.nodes.finalize import with_nearest
+
+    hits = [_hit(f"p{i}", f"d{i}", "x") for i in range(8)]
+    far = _hit("far", "e", "In Indiana, alcohol may be sold …")
+    ranked = [1, 2, 3, 4, 5, 6, 7]
+    # two of three nearest are of documents left out (the pool's 7th, ranked last; one no pool passage)
+    head, extra = with_nearest(hits, [0], ranked, [hits[1], hits[7], far], top_k=5, slots=3)
+    assert head == [1, 2, 7] and [h.node_id for h in extra] == ["far"]
+    # nothing nearest: the ranking alone; nearest already listed: nothing moves
+    assert with_nearest(hits, [0], ranked, [], top_k=5, slots=3) == ([1, 2, 3, 4], [])
+    assert with_nearest(hits, [0], ranked, [hits[1], hits[2]], top_k=5, slots=3) == ([1, 2, 3, 4], [])
+    # one more passage of a listed document is no other hop's page
+    same = _hit("p1b", "d1", "more of d1")
+    assert with_nearest(hits, [0], ranked, [same], top_k=5, slots=3) == ([1, 2, 3, 4], [])
+    # only so many places: the nearest first
+    assert with_nearest(hits, [0], ranked, [far, hits[7]], top_k=5, slots=1) == ([1, 2, 3], [far])
+    assert with_nearest(hits, [0], ranked, [far, hits[7]], top_k=5, slots=0) == ([1, 2, 3, 4], [])
+    # the cited fill the list: no place is left
+    assert with_nearest(hits, [0, 1, 2], ranked, [far], top_k=3, slots=3) == ([], [])

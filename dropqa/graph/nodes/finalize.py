@@ -115,6 +115,24 @@ def taking_turns(hits: Sequence[Hit], rest: list[int], documents: list[str]) -> 
     return in_turns(queues) + [i for i in rest if hits[i].document_id not in documents]
 
 
+def with_nearest(hits: Sequence[Hit], order: list[int], ranked: list[int], nearest: Sequence[Hit], top_k: int,
+                 slots: int) -> tuple[list[int], list[Hit]]:
+    """The uncited passages listed (pool indexes: the longest head of ``ranked`` that leaves room) and, after them,
+    up to ``slots`` of the ``nearest`` passages (nearest first) of documents that neither the cited ``order`` nor
+    that head lists — another hop's page, not one more passage of a document already listed: ``top_k`` in all. A
+    nearest passage the pool holds is listed by its pool index."""
+    pool = {h.node_id: i for i, h in enumerate(hits)}
+    for length in range(max(0, top_k - len(order)), -1, -1):
+        documents = {hits[i].document_id for i in [*order, *ranked[:length]]}
+        extra = [h for h in nearest if h.document_id not in documents]
+        extra = list({h.node_id: h for h in extra}.values())[:slots]
+        if len(order) + length + len(extra) <= top_k or length == 0:
+            room = max(0, top_k - len(order))
+            head = (ranked[:length] + [pool[h.node_id] for h in extra if h.node_id in pool])[:room]
+            return head, [h for h in extra if h.node_id not in pool][: room - len(head)]
+    return [], []
+
+
 def final_answer(state: State, svc: Services, scope: Scope) -> dict[str, Any]:
     """``scope``: the run's bases (the topics the question names are theirs)."""
     cfg = svc.settings.retrieval
@@ -125,10 +143,14 @@ def final_answer(state: State, svc: Services, scope: Scope) -> dict[str, Any]:
     # order, up to top_k in all (cited are never cut): what the answer rests on, then where else to look —
     # also under a "not in the documents", so the reader can check for themselves.
     order = citation_order(answer, cited)
-    room = max(0, cfg.top_k - len(order))
     parts = [str(p.get("document_id")) for p in state.intent.parts if p.get("document_id")]
-    keep = order + taking_turns(hits, [i for i in range(len(hits)) if i not in cited], parts)[:room]
+    ranked = taking_turns(hits, [i for i in range(len(hits)) if i not in cited], parts)
+    # the last places go to the passages nearest the question in meaning that the ranking leaves out: another
+    # hop's page ("In Indiana, alcohol may be sold …" for the state a school is in), worded unlike the question
+    head, nearest = with_nearest(hits, order, ranked, state.nearest, cfg.top_k, cfg.nearest_slots)
+    keep = order + head
     sources = [hits[i].source(cfg.snippet_chars, i in cited) for i in keep]
+    sources += [h.source(cfg.snippet_chars, False) for h in nearest]
     renumber = {old: new for new, old in enumerate(keep)}
     if cited:
         answer = renumber_citations(answer, renumber)

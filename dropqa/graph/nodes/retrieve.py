@@ -458,6 +458,7 @@ async def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         "version": intent.version,
         "terms": result.terms,
         "hits": pool,
+        "nearest": result.nearest,
         "started_at": started_at,
         "degraded": failed is not None,
         "usage": (usage or Usage()).model_copy(update={"replace": True}),
