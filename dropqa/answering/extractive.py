@@ -17,6 +17,7 @@ from dropqa.retrieval.hits import Hit
 from dropqa.text.asked import (
     VALUE_KINDS,
     asks_document_date,
+    asks_for_summary,
     asks_several,
     capitalised_words,
     counted_noun,
@@ -118,6 +119,22 @@ def states_nothing(line: str) -> bool:
     while (m := _LEADING_LABEL.match(text)) and m.end() > 0:
         text = text[m.end():]
     return not _WORDY.search(text)
+
+
+# A sentence about the document itself: what it summarises or sets out, not any of it ("This report summarises
+# the Company's operations, significant events and financial performance for fiscal 2021", "本报告概述了公司2021年的
+# 经营情况").
+_ABOUT_ITSELF = re.compile(
+    r"(?i)^\W*(?:this|the present|the following)\s+(?:annual\s+)?(?:report|document|section|chapter|summary|paper|"
+    r"policy|manual|guide|handbook|overview)\s+(?:summari[sz]es|describes|sets out|presents|outlines|covers|provides|"
+    r"reviews|gives)\b|^\W*本(?:年度)?(?:报告|文件|文档|章|节|部分|手册|制度|办法|指南|纪要)(?:主要|将|简要)?"
+    r"(?:总结|介绍|概述|阐述|说明|汇总|描述|回顾|列出)")
+
+
+def about_itself(sentence: str) -> bool:
+    """Does ``sentence`` say what its document covers rather than anything it reports? It is no summary of the
+    events a question asks to be summed up, however many of its words it shares."""
+    return _ABOUT_ITSELF.search(sentence) is not None
 
 
 def value_labels(line: str, row: bool, asked: Collection[str]) -> list[str]:
@@ -245,6 +262,7 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
     translations = translations or {}
     kind = expected_kind(question)
     own_date = asks_document_date(question)  # 判决日期: the date the judgement signs off with
+    summary = asks_for_summary(question)
     candidates: list[Extract] = []
     allowed = [i for i, h in enumerate(hits) if documents is None or h.document_id in documents][:max_passages]
     allowed += [i for i, h in enumerate(hits) if h.document_id in linked and i not in allowed][:2]
@@ -271,9 +289,10 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
         rows = hit.node_type in ("table", "list")
         for i in range(len(units)):
             sent = _with_continuation(units, i, terms)
-            if _flat(sent) in crumb or states_nothing(sent) or _ASKING.search(sent):
+            if _flat(sent) in crumb or states_nothing(sent) or _ASKING.search(sent) or (summary and about_itself(sent)):
                 # a line that only repeats its heading ("附表1 主要技术指标"), or only labels, states nothing; nor
-                # does one that asks ("原因查到了吗？"): its reply may answer
+                # does one that asks ("原因查到了吗？"): its reply may answer; nor, to a summary question, one that
+                # says what its document covers ("This report summarises … significant events")
                 continue
             if rows and (item := about_another(sent, question, known)):
                 rivalled.add(item)

@@ -434,3 +434,17 @@ def test_the_kind_of_document_a_question_names_picks_no_line():
     q = "According to the hospitalization records of Farmington City Hospital, what are the diagnoses of A. Smith?"
     picked = pick_sentences(q, terms, w, hits, max_sentences=1, cfg=CFG, require_asked=True, kind_first=True)
     assert [p.text for p in picked] == ["Preliminary Diagnosis: Acute Schistosomiasis"]
+
+
+def test_a_summary_does_not_quote_the_line_saying_what_the_report_covers():
+    w = {"summarise": 3.0, "significant": 3.0, "events": 3.0, "2021": 1.0}
+    hits = [hit("n1", "This report summarises the Company's operations, significant events and financial "
+                      "performance for fiscal 2021.", 0.9),
+            hit("n2", "In March 2021, the Company acquired a 70% equity interest in Ellery Seed Company, a "
+                      "significant step for its seed business.", 0.7)]
+    q = "According to the annual report, summarise the significant events of the Company in 2021."
+    picked = pick_sentences(q, list(w), w, hits, max_sentences=2, cfg=CFG, complement=True)
+    assert [p.hit_index for p in picked] == [1]
+    # asked what the report covers, that line is the answer
+    q2 = "What significant events does the report cover for 2021?"
+    assert 0 in [p.hit_index for p in pick_sentences(q2, list(w), w, hits, max_sentences=2, cfg=CFG)]
