@@ -567,13 +567,19 @@ def subject_qualifiers(question: str, subject: Collection[str]) -> set[str]:
     return {t for t in query_terms(lead) if t not in rest}
 
 
+def subject_naming(question: str, subject: Collection[str]) -> set[str]:
+    """The words ``question`` names its subject by besides its name: its role (:func:`role_words`) and, in Chinese,
+    what it writes before the name (:func:`subject_qualifiers`)."""
+    names = {t.lower() for t in subject}
+    return role_words(question, names) | subject_qualifiers(question, names)
+
+
 def gate_terms(question: str, asked: Mapping[str, float], subject: Collection[str], share: float) -> list[str]:
     """What a line must hold to give the value *for* what is asked (the kinds gate, ``answer.required_kinds``): the
     salient asked terms (:func:`salient`) without the words that name the subject by its role or its place before
     its name (:func:`role_words`, :func:`subject_qualifiers`): "NBA球员埃里克·戈登的体重是多少" asks 体重, and a line
     giving a draft pick "in the NBA" gives no weight. When nothing would be left, the salient terms."""
-    names = {t.lower() for t in subject}
-    drop = role_words(question, names) | subject_qualifiers(question, names)
+    drop = subject_naming(question, subject)
     terms = salient({t: w for t, w in asked.items() if t not in drop}, share)
     return terms or salient(asked, share)
 

@@ -22,6 +22,7 @@ from dropqa.text.asked import (
     people_named,
     salient,
     says_more,
+    subject_naming,
     subject_qualifiers,
     written_as_one,
     written_together,
@@ -692,6 +693,9 @@ def test_words_naming_the_subject_before_its_name_are_not_what_is_asked() -> Non
     assert subject_qualifiers("What is the weight of NBA player Eric Gordon?", {"eric", "gordon"}) == set()
     asked = {"nba": 4.1, "球员": 3.2, "体重": 4.7}
     assert gate_terms(q, asked, {"埃里克", "戈登"}, 0.25) == ["体重"]
+    # what a refusal says is missing leaves them out too ("没有给出「体重」", not "「体重」、「球员」")
+    assert subject_naming(q, {"埃里克", "戈登"}) == {"nba", "球员"}
+    assert "被告人" in subject_naming("被告人张某某的职业是什么？", {"张某某"})
     # a draft pick "in the NBA" gives a number, but no weight
     draft = ["2008年，戈登宣布弃学进入NBA，在当年的NBA选秀中以第一轮第7顺位被快艇选中。 [1]"]
     assert lacks_required_kind(draft, q, ["number"], gate_terms(q, asked, {"埃里克", "戈登"}, 0.25))

@@ -39,6 +39,7 @@ from dropqa.text.asked import (
     missing_terms,
     only_repeats,
     quoted,
+    subject_naming,
 )
 from dropqa.text.messages import render
 from dropqa.text.segment import names_a_thing
@@ -84,9 +85,10 @@ def abstain(state: State, decision: Decision | None = None, numbered: list[str] 
     hits = [h for h in state.hits if not asked.named or h.document_id in asked.documents] or state.hits
     closest = ("、" if lang == "zh" else ", ").join(_place(h, lang) for h in hits[:2])
     unseen = set(state.quality.unseen)  # a fragment of the question's wording no passage has ("是从") is no word
+    naming = subject_naming(state.search_text, asked.subject)  # "NBA球员" of "NBA球员埃里克·戈登": not what is asked
     missing = [t for t in missing_terms(" ".join(f"{h.breadcrumb} {h.content}" for h in hits[:8]),
                                         asked.weights(state.quality.weights), asked.translations)
-               if t not in unseen or names_a_thing(t)]
+               if (t not in unseen or names_a_thing(t)) and t not in naming]
     missing = [*(t for t in asked.missing if t.isdigit()), *missing][:3]  # a year they never write comes first
     decision = state.quality.decision if decision is None else decision
     if decision is not None and decision.rule == "attribute_apart":  # its words written apart only: the phrase
