@@ -479,7 +479,8 @@ def lacks_required_kind(lines: Iterable[str], question: str, kinds: Collection[s
     """``question`` asks a kind in ``kinds`` (``answer.required_kinds``) and none of an answer's ``lines`` holds an
     answer of it for what is asked: "how much did the Company spend on research and development in fiscal 2021"
     answered by "In fiscal 2021, the Company achieved revenue of $1,057.2 million" gives an amount, but in no
-    clause about what is asked. "year": a question asking in which year, and no line writes a year at all. The
+    clause about what is asked. "year": a question asking in which year, and no line writes a year at all (asked
+    when someone was born, no line writes one with a birth: :func:`_writes_year_for`). The
     graph refuses such an answer, and ``evals.fit kinds`` replays the same verdict (on the asked terms each report
     item records)."""
     if "year" in kinds and asks_year(question) and not any(_writes_year_for(_MARK.sub("", line), question)
