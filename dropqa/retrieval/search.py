@@ -290,9 +290,10 @@ def boost_of(svc: Services, hit: Hit) -> float:
 
 
 def hybrid_search(svc: Services, query: str, scope: Scope, k: int | None = None,
-                  weights: dict[str, float] | None = None) -> RetrievalResult:
+                  weights: dict[str, float] | None = None, *, nearest: bool = False) -> RetrievalResult:
     """``weights``: the terms' idf from a wider scope (a search inside one document scores its
-    passages on the same scale as a search over all of them)."""
+    passages on the same scale as a search over all of them). ``nearest``: keep the semantic search's best
+    passages, scored, in ``RetrievalResult.nearest`` (the question's first search: the sources list them)."""
     cfg = svc.settings.retrieval
     k = k or cfg.top_k
     terms = question_terms(svc, query, scope)
@@ -324,8 +325,8 @@ def hybrid_search(svc: Services, query: str, scope: Scope, k: int | None = None,
         )
     fused.sort(key=lambda h: (-h.metadata["rank_score"], h.node_id))  # ties in one order, whatever the database's
     by_id = {h.node_id: h for h in fused}
-    nearest = [by_id.get(h.node_id, h) for h in sem[: cfg.top_k]] if cfg.nearest_slots else []
-    if unscored := [h for h in nearest if h.node_id not in by_id]:
+    near = [by_id.get(h.node_id, h) for h in sem[: cfg.top_k]] if nearest and cfg.nearest_slots else []
+    if unscored := [h for h in near if h.node_id not in by_id]:
         score_hits(svc, scope, unscored, terms, question_weights, qvec, translations)
     return RetrievalResult(query=query, terms=terms, weights=question_weights, scope=scope, hits=fused[:k],
-                           translations=translations, unseen=unseen, vector=qvec, nearest=nearest)
+                           translations=translations, unseen=unseen, vector=qvec, nearest=near)

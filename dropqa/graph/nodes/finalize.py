@@ -124,8 +124,7 @@ def with_nearest(hits: Sequence[Hit], order: list[int], ranked: list[int], neare
     pool = {h.node_id: i for i, h in enumerate(hits)}
     for length in range(max(0, top_k - len(order)), -1, -1):
         documents = {hits[i].document_id for i in [*order, *ranked[:length]]}
-        extra = [h for h in nearest if h.document_id not in documents]
-        extra = list({h.node_id: h for h in extra}.values())[:slots]
+        extra = [h for h in nearest if h.document_id not in documents][:slots]
         if len(order) + length + len(extra) <= top_k or length == 0:
             room = max(0, top_k - len(order))
             head = (ranked[:length] + [pool[h.node_id] for h in extra if h.node_id in pool])[:room]

@@ -433,7 +433,7 @@ async def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     scope = runtime.context.scope(intent.version, state.topic_filter)
     k = runtime.context.top_k or svc.settings.retrieval.pool_k
     # The database and embedding work runs in a worker thread; the chat model is awaited.
-    result = await in_thread(hybrid_search, svc, query, scope, k=k)
+    result = await in_thread(hybrid_search, svc, query, scope, k=k, nearest=True)
     usage: Usage | None = None
     rewrites: list[str] = []
     failed: ChatUnavailable | None = None
