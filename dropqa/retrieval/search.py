@@ -26,7 +26,7 @@ from dropqa.services import Services
 from dropqa.store import pending as pending_store
 from dropqa.store import recall, search
 from dropqa.store.scope import Scope
-from dropqa.text.asked import written_as_one, written_together
+from dropqa.text.asked import folded, name_phrases, written_as_one, written_together
 from dropqa.text.bilingual import dictionary_names_a_thing, dictionary_words, translate_terms
 from dropqa.text.forms import derived_forms, word_forms
 from dropqa.text.segment import (
@@ -154,6 +154,26 @@ def written_apart(svc: Services, question: str, ask: dict[str, float], translati
         apart = {w for w in words if w not in joined}
         out.extend(t for t in group if t not in out and any(t in w for w in apart)
                    and not any(t in w for w in joined))
+    return out
+
+
+def unwritten_names(svc: Services, question: str, scope: Scope) -> list[str]:
+    """The names of several words ``question`` gives (``text.asked.name_phrases``: "Arctic Monkeys") whose words the
+    collection in ``scope`` writes, each somewhere ("Arctic Ocean", "12 Monkeys"), but never as that name
+    (compared :func:`~dropqa.text.asked.folded`, so "Akinoshū" is "Akinoshu"): a subject the documents are not about,
+    however well its words match. A name one of whose words no passage writes is left to the word checks, and a
+    name whose rarest word more than ``answer.apart_passages`` passages write is taken as written."""
+    limit = svc.settings.answer.apart_passages
+    out = []
+    for name in name_phrases(question):
+        words = [w for w in folded(name).split() if len(w) > 1]
+        if len(set(words)) < 2 or len(search.written_terms(svc.db, words, scope)) < len(set(words)):
+            continue
+        rarest = max(words, key=len)
+        texts = search.passages_writing(svc.db, [rarest], scope, limit)
+        target = f" {folded(name)} "
+        if len(texts) < limit and not any(target in f" {folded(t)} " for t in texts):
+            out.append(name)
     return out
 
 

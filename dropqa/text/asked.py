@@ -676,6 +676,47 @@ def capitalised_words(question: str, *, with_first: bool = False) -> set[str]:
     return {p.lower() for w in (words if with_first else words[1:]) if w[0].isupper() for p in (w, *w.split("-"))}
 
 
+# A run of capitalised words the question writes as one name: separated by a space only (a comma, a quote or a
+# lower-case word ends it), each word's possessive dropped ("Ed Sheeran's" → "Ed Sheeran").
+_NAME_WORD = re.compile(rf"[A-Za-z{ACCENTED}][A-Za-z0-9{ACCENTED}'’.&-]*")
+
+
+def name_phrases(question: str) -> list[str]:
+    """The names of two or more capitalised words ``question`` writes past its first word ("Arctic Monkeys",
+    "Thinking Out Loud"), as written, in order: a name a document about it writes whole, where its words
+    alone ("Arctic Ocean", "12 Monkeys") may be written of anything. A word in capitals only ("RPO") is a name
+    of its own, not part of one."""
+    out: list[str] = []
+    run: list[str] = []
+    last_end = -1
+    for i, m in enumerate(_NAME_WORD.finditer(question)):
+        word = re.sub(r"['’]s?$", "", m.group(0)).rstrip(".")
+        joined = run and question[last_end:m.start()] == " "
+        if i > 0 and word[:1].isupper() and not (word.isupper() and len(word) > 1):
+            run = [*run, word] if joined else [word]
+        else:
+            if len(run) >= 2:
+                out.append(" ".join(run))
+            run = []
+        if run and word != m.group(0).rstrip("."):  # a possessive ends the name
+            if len(run) >= 2:
+                out.append(" ".join(run))
+            run = []
+        last_end = m.end()
+    if len(run) >= 2:
+        out.append(" ".join(run))
+    return list(dict.fromkeys(out))
+
+
+def folded(text: str) -> str:
+    """``text`` lower-cased, accents dropped, every run of characters that is no letter or digit one space: how a
+    name is compared with a passage ("Hornets’ Nest" and "Hornets' Nest", "Akinoshū" and "Akinoshu")."""
+    import unicodedata
+
+    plain = "".join(c for c in unicodedata.normalize("NFKD", text.lower()) if not unicodedata.combining(c))
+    return " ".join(re.split(r"[\W_]+", plain)).strip()
+
+
 def asked_text(question: str, subject: Iterable[str]) -> str:
     """``question`` with the words that name its subject (and the kind of document) taken out: what it asks
     of that document, as text to search inside it ("how many distinct criminal activities did … engage in")."""

@@ -74,6 +74,12 @@ DOCUMENTS = {
         "Stockholm, Sweden, but has lived for many years in Gothenburg.\n"),
     # a lake near 喀什, in a collection that never writes 巴尔喀什湖
     "赛里木湖.md": "# 赛里木湖\n\n赛里木湖位于新疆博尔塔拉州，游客多从喀什方向前来，湖面面积453平方公里。\n",
+    # a film and an ocean: "Arctic" and "Monkeys" are written (the film's page writes both), never the band
+    # "Arctic Monkeys"
+    "twelve_monkeys.md": (
+        "# 12 Monkeys\n\n12 Monkeys is a 1995 science fiction film directed by Terry Gilliam. It was filmed in the "
+        "city of Philadelphia in an arctic winter, where a band of survivors hides from a plague.\n"),
+    "arctic_ocean.md": "# Arctic Ocean\n\nThe Arctic Ocean is the smallest and shallowest of the five oceans.\n",
     # a workbook whose sheets never write what its file name says
     "2024年度绩效考核.md": (
         "## 结果审批\n\n| 环节 | 签字人 | 日期 | 意见 |\n|---|---|---|---|\n"
@@ -216,6 +222,19 @@ def test_a_name_no_passage_writes_makes_the_question_unanswerable_whatever_else_
     assert asked.nowhere == 1.0 and asked.nowhere_terms[0] == "halvorsen"
     # a capitalised word the collection writes is no such name: the charter answers its own question
     assert ask(services, "How many days are backups of the Falcon project database kept?").answerable
+
+
+def test_a_name_whose_words_are_only_written_apart_is_no_subject_of_the_documents(services, corpus):
+    """"the band Arctic Monkeys": the collection writes "Arctic" and "Monkeys" (the film's page writes both, and
+    "city" and "band"), never the name — the film's page, which the question names by "Monkeys", is not
+    about it, and the refusal names it."""
+    fs: dict = {}
+    result = ask(services, "Which city is the band Arctic Monkeys from?", final_state=fs)
+    assert not result.answerable and "Arctic Monkeys" in result.answer, result.answer
+    assert fs["quality"].asked.nowhere_terms[0] == "arctic monkeys"
+    # a name of two words the film's page writes whole: it answers
+    result = ask(services, "Which film did Terry Gilliam direct in 1995?")
+    assert result.answerable and "12 Monkeys" in result.answer, result.answer
 
 
 def test_what_neither_the_subjects_page_nor_one_linked_to_it_writes_is_refused(services, corpus):

@@ -12,12 +12,14 @@ from dropqa.text.asked import (
     counted_noun,
     counts_by_listing,
     expected_kind,
+    folded,
     gate_terms,
     held_share,
     holds_kind,
     holds_kind_for,
     lacks_required_kind,
     missing_terms,
+    name_phrases,
     only_repeats,
     people_named,
     salient,
@@ -568,6 +570,23 @@ def test_the_names_a_question_gives_are_its_capitalised_words_past_the_first():
         == {"halvorsen", "electronics", "corp", "rpo"}
     assert capitalised_words("what is the rpo of the gateway?") == set()
     assert capitalised_words("Who is the wife of Kim Jong-chul?") == {"kim", "jong-chul", "jong", "chul"}
+
+
+def test_a_name_of_several_words_is_a_run_of_capitalised_words_joined_by_spaces():
+    assert name_phrases("Which city is the band Arctic Monkeys from?") == ["Arctic Monkeys"]
+    # a possessive ends a name; quotes and commas part names; the opening word is the sentence's, not a name's
+    assert name_phrases('When was Ed Sheeran\'s "Thinking Out Loud" released?') == ["Ed Sheeran", "Thinking Out Loud"]
+    assert name_phrases("According to the judgment of Quarryville, Yorktown, Court, who was the defendant?") == []
+    assert name_phrases("Arctic Monkeys formed where?") == []
+    # a word in capitals is a name of its own (RPO), not a part of the one beside it
+    assert name_phrases("What is the RPO of Kestrel?") == []
+    assert name_phrases("Who directed The Girl Who Kicked the Hornets' Nest?") == ["The Girl Who Kicked"]
+
+
+def test_names_are_compared_without_case_accents_or_punctuation():
+    assert folded("Akinoshū  Kenji") == "akinoshu kenji"
+    assert folded("the Hornets’ Nest (film)") == "the hornets nest film"
+    assert folded("St. Louis") == folded("St Louis")
 
 
 def test_how_much_of_a_thing_counted_in_money_asks_an_amount():

@@ -47,6 +47,7 @@ from dropqa.retrieval.search import (
     held_in,
     hybrid_search,
     score_hits,
+    unwritten_names,
     written_apart,
     written_nowhere,
 )
@@ -63,6 +64,7 @@ from dropqa.text.asked import (
     asks_for_summary,
     capitalised_words,
     expected_kind,
+    folded,
     held_share,
     holds_kind,
     people_named,
@@ -320,6 +322,12 @@ def asked_of(svc: Services, result: RetrievalResult, pool: list[Hit], named: dic
         # write its pieces (喀什) — which keeps it out of ``nowhere`` — is a subject the documents are not about
         proper = proper_words(query)
         unnamed += [t for t in result.unseen if len(t) >= 3 and t in proper and t not in unnamed]
+    elif not has_han(query) and pool and not has_han(pool[0].content):
+        # a name of several words whose words the collection writes only apart ("Arctic Monkeys" of a collection
+        # writing "Arctic Ocean" and "12 Monkeys"): no passage is about it — nor is a document the question names
+        # by some of its words ("12 Monkeys" by "Monkeys"), unless those words are all the name's
+        unnamed += [n.lower() for n in unwritten_names(svc, query, scope) if n.lower() not in unnamed
+                    and not any(set(folded(n).split()) <= {folded(t) for t in terms} for terms in named.values())]
     subjects = subject_count(named)
     return Asked(subject=frozenset(subject), documents=frozenset(documents), named=bool(named), subjects=subjects,
                  in_subject=round(held, 4), gap=round(ask[missing[0]] / total, 4) if missing else 0.0,
