@@ -13,8 +13,9 @@ import re
 _VOWEL = re.compile(r"[aeiou]")
 # A verb and the noun derived from it, by their regular endings: admit → admission, diagnose → diagnosis,
 # decide → decision. A record labels what a question asks with a verb ("when was she admitted") by the noun
-# ("Admission Time:"), and the other way round.
-_DERIVED = (("mit", "mission"), ("ose", "osis"), ("ide", "ision"))
+# ("Admission Time:"), and the other way round; a report words a question's noun as a verb ("how much compensation"
+# → "ordered … to compensate the Company"). Each with the least stem it needs: "state" is no verb of "station".
+_DERIVED = (("mit", "mission", 2), ("ose", "osis", 2), ("ide", "ision", 2), ("ate", "ation", 3))
 
 
 def _stems(word: str) -> list[str]:
@@ -47,9 +48,9 @@ def derived_forms(word: str) -> list[str]:
         return []
     out: dict[str, None] = {}
     for stem in (word, *_stems(word)):
-        for verb, noun in _DERIVED:
+        for verb, noun, least in _DERIVED:
             for end, other in ((verb, noun), (noun, verb)):
-                if stem.endswith(end) and len(stem) - len(end) >= 2:
+                if stem.endswith(end) and len(stem) - len(end) >= least:
                     form = stem[: -len(end)] + other
                     if form != word:
                         out.setdefault(form, None)

@@ -33,7 +33,8 @@ def test_holds_the_singular_of_an_irregular_plural() -> None:
 
 @pytest.mark.parametrize(("word", "form"), [
     ("admitted", "admission"), ("admission", "admit"), ("diagnosed", "diagnosis"), ("diagnosis", "diagnose"),
-    ("decided", "decision"), ("submitted", "submission"),
+    ("decided", "decision"), ("submitted", "submission"), ("compensation", "compensate"),
+    ("compensated", "compensation"), ("investigation", "investigate"),
 ])
 def test_derived_forms_join_a_verb_and_its_noun(word: str, form: str) -> None:
     assert form in derived_forms(word)
@@ -41,6 +42,8 @@ def test_derived_forms_join_a_verb_and_its_noun(word: str, form: str) -> None:
 
 def test_no_derived_forms_for_chinese_numbers_or_short_words() -> None:
     assert derived_forms("入院") == [] and derived_forms("2024") == [] and derived_forms("side") == []
+    # a stem too short to be a verb's: "station" is no noun of "state", nor "nation" of any verb
+    assert derived_forms("station") == [] and derived_forms("state") == [] and derived_forms("nation") == []
 
 
 def test_holds_the_noun_of_an_asked_verb() -> None:
@@ -48,4 +51,5 @@ def test_holds_the_noun_of_an_asked_verb() -> None:
     assert holds("admission time: 26th february 2023", "admitted")
     assert holds("preliminary diagnosis: furuncle", "diagnosed")
     assert holds("he was diagnosed with a furuncle", "diagnosis")
+    assert holds("the court ordered the defendants to compensate the company", "compensation")
     assert not holds("the emission limits", "admitted")
