@@ -22,13 +22,13 @@ The link is an inference the documents do not state in one place: an answer that
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from dropqa.answering.extractive import Similarity, sentence_units
 from dropqa.answering.hops import bridge_candidates, english_entities, needs_second_hop
 from dropqa.retrieval.hits import Hit
-from dropqa.text.asked import held_share
+from dropqa.text.asked import VALUE_KINDS, expected_kind, held_share, holds_kind
 from dropqa.text.entities import chinese_names
 from dropqa.text.segment import has_han, query_terms
 
@@ -42,6 +42,9 @@ _LINK_NOUNS = (
     r"birthplace|capital|headquarters|hometown|alma mater|employer|publisher|developer|manufacturer|distributor|"
     r"operator|character|studio|venue|location|country of citizenship|birth country|place of birth|association"
 )
+# What a report describes by what befell it ("the subsidiary fined by …"): only with a participle and its agent —
+# "the brand of the car" is what is asked, not a link
+_BEFALLEN = r"subsidiary|affiliate|supplier|customer|client|contractor|project|product|plant|factory|division"
 _DESCRIBED = re.compile(
     rf"(?i)\bthe\s+(?:\w+\s+)?(?:{_LINK_NOUNS})\s+(?:where|that|which|who|whom|whose|in which|of which|from|"
     rf"containing|featuring|producing|with)\b"
@@ -49,13 +52,22 @@ _DESCRIBED = re.compile(
     rf"|\bthe\s+(?:\w+\s+)?(?!(?:{_PLACES})\b)(?:{_LINK_NOUNS})\s+of\b"
     rf"|\bthe\s+(?:{_LINK_NOUNS})\s+(?=(?-i:[A-Z]))"  # "the country Signmark is from" (the name follows at once)
     rf"|['’]s\s+(?:\w+\s+)?(?:{_LINK_NOUNS})\b"
+    # "the subsidiary fined by the Environmental Protection Bureau": a past participle and its agent
+    rf"|\bthe\s+(?:\w+\s+)?(?:{_LINK_NOUNS}|{_BEFALLEN})\s+(?=\w+ed\s+by\b)"
     # "卡塞尔所在的国家的首都", "某片的导演的妻子": what is described is asked about further (a 的 follows)
     r"|(?:所在(?:的)?(?:国家|城市|省份?|地区|州|县|市)|出生(?:地|的城市|的国家)|的(?:导演|作者|配偶|妻子|丈夫|父亲|母亲|"
     r"创始人|出生地|国籍|所在地))的"
+    # "被桐川市生态环境局罚款的那家子公司，是以多少价款收购的": "the one … that", a description by what befell it
+    r"|的那(?:家|个|位|项|座|款|名|只|部|笔)[\u4e00-\u9fff]{0,4}?(?=[，,是在于由的])"
 )
+# A description by an event the documents tell ("the subsidiary fined by …", "被…罚款的那家子公司"): the thing it
+# describes is named where the event is, and what is asked of it may be told in the same document — unlike
+# "X's alma mater", whose answer is the other thing's own page
+_EVENT = re.compile(rf"(?i)\bthe\s+(?:\w+\s+)?(?:{_LINK_NOUNS}|{_BEFALLEN})\s+\w+ed\s+by\b|"
+                    r"的那(?:家|个|位|项|座|款|名|只|部|笔)")
 # the kind nouns alone: what a description links to, which no document needs to write
-_LINK_NOUN = re.compile(rf"(?i)\b(?:{_LINK_NOUNS})\b|"
-                        r"(?:国家|城市|省份?|地区|导演|作者|配偶|妻子|丈夫|父亲|母亲|创始人|出生地|国籍|所在地)")
+_LINK_NOUN = re.compile(rf"(?i)\b(?:{_LINK_NOUNS}|{_BEFALLEN})\b|"
+                        r"(?:国家|城市|省份?|地区|导演|作者|配偶|妻子|丈夫|父亲|母亲|创始人|出生地|国籍|所在地|子公司|供应商|客户)")
 
 
 # "Who is the wife of Kim Jong-chul?": a description the question opens with is what it asks, not a link
@@ -280,7 +292,7 @@ def _clause(tail: str, *, verb_first: bool = False, subject: bool = False) -> st
             named = True
         elif not named:
             verb_first |= low not in _CLAUSE_TAIL and low not in _RELATIVE and not _LINK_NOUN.fullmatch(low)
-        elif verb_first and low not in _CLAUSE_TAIL:
+        elif verb_first and (low not in _CLAUSE_TAIL or low in _MAIN_VERBS):  # "fined by X | was acquired …"
             return tail[: w.start()].rstrip()
         elif subject and not verb_first:
             if verb and (low in _MAIN_VERBS or low not in _CLAUSE_TAIL):
@@ -306,7 +318,7 @@ def _lines_naming(terms: Sequence[str], pool: Sequence[Hit], quoted: Sequence[tu
 
 def last_link(question: str, weights: dict[str, float], pool: Sequence[Hit], quoted: Sequence[tuple[int, str]],
               *, enough: float, passages: int, similarity: Similarity | None = None, about_weight: float = 0.1,
-              similarity_weight: float = 0.1) -> Link | None:
+              similarity_weight: float = 0.1, within: Collection[str] = ()) -> Link | None:
     """The sentence that answers what ``question`` asks of the entity its quoted lines name, or None.
 
     ``quoted``: (pool index, sentence) of the answer's lines. The lines about what the description hangs on
@@ -315,7 +327,11 @@ def last_link(question: str, weights: dict[str, float], pool: Sequence[Hit], quo
     the entities (in its text or its document's title; not a word of the question) holds more of what is
     asked than they do, or when the best such sentence is quoted already. Between sentences holding as much,
     one about the entity (``about_weight``: its document's title names it, or it names few things) and one
-    nearer the question in meaning (``similarity_weight``) go first."""
+    nearer the question in meaning (``similarity_weight``) go first. ``within``: documents the question names,
+    inside which the chain may run when the description is an event they tell ("According to the annual report of
+    X, the subsidiary fined by … was acquired for what price?": the fine's paragraph names Greyfield Orchards, the
+    acquisition's gives its price) — a sentence of theirs links when it writes a name of the subject lines
+    themselves."""
     if not quoted or not describes_link(question):
         return None
     asked = question.lower()
@@ -329,7 +345,12 @@ def last_link(question: str, weights: dict[str, float], pool: Sequence[Hit], quo
     kinds = link_kinds(question)
     ask = {t: w for t, w in weights.items() if t not in hang and t not in naming and t not in kinds} or dict(weights)
     floor = max(held_share(text, ask) for _, text in subject)
-    if floor >= enough:
+    if not _EVENT.search(question):
+        within = ()
+    # inside a named document, a quoted line of it that holds enough of what is asked has found the link already
+    # ("… the project funded by the convertible bonds …": "The project … is expected to start production in June
+    # 2023" is quoted beside the bond's line)
+    if floor >= enough or any(held_share(text, ask) >= enough for i, text in quoted if pool[i].document_id in within):
         return None
     entities: list[str] = []
     for _, text in subject:
@@ -337,6 +358,7 @@ def last_link(question: str, weights: dict[str, float], pool: Sequence[Hit], quo
             low = name.lower()
             if low not in asked and low not in entities and len(low) >= 2:
                 entities.append(low)
+    own = list(entities)  # the names the subject lines write: what a link inside their document must name
     for hit in pool[:passages]:  # the subject's documents' other passages name the link too
         if hit.document_id in subject_docs:
             for name in _entities(hit.content):
@@ -346,13 +368,18 @@ def last_link(question: str, weights: dict[str, float], pool: Sequence[Hit], quo
     if not entities:
         return None
     candidates: list[tuple[float, int, str, str]] = []
+    said = {text for _, text in quoted}
     for i, hit in enumerate(pool[:passages]):
-        if hit.document_id in subject_docs:
+        inside = hit.document_id in subject_docs
+        if inside and hit.document_id not in within:
             continue
         title = f"{hit.document_name} {hit.breadcrumb}".lower()
         for unit in sentence_units(hit):
             low = unit.lower()
-            linked = next((e for e in entities if e in low or e in title), None)
+            if inside:  # the chain inside a named document: a line naming what the subject lines name
+                linked = next((e for e in own if e in low), None) if unit not in said else None
+            else:
+                linked = next((e for e in entities if e in low or e in title), None)
             if linked is None:
                 continue
             if linked not in low and any(n.lower() in title for n in _entities(unit) if n.lower() != linked):
@@ -366,6 +393,9 @@ def last_link(question: str, weights: dict[str, float], pool: Sequence[Hit], quo
             candidates.append((held + about_weight * about, i, unit, linked))
     if not candidates:
         return None
+    kind = expected_kind(question)
+    if kind in VALUE_KINDS:  # "acquired for what price": a line giving an amount, when one does, before the others
+        candidates = [c for c in candidates if holds_kind(c[2], kind, question)] or candidates
     if similarity is not None and len(candidates) > 1:
         sims = similarity([c[2] for c in candidates])
         candidates = [(score + similarity_weight * sim, i, unit, e)

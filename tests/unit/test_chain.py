@@ -198,3 +198,77 @@ def test_a_description_the_question_goes_on_to_ask_something_of_is_a_link():
     assert describes_link(question) and described_part(question).strip() == "Baure is located"
     assert link_question(question, "Nigeria") == "What is Nigeria named after?"
     assert not describes_link("What is the city where Karel Purkyně was born?")
+
+
+REPORT_Q = ("According to the annual report of Velmont Harvest Foods Corp., the subsidiary fined by the Tessford "
+            "Environmental Protection Bureau in October 2021 was acquired for what price?")
+
+
+def test_a_thing_described_by_what_befell_it_is_a_link():
+    """"the subsidiary fined by …" (a participle and its agent) and "被…罚款的那家子公司" describe what the question
+    asks about; the description ends where the question's own verb begins ("was acquired")."""
+    assert describes_link(REPORT_Q)
+    assert described_part(REPORT_Q).strip() == "fined by the Tessford Environmental Protection Bureau in October 2021"
+    assert link_question(REPORT_Q, "Greyfield Orchards").endswith("Greyfield Orchards was acquired for what price?")
+    # "the brand of the car driven by …" asks the brand: no link
+    assert not describes_link("According to the judgment of Trenton, Springfield, Court, what is the brand of the car "
+                              "driven by the prosecutor?")
+    zh = "根据禾润农业发展股份有限公司的年报，2021年10月被桐川市生态环境局罚款的那家子公司，是公司以多少价款收购的？"
+    assert describes_link(zh) and described_part(zh) == "2021年10月被桐川市生态环境局罚款"
+    assert link_question(zh, "绿丰果业").endswith("绿丰果业，是公司以多少价款收购的？")
+
+
+def test_inside_a_named_report_the_chain_runs_to_the_line_giving_the_value_asked():
+    """The fine's line names Greyfield Orchards; the same report's acquisition line gives its price. Inside a
+    document the question names, that line links; another report's line on prices, which gives no amount, is not
+    quoted before the one that does."""
+    fine = ("In October 2021, because the wastewater treatment facility of its controlled subsidiary Greyfield "
+            "Orchards was not operating properly, the Tessford Environmental Protection Bureau fined Greyfield "
+            "Orchards $48,000.")
+    deal = ("In May 2021, the Company signed an agreement to acquire a 65% equity interest in Greyfield Orchards for "
+            "$49.5 million.")
+    other = ("These transactions with Greyfield Orchards were approved by the Board, and prices were set by "
+             "reference to market rates.")
+    pool = [_hit(fine, "velmont", "Velmont report"), _hit(deal, "velmont", "Velmont report"),
+            _hit(other, "marlowe", "Marlowe report")]
+    pool[1] = pool[1].model_copy(update={"node_id": "velmont:2", "position": 2})
+    link = last_link(REPORT_Q, _weights(REPORT_Q), pool, [(0, fine)], enough=0.6, passages=10,
+                     similarity=_overlap(REPORT_Q), within=["velmont"])
+    assert link is not None and link.hit_index == 1 and "$49.5 million" in link.text
+    # not inside an unnamed document: the chain leaves it, and the amount-giving line is the link
+    outside = last_link(REPORT_Q, _weights(REPORT_Q), pool, [(0, fine)], enough=0.6, passages=10,
+                        similarity=_overlap(REPORT_Q))
+    assert outside is None or outside.hit_index != 1
+
+
+def test_a_description_by_a_relation_does_not_link_inside_the_named_page():
+    """"Deane Waldo Malott's alma mater" is another thing's page, not an event his own page tells: a sentence of his
+    page naming Harvard and a year is no link, though the question names his page."""
+    question = "When did the Deane Waldo Malott's alma mater start issuing degrees in engineering?"
+    chancellor = ("He returned to Harvard in 1933 as a Professor and then in 1939 he returned to his alma mater to "
+                  "become Chancellor of University of Kansas.")
+    graduated = "He graduated in 1921 with a degree in economics, and he went on to the Harvard Business School."
+    ku = "The School of Engineering was founded in 1891, although engineering degrees were awarded as early as 1873."
+    pool = [_hit(chancellor, "malott", "Deane Waldo Malott"), _hit(graduated, "malott", "Deane Waldo Malott"),
+            _hit(ku, "university-of-kansas", "University of Kansas")]
+    pool[1] = pool[1].model_copy(update={"node_id": "malott:2", "position": 2})
+    link = last_link(question, _weights(question), pool, [(0, chancellor)], enough=0.6, passages=10,
+                     similarity=_overlap(question), within=["malott"])
+    assert link is not None and link.hit_index == 2, link
+
+
+def test_no_link_when_a_quoted_line_of_the_named_report_already_answers():
+    """"when is the project funded by the convertible bonds … expected to start production?": the report's line
+    "The project … is expected to start production in June 2023" is quoted already; another report's "expected to
+    enter service in 2023" is no link."""
+    question = ("According to the annual report of Tarrington Precision Industries Inc., when is the project funded "
+                "by the convertible bonds issued in July 2021 expected to start production?")
+    bonds = "In July 2021, the Company issued convertible bonds with a principal amount of $150 million."
+    start = "The project is expected to start production in June 2023, with a designed annual capacity of 1.2 million."
+    other = "The data center of the Company is expected to enter service in 2023."
+    title = "Tarrington Precision Industries Inc. annual report"
+    pool = [_hit(bonds, "tarrington", title), _hit(start, "tarrington", title),
+            _hit(other, "fenwick", "Fenwick Cloud Software Corp. annual report")]
+    pool[1] = pool[1].model_copy(update={"node_id": "tarrington:2", "position": 2})
+    assert last_link(question, _weights(question), pool, [(0, bonds), (1, start)], enough=0.6, passages=10,
+                     similarity=_overlap(question), within=["tarrington"]) is None

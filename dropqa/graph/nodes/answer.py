@@ -307,7 +307,7 @@ def with_last_link(state: State, svc: Services, composed: compose.Composed, *, m
     link = last_link(state.search_text, state.quality.weights, pool, composed.quoted,
                      enough=cfg.second_hop_coverage, passages=svc.settings.retrieval.top_k,
                      similarity=sentence_similarity(svc, state.search_text), about_weight=cfg.link_about_weight,
-                     similarity_weight=cfg.link_similarity_weight)
+                     similarity_weight=cfg.link_similarity_weight, within=state.intent.named)
     if link is None:
         return composed, []
     hit, n = pool[link.hit_index], link.hit_index + 1
