@@ -32,7 +32,7 @@ from dropqa.text.entities import about_other_years, years_in
 from dropqa.text.rivals import about_another
 from dropqa.text.segment import holds
 from dropqa.text.sentences import ends_mid_sentence, split_sentences
-from dropqa.text.subjects import is_document_kind
+from dropqa.text.subjects import is_document_kind, withheld_names
 
 _QUANTITY = re.compile(
     r"多少|几|how (many|much|long)|what (percentage|share)|number of|\bwhen\b|哪天|何时|什么时候|多久"
@@ -276,7 +276,8 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
     subject = set(subjects) | {t for t in terms if any(t in n for n in names)}
     # a capitalised name of another subject ("Southport General Hospital" when reading Ashland's record) names a
     # document as the reader's own name does: "General Health Condition" is no answer to "what are the diagnoses"
-    naming = role_words(question, subject) | (set(subjects) & capitalised_words(question))
+    # and so is the role a withheld name is given ("patient 彭某某", "被告人罗某"), whatever names the documents
+    naming = role_words(question, subject | withheld_names(question)) | (set(subjects) & capitalised_words(question))
     for idx in allowed:
         hit = hits[idx]
         units = sentence_units(hit)
@@ -311,8 +312,10 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
                 asked = frozenset(t for t in terms if _asks(t, ask, weights)) | asked
                 matched = list(dict.fromkeys([*matched, *asked]))
                 cov = coverage(matched, ask) + cfg.label_bonus
-            elif any(holds(label.lower(), t) for label in value_labels(sent, rows, asked) for t in asked):
-                cov += cfg.label_bonus  # "Defendant: G. Torres", "主诉：…": the line that states what is asked
+            elif any(holds(label.lower(), w) for label in value_labels(sent, rows, asked)
+                     for t in asked for w in (t, *translations.get(t, ()))):
+                # "Defendant: G. Torres", "主诉：…" — or "职业：…" for "occupation": the line that states what is asked
+                cov += cfg.label_bonus
             score = cfg.sentence_coverage_weight * cov + cfg.sentence_relevance_weight * hit.relevance
             of_kind = kind != "thing" and holds_kind_for(whole, kind, question, asked, translations)
             if of_kind:

@@ -588,12 +588,12 @@ def gate_terms(question: str, asked: Mapping[str, float], subject: Collection[st
 # What may stand right before a role word that names a subject: an article or preposition ("the defendants
 # Q. Ruiz", "of patients J. Rodriguez") or the question's start — not a noun, nor what comes before a verb
 # ("company acquired Acme", "refuse to surrender Namibia", "did … visit Paris").
-_ROLE_LEAD = re.compile(r"(?:^|\b(?:the|a|an|of|for|by|with|and)\s+)$")
+_ROLE_LEAD = re.compile(r"(?:^|\b(?:the|a|an|of|for|by|with|and|is|was|are|were|did|does|do|has|had)\s+)$")
 _VERB_FORM = re.compile(r"(?:ing|ed)$")  # "by acquiring Acme", "the acquired Acme": a verb's form is no role
 # A Chinese role names a person or a party (被告人, 患者, 申请人, 工程师, 法官, 原告): not 病史 before a word that
 # happens to be a name ("病史陈述者").
 _ROLE_END_ZH = ("人", "者", "员", "师", "官", "告", "方")
-_INITIALS_END = re.compile(r"(?:\b[a-z]\.\s*)+$")
+_INITIALS_END = re.compile(r"(?:(?<![a-z])[a-z]\.\s*)+$")  # "Q. ", and "M. " after 被告
 
 
 def role_words(question: str, names: Collection[str]) -> set[str]:
@@ -614,18 +614,20 @@ def role_words(question: str, names: Collection[str]) -> set[str]:
                 if stripped == prefix:
                     break
                 prefix = stripped
-            if name.isascii():
-                if not question[m.start()].isupper():
+            before = prefix.rstrip()
+            if before and has_han(before[-1]):  # a Chinese role, before a name in either script ("被告M. Bennett")
+                prefix = before
+                tail = [t for t in query_terms(prefix[-6:]) if prefix.endswith(t)]
+                if tail and tail[-1] not in words and tail[-1].endswith(_ROLE_END_ZH):
+                    out.add(tail[-1])
+            elif name.isascii() or before:  # an English role, before a name in either script ("patient 彭某某")
+                if name.isascii() and not question[m.start()].isupper():
                     continue  # a name is written as one ("Q. Ruiz"); "the general health" names no one
                 word = re.search(r"([a-z][a-z-]+)\s*$", prefix)
                 if word and word.group(1) not in words and names_a_thing(word.group(1)) \
                         and not _VERB_FORM.search(word.group(1)) \
                         and _ROLE_LEAD.search(prefix[:word.start(1)]):
                     out.add(word.group(1))
-            elif prefix and has_han(prefix[-1]):
-                tail = [t for t in query_terms(prefix[-6:]) if prefix.endswith(t)]
-                if tail and tail[-1] not in words and tail[-1].endswith(_ROLE_END_ZH):
-                    out.add(tail[-1])
     return {w for w in out if not is_document_kind(w)}
 
 

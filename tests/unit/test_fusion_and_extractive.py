@@ -448,3 +448,15 @@ def test_a_summary_does_not_quote_the_line_saying_what_the_report_covers():
     # asked what the report covers, that line is the answer
     q2 = "What significant events does the report cover for 2021?"
     assert 0 in [p.hit_index for p in pick_sentences(q2, list(w), w, hits, max_sentences=2, cfg=CFG)]
+
+
+def test_a_label_in_the_other_language_marks_the_line_stating_what_is_asked():
+    """"What is the occupation of patient 彭某某?" of a Chinese record: "职业及工作条件：软件工程师" states it — its
+    label holds occupation's translation — and "patient" is the role the question gives 彭某某, not something asked
+    of the record: "病重（病危）患者护理记录：无", which holds only 患者, is not quoted before it."""
+    w = {"occupation": 5.0, "patient": 3.0, "某某": 2.0}
+    hits = [hit("n1", "病重（病危）患者护理记录：无", 0.6), hit("n2", "职业及工作条件：软件工程师，工作压力较大", 0.5)]
+    translations = {"occupation": ["职业"], "patient": ["患者", "病人"]}
+    picked = pick_sentences("What is the occupation of patient 彭某某 at 梅雨市第一人民医院?", list(w), w, hits,
+                            max_sentences=2, cfg=CFG, complement=True, translations=translations, require_asked=True)
+    assert [p.text for p in picked] == ["职业及工作条件：软件工程师，工作压力较大"]

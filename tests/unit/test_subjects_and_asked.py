@@ -22,6 +22,7 @@ from dropqa.text.asked import (
     name_phrases,
     only_repeats,
     people_named,
+    role_words,
     salient,
     says_more,
     subject_naming,
@@ -570,6 +571,17 @@ def test_the_names_a_question_gives_are_its_capitalised_words_past_the_first():
         == {"halvorsen", "electronics", "corp", "rpo"}
     assert capitalised_words("what is the rpo of the gateway?") == set()
     assert capitalised_words("Who is the wife of Kim Jong-chul?") == {"kim", "jong-chul", "jong", "chul"}
+
+
+def test_an_english_role_before_a_chinese_name_names_the_subject():
+    assert role_words("What is the occupation of patient 彭某某 at 梅雨市第一人民医院?", {"彭某某"}) == {"patient"}
+    assert role_words("Which drug is patient 安某某 at 流水市人民医院 allergic to?", {"安某某"}) == {"patient"}
+    assert role_words("What did patient 杜某某 eat?", {"杜某某"}) == {"patient"}
+    # and a Chinese role before a name in Latin letters
+    assert role_words("Lakewood, Pinehurst法院审理的交通肇事案中，被告M. Bennett被判处几年有期徒刑？",
+                      {"bennett", "lakewood", "pinehurst"}) == {"被告"}
+    # a verb's form is no role, nor a word set off by a comma
+    assert role_words("Who was fined, 罗某 or 彭某某?", {"罗某", "彭某某"}) == set()
 
 
 def test_a_name_of_several_words_is_a_run_of_capitalised_words_joined_by_spaces():
