@@ -16,7 +16,17 @@ from typing import Literal
 
 from dropqa.text.entities import ANY_YEAR, YEAR_DIGITS
 from dropqa.text.lang import detect_language
-from dropqa.text.segment import ACCENTED, has_han, holds, names_a_thing, query_terms, segment_words, whole_terms
+from dropqa.text.segment import (
+    ACCENTED,
+    english_stopwords,
+    has_han,
+    holds,
+    names_a_thing,
+    query_terms,
+    segment_words,
+    stopwords,
+    whole_terms,
+)
 from dropqa.text.subjects import is_document_kind, is_placeholder, withheld_names
 
 _MARK = re.compile(r"\s*\[\d+\]")  # a citation marker, "[3]"
@@ -684,17 +694,19 @@ _NAME_WORD = re.compile(rf"[A-Za-z{ACCENTED}][A-Za-z0-9{ACCENTED}'’.&-]*")
 
 
 def name_phrases(question: str) -> list[str]:
-    """The names of two or more capitalised words ``question`` writes past its first word ("Arctic Monkeys",
-    "Thinking Out Loud"), as written, in order: a name a document about it writes whole, where its words
-    alone ("Arctic Ocean", "12 Monkeys") may be written of anything. A word in capitals only ("RPO") is a name
-    of its own, not part of one."""
+    """The names of two or more capitalised words ``question`` writes ("Arctic Monkeys", "Thinking Out Loud"), as
+    written, in order: a name a document about it writes whole, where its words alone ("Arctic Ocean", "12
+    Monkeys") may be written of anything. The opening word is one of a name unless it is a question or function
+    word ("Humboldt Peak, in the state …", not "Which Arctic …"). A word in capitals only ("RPO") is a name of its
+    own, not part of one."""
     out: list[str] = []
     run: list[str] = []
     last_end = -1
     for i, m in enumerate(_NAME_WORD.finditer(question)):
         word = re.sub(r"['’]s?$", "", m.group(0)).rstrip(".")
         joined = run and question[last_end:m.start()] == " "
-        if i > 0 and word[:1].isupper() and not (word.isupper() and len(word) > 1):
+        opening = i == 0 and (word.lower() in stopwords() or word.lower() in english_stopwords())
+        if not opening and word[:1].isupper() and not (word.isupper() and len(word) > 1):
             run = [*run, word] if joined else [word]
         else:
             if len(run) >= 2:
