@@ -358,8 +358,9 @@ class AnswerSettings(Section):
                                 "whose label holds what the question asks ('Defendant: G. Torres', '主诉：…')")
     kind_bonus: float = _share(0.05, "offline answers: added to a sentence that holds an answer of the kind the "
                                "question asks (a number for how many, a date for when, a person for who)")
-    subject_weight: float = _share(0.25, "offline answers: weight of a question term that only names the "
-                                   "passage's document or the kind of document asked of")
+    subject_weight: float = _share(0.1, "offline answers: weight of a question term that only names the "
+                                   "passage's document or the kind of document asked of (swept with python -m "
+                                   "dropqa.evals.sweep over 0.05, 0.1, 0.15, 0.25: docs/evals.md)")
     sentence_keep_share: float = _share(0.6, "offline answers: a sentence scoring below this share of the best is "
                                         "not quoted")
     sentence_similarity_weight: float = Field(0.5, ge=0, le=2, description="offline answers: weight of a "

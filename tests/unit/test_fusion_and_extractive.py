@@ -396,7 +396,9 @@ def test_a_line_holding_only_a_light_asked_word_gives_way_to_one_holding_a_heavy
     assert [p.text for p in picked] == [hits[1].content]
     # every asked word counted alike, both are quoted — where the kind asked does not choose ("what was … revenue"
     # asks an amount: only the line giving one)
-    every = CFG.model_copy(update={"salient_term_share": 0.0})
+    # (the subject's words at 0.25 of their weight, as this case was written: lighter, the opening line scores below
+    # answer.sentence_keep_share of the revenue line for that alone)
+    every = CFG.model_copy(update={"salient_term_share": 0.0, "subject_weight": 0.25})
     told = "Tell me about Pennybrook Fresh's revenue in fiscal 2021."
     picked = pick_sentences(told, list(w), w, hits, max_sentences=3, cfg=every, require_asked=True, subjects=subject)
     assert len(picked) == 2
