@@ -11,6 +11,7 @@ and an answer of the asked kind; this module checks it.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Literal
 
@@ -725,8 +726,6 @@ def name_phrases(question: str) -> list[str]:
 def folded(text: str) -> str:
     """``text`` lower-cased, accents dropped, every run of characters that is no letter or digit one space: how a
     name is compared with a passage ("Hornets’ Nest" and "Hornets' Nest", "Akinoshū" and "Akinoshu")."""
-    import unicodedata
-
     plain = "".join(c for c in unicodedata.normalize("NFKD", text.lower()) if not unicodedata.combining(c))
     return " ".join(re.split(r"[\W_]+", plain)).strip()
 
