@@ -123,7 +123,11 @@ def versions(lang: str, intent: Intent, question: str, terms: list[str], weights
     return Composed(lines, cites) if len(cites) >= 2 else None
 
 
-_ROLE_TERMS = frozenset({"负责", "负责人", "责人", "项目"})
+# The words of a chain question's first hop that ask for the bridge (星图计划的项目负责人), not its subject: dropped
+# from what finds the first hop's line; with jieba's piece 责人, none of them names the subject a second-hop line
+# must not restate.
+_HOP1_ROLE = frozenset({"负责", "负责人", "项目"})
+_ROLE_TERMS = _HOP1_ROLE | {"责人"}
 
 
 def _where(hit: Hit) -> str:
@@ -138,7 +142,7 @@ def multi_hop(lang: str, intent: Intent, question: str, bridge: list[str], pool:
     with_entity = [i for i, h in enumerate(pool) if entity in h.content or entity in h.breadcrumb]
     if not with_entity:
         return None
-    hop1_terms = [t for t in query_terms(intent.first_hop) if t not in _ROLE_TERMS - {"责人"}]
+    hop1_terms = [t for t in query_terms(intent.first_hop) if t not in _HOP1_ROLE]
     lines, cites = [render(lang, "multi_lead")], []
     used: set[str] = set()
     quoted: list[tuple[int, str]] = []
