@@ -166,13 +166,13 @@ def unwritten_names(svc: Services, question: str, scope: Scope) -> list[str]:
     limit = svc.settings.answer.apart_passages
     out = []
     for name in name_phrases(question):
-        words = [w for w in folded(name).split() if len(w) > 1]
-        if len(set(words)) < 2 or len(search.written_terms(svc.db, words, scope)) < len(set(words)):
+        plain = folded(name)
+        words = [w for w in plain.split() if len(w) > 1]
+        distinct = len(set(words))
+        if distinct < 2 or len(search.written_terms(svc.db, words, scope)) < distinct:
             continue
-        rarest = max(words, key=len)
-        texts = search.passages_writing(svc.db, [rarest], scope, limit)
-        target = f" {folded(name)} "
-        if len(texts) < limit and not any(target in f" {folded(t)} " for t in texts):
+        texts = search.passages_writing(svc.db, [max(words, key=len)], scope, limit)  # the rarest word's
+        if len(texts) < limit and not any(f" {plain} " in f" {folded(t)} " for t in texts):
             out.append(name)
     return out
 

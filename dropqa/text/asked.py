@@ -700,27 +700,22 @@ def name_phrases(question: str) -> list[str]:
     Monkeys") may be written of anything. The opening word is one of a name unless it is a question or function
     word ("Humboldt Peak, in the state …", not "Which Arctic …"). A word in capitals only ("RPO") is a name of its
     own, not part of one."""
-    out: list[str] = []
-    run: list[str] = []
+    runs: list[list[str]] = []
+    going = False  # the last run may take the next word
     last_end = -1
     for i, m in enumerate(_NAME_WORD.finditer(question)):
         word = re.sub(r"['’]s?$", "", m.group(0)).rstrip(".")
-        joined = run and question[last_end:m.start()] == " "
         opening = i == 0 and (word.lower() in stopwords() or word.lower() in english_stopwords())
-        if not opening and word[:1].isupper() and not (word.isupper() and len(word) > 1):
-            run = [*run, word] if joined else [word]
+        if opening or not word[:1].isupper() or (word.isupper() and len(word) > 1):
+            going = False
         else:
-            if len(run) >= 2:
-                out.append(" ".join(run))
-            run = []
-        if run and word != m.group(0).rstrip("."):  # a possessive ends the name
-            if len(run) >= 2:
-                out.append(" ".join(run))
-            run = []
+            if going and question[last_end:m.start()] == " ":
+                runs[-1].append(word)
+            else:
+                runs.append([word])
+            going = word == m.group(0).rstrip(".")  # a possessive ends the name
         last_end = m.end()
-    if len(run) >= 2:
-        out.append(" ".join(run))
-    return list(dict.fromkeys(out))
+    return list(dict.fromkeys(" ".join(run) for run in runs if len(run) >= 2))
 
 
 def folded(text: str) -> str:

@@ -589,6 +589,10 @@ def test_a_name_of_several_words_is_a_run_of_capitalised_words_joined_by_spaces(
     # a possessive ends a name; quotes and commas part names; the opening word is the sentence's, not a name's
     assert name_phrases('When was Ed Sheeran\'s "Thinking Out Loud" released?') == ["Ed Sheeran", "Thinking Out Loud"]
     assert name_phrases("According to the judgment of Quarryville, Yorktown, Court, who was the defendant?") == []
+    # a name a comma ends is kept, though a capitalised word follows the comma
+    assert name_phrases("What movie stars Morgan Freeman, Robert De Niro and the producer?") \
+        == ["Morgan Freeman", "Robert De Niro"]
+    assert name_phrases("How much snow does Ann Arbor, Michigan get?") == ["Ann Arbor"]
     # the opening word is a name's, unless it is a question or function word
     assert name_phrases("Arctic Monkeys formed where?") == ["Arctic Monkeys"]
     assert name_phrases("Humboldt Peak, in the state where Silverton is located, is part of what range?") \

@@ -326,8 +326,9 @@ def asked_of(svc: Services, result: RetrievalResult, pool: list[Hit], named: dic
         # a name of several words whose words the collection writes only apart ("Arctic Monkeys" of a collection
         # writing "Arctic Ocean" and "12 Monkeys"): no passage is about it — nor is a document the question names
         # by some of its words ("12 Monkeys" by "Monkeys"), unless those words are all the name's
+        naming_words = [{folded(t) for t in terms} for terms in named.values()]
         unnamed += [n.lower() for n in unwritten_names(svc, query, scope) if n.lower() not in unnamed
-                    and not any(set(folded(n).split()) <= {folded(t) for t in terms} for terms in named.values())]
+                    and not any(set(folded(n).split()) <= words for words in naming_words)]
     subjects = subject_count(named)
     return Asked(subject=frozenset(subject), documents=frozenset(documents), named=bool(named), subjects=subjects,
                  in_subject=round(held, 4), gap=round(ask[missing[0]] / total, 4) if missing else 0.0,
