@@ -233,10 +233,10 @@ def named_documents(question: str, titles: Sequence[dict[str, Any]], min_share: 
             hit = [t for t in name if t in asked and (name not in found or not t.isascii() or t in proper)]
             if hit and _only_qualifier(text, hit):
                 continue  # "第一届" of 《绝对SuperStar (第一届)》: the bracket tells it from its namesakes, names none
-            total = sum(idf[t] for t in name)
+            total = math.fsum(idf[t] for t in name)  # fsum: the same share whatever the set's order
             if not total or not hit:
                 continue
-            share = sum(idf[t] for t in hit) / total
+            share = math.fsum(idf[t] for t in hit) / total
             # the words the question uses of this name, together, name few documents ("Trenton, Vandalia")
             named_by = set.intersection(*(holders[t] for t in hit))
             if share >= min_share and (len(named_by) <= few or _opens_alone(titles, named_by, i, hit, few)):
@@ -250,7 +250,7 @@ def named_documents(question: str, titles: Sequence[dict[str, Any]], min_share: 
         # document ("Time", "Body of water", "Birth of the Dragon") beside one it names as a name is written
         as_names = [s for s in scored if any(t in proper or not t.isascii() for t in s[2])]
         scored = as_names or scored
-    scored.sort(key=lambda x: (-x[1], -sum(idf[t] for t in x[2])))
+    scored.sort(key=lambda x: (-x[1], -math.fsum(idf[t] for t in x[2]), str(x[0].get("filename", ""))))
     if scored:  # names as well matched as the best one (not a near-namesake that shares a word)
         best = scored[0][1]
         scored = [s for s in scored if s[1] >= 0.75 * best]

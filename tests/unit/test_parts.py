@@ -159,6 +159,23 @@ def test_named_documents_best_first_with_share():
     assert all(0.5 <= s <= 1.0 for s in shares)
 
 
+def test_documents_named_alike_come_in_one_order_whatever_the_listing():
+    """Three township pages the question names equally well: the order does not follow the titles' order (nor,
+    through sums over sets, the process's hash seed) but their names, so one question reads one way each run."""
+    pages = [
+        _row("p", "poyner-township-black-hawk-county-iowa.md", "Poyner Township, Black Hawk County, Iowa"),
+        _row("b", "black-hawk-township-jefferson-county-iowa.md", "Black Hawk Township, Jefferson County, Iowa"),
+        _row("c", "cedar-falls-township-black-hawk-county-iowa.md", "Cedar Falls Township, Black Hawk County, Iowa"),
+        # a collection of many pages, as the question's few words name few of them
+        *(_row(f"f{i}", f"filler-{i}.md", f"Filler page {i}") for i in range(60)),
+    ]
+    q = "What county shares a border with the county where Black Hawk Township is located?"
+    forward = _ids(named_documents(q, pages, SHARE))
+    assert len(forward) >= 2
+    assert _ids(named_documents(q, pages[::-1], SHARE)) == forward
+    assert _ids(named_documents(q, pages[1:3] + pages[:1] + pages[3:], SHARE)) == forward
+
+
 def test_no_titles_or_no_terms_name_nothing():
     assert named_documents("Riverside, Glenwood, Court", [], SHARE) == []
     assert named_documents("", TITLES, SHARE) == []
