@@ -45,6 +45,17 @@ _AGENT_Q = re.compile(r"(?i)\b(?:performer|director|producer|author|writer|compo
 # Where a passage puts a place ("located in X", "born in X") or an agent ("directed by X").
 _BEFORE_PLACE = re.compile(r"(?i)\b(?:in|at|near|from|of|to|into|within)\s+(?:the\s+)?$")
 _BEFORE_AGENT = re.compile(r"(?i)\bby\s+(?:the\s+)?$")
+# A place an address puts another in: "Hinds County, Mississippi" — the state after the county's comma.
+_ADDRESS_TAIL = re.compile(r"(?i:\b(?:in|at|near|from|of|to|into|within)\s+(?:the\s+)?)"
+                           r"[A-Z][\w'’\-.]*(?:\s+[A-Z][\w'’\-.]*)*,\s+$")
+# Kinds of place a name may say it is ("Hinds County", "City of London"); a question reaching a place through
+# one kind ("the state where …") does not follow a name of another kind first.
+_PLACE_KINDS = frozenset((
+    "country", "state", "city", "county", "town", "village", "district", "region", "province", "continent",
+    "nation", "island", "township", "parish", "borough", "municipality", "prefecture", "river", "lake",
+    "mountain", "valley", "park"))
+_ASKED_KIND = re.compile(r"(?i)\b(?:the\s+(\w+)\s+(?:where|in which|that|which|containing|of|whose|in)\b|"
+                         r"['’]s\s+(\w+)\b)")
 
 
 def _wanted(question: str) -> re.Pattern[str] | None:
@@ -55,6 +66,31 @@ def _wanted(question: str) -> re.Pattern[str] | None:
     if _PLACE_Q.search(question):
         return _BEFORE_PLACE
     return None
+
+
+def _asked_kind(question: str) -> str | None:
+    """The kind of place the question reaches through its description: "state" of "the state where X is
+    located", "county" of "What state is the county containing X in?", "city" of "X's city of birth"."""
+    for m in _ASKED_KIND.finditer(question):
+        word = (m.group(1) or m.group(2)).lower()
+        if word in _PLACE_KINDS:
+            return word
+    return None
+
+
+def _kind_of(name: str) -> str | None:
+    """The kind of place a name says it is: "county" of "Hinds County" and of "County Cork"."""
+    words = name.lower().split()
+    for word in (words[-1], words[0]):
+        if word in _PLACE_KINDS:
+            return word
+    return None
+
+
+def _within(name: str, other: str) -> bool:
+    """``name`` is ``other`` or some of its words ("Hinds County" of "Hinds County Court"; not "Mississippi" of
+    "Plaquemine Mississippian")."""
+    return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", other) is not None
 
 
 def _spelled_like(name: str, words: Sequence[str]) -> bool:
@@ -119,19 +155,23 @@ def bridge_candidates(question: str, hit: Hit, limit: int) -> list[str]:
     sentences = split_sentences(hit.content)
     sentences.sort(key=lambda s: -sum(1 for t in terms if t in s.lower()))
     wanted = _wanted(question)
-    found: list[tuple[int, bool, str]] = []
+    kind = _asked_kind(question) if wanted is _BEFORE_PLACE else None
+    found: list[tuple[int, bool, bool, str]] = []
     for rank, sentence in enumerate(sentences):
         names = chinese_names(sentence) if has_han(sentence) else _english_bridges(sentence, hit.content)
         for name in names:
             low = name.lower()
-            if low in asked or low in title or any(low in f.lower() or f.lower() in low for _, _, f in found):
+            if low in asked or low in title or any(_within(low, f.lower()) or _within(f.lower(), low)
+                                                   for *_, f in found):
                 continue
             if _spelled_like(name, words):
                 continue
-            fits = wanted is None or any(wanted.search(sentence[:m.start()])
-                                         for m in re.finditer(re.escape(name), sentence))
-            found.append((rank, not fits, name))
-    return [name for _, _, name in sorted(found, key=lambda f: f[:2])][:limit]
+            before = [sentence[:m.start()] for m in re.finditer(re.escape(name), sentence)]
+            fits = wanted is None or any(wanted.search(b) or (wanted is _BEFORE_PLACE and _ADDRESS_TAIL.search(b))
+                                         for b in before)
+            other_kind = kind is not None and _kind_of(name) not in (None, kind)
+            found.append((rank, not fits, other_kind, name))
+    return [name for *_, name in sorted(found, key=lambda f: f[:3])][:limit]
 
 
 def second_hop_queries(question: str, hit: Hit, weights: dict[str, float], covered_enough: float,

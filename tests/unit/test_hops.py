@@ -161,3 +161,29 @@ def test_a_name_the_title_adds_in_brackets_is_a_bridge():
     found = bridge_candidates("When did the country in which the performer of Privilege is a citizen become part "
                               "of the UK?", hit, limit=3)
     assert found[0] == "Ivor Cutler", found
+
+
+POCAHONTAS = ("Pocahontas Mounds (22 HI 500) is an archaeological site from the Plaquemine Mississippian culture in "
+              "Hinds County, Mississippi, dating from 800 to 1300 CE.")
+
+
+def test_the_place_an_address_puts_a_county_in_leads_to_the_state():
+    """"the state where Pocahontas Mounds is": "in Hinds County, Mississippi" puts the county in the state; the
+    county is another kind of place, and "Mississippi" is no part of "Plaquemine Mississippian"."""
+    hit = _hit(POCAHONTAS, "pm", "pocahontas-mounds.md", "Pocahontas Mounds")
+    found = bridge_candidates("When did the state where Pocahontas Mounds is located become part of the United "
+                              "States?", hit, limit=2)
+    assert "Mississippi" in found
+    assert "Hinds County" not in found
+    # asked through the county, the county comes first
+    found = bridge_candidates("What county shares a border with the county where Pocahontas Mounds is?", hit,
+                              limit=3)
+    assert found.index("Hinds County") < found.index("Mississippi")
+
+
+def test_a_list_of_people_is_no_address():
+    """"starring Chiu Man-cheuk, Anthony Wong": a comma after a name puts no place in another."""
+    hit = _hit("Fist Power is a 2000 Hong Kong action film directed by Aman Chang, starring Chiu Man-cheuk, "
+               "Anthony Wong, Gigi Lai and Sam Lee.", "fp", "fist-power.md", "Fist Power")
+    found = bridge_candidates("When was the country that produced Fist Power taken by the British?", hit, limit=2)
+    assert found[0] == "Hong Kong", found
