@@ -87,6 +87,19 @@ def _kind_of(name: str) -> str | None:
     return None
 
 
+def _own_title(hit: Hit) -> str:
+    """The name a passage's document is about, by its heading ("Baure" of "Baure, Nigeria", "Privilege" of
+    "Privilege (Ivor Cutler album)"), and the sections the passage sits in; the file's name when it has no
+    heading (a file's name writes its qualifiers too: "baure-nigeria.md")."""
+    crumbs = hit.breadcrumb.split(" > ") if hit.breadcrumb else []
+    if crumbs and crumbs[0] == hit.document_name:  # a breadcrumb opens with the file's name
+        crumbs = crumbs[1:]
+    if not crumbs or not crumbs[0].strip():
+        return re.sub(r"\([^)]*\)", " ", hit.document_name)
+    head = re.sub(r"\([^)]*\)", " ", crumbs[0]).split(",")[0]
+    return " ".join([head, *crumbs[1:]])
+
+
 def _within(name: str, other: str) -> bool:
     """``name`` is ``other`` or some of its words ("Hinds County" of "Hinds County Court"; not "Mississippi" of
     "Plaquemine Mississippian")."""
@@ -149,8 +162,9 @@ def bridge_candidates(question: str, hit: Hit, limit: int) -> list[str]:
     come before its other names."""
     asked = question.lower()
     words = re.findall(r"[a-z]{5,}", asked)
-    # the title's own name, not what it adds in brackets: "Privilege (Ivor Cutler album)" names its performer
-    title = re.sub(r"\([^)]*\)", " ", f"{hit.document_name} {hit.breadcrumb}").lower()
+    # the title's own name, not what it adds in brackets or after a comma: "Privilege (Ivor Cutler album)" names
+    # its performer, "Baure, Nigeria" the country Baure is in
+    title = _own_title(hit).lower()
     terms = query_terms(question)
     sentences = split_sentences(hit.content)
     sentences.sort(key=lambda s: -sum(1 for t in terms if t in s.lower()))

@@ -187,3 +187,13 @@ def test_a_list_of_people_is_no_address():
                "Anthony Wong, Gigi Lai and Sam Lee.", "fp", "fist-power.md", "Fist Power")
     found = bridge_candidates("When was the country that produced Fist Power taken by the British?", hit, limit=2)
     assert found[0] == "Hong Kong", found
+
+
+def test_what_a_title_adds_after_a_comma_is_a_bridge():
+    """"Baure, Nigeria": the heading's own name is Baure; Nigeria, the country it is in, leads on (the breadcrumb
+    opens with the file's name, "baure-nigeria.md", which writes both)."""
+    hit = _hit("Baure is a Local Government Area in Katsina State, Nigeria, sharing a border with the Republic of "
+               "Niger.", "baure", "baure-nigeria.md", "baure-nigeria.md > Baure, Nigeria")
+    found = bridge_candidates("What is the country where Baure is located named after?", hit, limit=2)
+    assert found[0] == "Nigeria", found
+    assert "Baure" not in bridge_candidates("Which state is Baure in?", hit, limit=5)
