@@ -508,9 +508,10 @@ def lacks_required_kind(lines: Iterable[str], question: str, kinds: Collection[s
 # A count the reader makes by listing what is counted: how many times, kinds or items, how many of what a person did
 # or underwent ("how many auxiliary examinations did A. Davis undergo", "一共有几次犯罪行为", "诊断依据有几项") —
 # answered by the things listed, which no line counts; unlike a figure the documents state ("how many employees did
-# the Company have at the end of 2021", "门店数量").
+# the Company have at the end of 2021", "门店数量", "64DD在日本总共卖出了多少台": 总共 and 一共 ask a listing only
+# with 几).
 _LISTED_COUNT_Q = re.compile(
-    r"(?i)几(?:项|次|种|类|个方面|个阶段|个步骤|处|份)|多少(?:项|次|种|类|份|处)|一共|总共|共有|共计|分别有|"
+    r"(?i)几(?:项|次|种|类|个方面|个阶段|个步骤|处|份)|多少(?:项|次|种|类|份|处)|(?:一共|总共|共有|共计)[^，。？?]{0,6}几|分别有|"
     r"\bin total\b|\baltogether\b|\bdistinct\b|\bdifferent\b|"
     r"how many (?:times|kinds|types|sorts|items|steps|stages|phases|ways)\b|"
     r"\b(?:undergo|underwent|undergone|commit(?:ted)?|engaged? in|receive[sd]?|perform(?:ed)?|suffer(?:ed)?)\b")

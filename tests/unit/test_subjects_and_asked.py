@@ -239,8 +239,12 @@ def test_a_count_made_by_listing_is_not_gated_a_stated_figure_is() -> None:
         assert counts_by_listing(q), q
         assert not lacks_required_kind(["Auxiliary Examinations: Upper GI endoscopy, Complete Blood Count [1]"],
                                        q, ["number"]), q
+    assert counts_by_listing("全香港共有几所高中书院？")
     q = "How many employees did the Company have at the end of 2021?"
     assert not counts_by_listing(q)
+    # 总共 / 一共 with 多少 ask a figure the documents state: the units sold, not a list to count
+    for sold in ("任天堂的64DD在日本总共卖出了多少台？", "F1车手的父亲一共参加过多少场F1比赛？"):
+        assert not counts_by_listing(sold), sold
     founded = ["Tarrington Precision Industries Inc. was founded in March 1998 in Alderbridge. [1]"]
     assert lacks_required_kind(founded, q, ["number"], ["employees", "end"])
     assert not lacks_required_kind(["As at 31 December 2021, the Company had 2,460 employees. [1]"], q, ["number"],
