@@ -28,7 +28,7 @@ from functools import lru_cache
 from pathlib import PurePath
 from typing import Any
 
-from dropqa.text.asked import capitalised_words
+from dropqa.text.asked import capitalised_words, name_phrases
 from dropqa.text.entities import YEAR, YEAR_DIGITS, short_names, years_in
 from dropqa.text.segment import has_han, name_start, query_terms
 from dropqa.text.subjects import is_document_kind, is_generic_name, is_placeholder, withheld_names
@@ -207,6 +207,7 @@ def named_documents(question: str, titles: Sequence[dict[str, Any]], min_share: 
     if not asked or not titles:
         return []
     proper = _proper_words(question)
+    phrases = [_terms_of(p) for p in name_phrases(question)]
     names = [_named_texts(r) for r in titles]
     asked = _with_short_names(question, asked, names)
     vocab = [frozenset().union(*(terms for _, terms in doc)) for doc in names]
@@ -233,6 +234,8 @@ def named_documents(question: str, titles: Sequence[dict[str, Any]], min_share: 
             hit = [t for t in name if t in asked and (name not in found or not t.isascii() or t in proper)]
             if hit and _only_qualifier(text, hit):
                 continue  # "第一届" of 《绝对SuperStar (第一届)》: the bracket tells it from its namesakes, names none
+            if hit and _names_another(hit, name, proper, phrases):
+                continue  # "Real world" of "a UNESCO World Heritage Site"
             total = math.fsum(idf[t] for t in name)  # fsum: the same share whatever the set's order
             if not total or not hit:
                 continue
@@ -277,6 +280,20 @@ def named_documents(question: str, titles: Sequence[dict[str, Any]], min_share: 
             scored = inside
     return [(row, share) for row, share, words, _, _ in scored
             if not any(words < other for _, _, other, _, _ in scored)]
+
+
+def _names_another(hit: Collection[str], name: frozenset[str], proper: set[str] | None,
+                   phrases: Sequence[frozenset[str]]) -> bool:
+    """Some words of a Latin name (not all) that the question writes as part of something else: inside a name of
+    its own with words this one lacks ("World" of "UNESCO World Heritage Site" is no naming of "Real world";
+    "Riverside Court" is one of "Riverside, Glenwood, Court"), or one word alone, in lower case, in a question that
+    writes its names capitalised ("the first modern greenhouses … Northwest Africa" names no "Modern history";
+    "the hosting agreement with Northbeam" still names "Hosting Services Agreement")."""
+    if set(hit) >= name or not all(t.isascii() for t in name):
+        return False
+    if proper and len(hit) == 1 and not set(hit) & proper:
+        return True
+    return any(set(hit) & phrase and not phrase <= name for phrase in phrases)
 
 
 def _opens_alone(titles: Sequence[dict[str, Any]], named_by: set[int], i: int, hit: Collection[str],

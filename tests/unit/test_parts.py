@@ -176,6 +176,24 @@ def test_documents_named_alike_come_in_one_order_whatever_the_listing():
     assert _ids(named_documents(q, pages[1:3] + pages[:1] + pages[3:], SHARE)) == forward
 
 
+def test_a_word_of_a_title_the_question_writes_as_part_of_something_else_names_it_not():
+    """"Real world" is no page of "a UNESCO World Heritage Site" (the question's name has words the title lacks),
+    nor "Modern history" of "the first modern greenhouses" in a question writing its names capitalised; a title the
+    question writes in lower case, most of it ("the hosting agreement with Northbeam"), is named still."""
+    pages = [
+        _row("real", "TRIAL_554.txt", "Real world"),
+        _row("modern", "modern-history.md", "Modern history"),
+        _row("hosting", "contract.pdf", "Hosting Services Agreement"),
+        *(_row(f"f{i}", f"filler-{i}.md", f"Filler page {i}") for i in range(60)),
+    ]
+    q = "In which year was the old town of Cáceres in Spain inscribed as a UNESCO World Heritage Site?"
+    assert named_documents(q, pages, SHARE) == []
+    q = "Which explorer mapped the continent where the first modern greenhouses were built, and Northwest Africa?"
+    assert named_documents(q, pages, SHARE) == []
+    assert _ids(named_documents("How long is the hosting agreement with Northbeam?", pages, SHARE)) == ["hosting"]
+    assert _ids(named_documents("What does the Real World single say?", pages, SHARE)) == ["real"]
+
+
 def test_no_titles_or_no_terms_name_nothing():
     assert named_documents("Riverside, Glenwood, Court", [], SHARE) == []
     assert named_documents("", TITLES, SHARE) == []
