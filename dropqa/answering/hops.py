@@ -158,8 +158,9 @@ def _english_bridges(sentence: str, content: str) -> list[str]:
 def bridge_candidates(question: str, hit: Hit, limit: int) -> list[str]:
     """Names in ``hit`` that the question does not use (nor spells otherwise), from its sentences nearest the
     question's words first; for a question that links through a place or an agent ("the state where X is",
-    "the director of Y"), the names a sentence writes as one ("in Nevada", "directed by Daniel Alfredson")
-    come before its other names."""
+    "the director of Y"), the names a sentence writes as one ("in Nevada", "in Hinds County, Mississippi",
+    "directed by Daniel Alfredson") come before its other names, and of those, a name of another kind of place
+    than the question reaches through ("Hinds County" for "the state where …") after the rest."""
     asked = question.lower()
     words = re.findall(r"[a-z]{5,}", asked)
     # the title's own name, not what it adds in brackets or after a comma: "Privilege (Ivor Cutler album)" names
