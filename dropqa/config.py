@@ -331,12 +331,13 @@ class AnswerSettings(Section):
     apart_passages: int = Field(
         400, ge=1, le=10000, description="the subject's passages read for a phrase's words written together (the "
         "apart check): its documents' passages writing the phrase's rarest word, at most this many")
-    required_kinds: list[Literal["money", "share", "date", "year", "duration", "number", "person"]] = Field(
+    required_kinds: list[Literal["money", "share", "date", "year", "duration", "number", "person", "place"]] = Field(
         default_factory=lambda: ["money", "share", "year", "number"],
         description="an offline answer to a question asking one of these kinds (how much does it cost → an amount "
         "of money, what percentage → a percentage or a fraction, when → a date, in which year → a year, how long → a "
-        "length of time, how many → a number, who → a person) is given only when a quoted line holds an answer of "
-        "that kind for what is asked; else 'the documents do not say' (fitted: python -m dropqa.evals.fit kinds)")
+        "length of time, how many → a number, who → a person, where → a place) is given only when a quoted line holds "
+        "an answer of that kind for what is asked; else 'the documents do not say' (fitted: python -m dropqa.evals.fit "
+        "kinds)")
     salient_term_share: float = _share(0.25, "an asked term weighs in what is asked when it weighs at least this "
                                        "share of the heaviest asked term: the kinds gate (required_kinds) reads a "
                                        "value only in a clause holding one, and a line holding only lighter ones "

@@ -317,7 +317,9 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
                 # "Defendant: G. Torres", "主诉：…" — or "职业：…" for "occupation": the line that states what is asked
                 cov += cfg.label_bonus
             score = cfg.sentence_coverage_weight * cov + cfg.sentence_relevance_weight * hit.relevance
-            of_kind = kind != "thing" and holds_kind_for(whole, kind, question, asked, translations)
+            # a place is no sign of the line that answers where (most lines name places): it is judged on the quoted
+            # lines only, by the kinds gate and for ``high``
+            of_kind = kind not in ("thing", "place") and holds_kind_for(whole, kind, question, asked, translations)
             if of_kind:
                 score += cfg.kind_bonus
             if len(sent) < 4:

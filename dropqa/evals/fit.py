@@ -420,7 +420,7 @@ def fit_check(args: argparse.Namespace) -> int:
 
 
 # ----------------------------------------------------------------------------- kinds an answer must quote
-KINDS = ("money", "share", "date", "year", "duration", "number", "person")
+KINDS = ("money", "share", "date", "year", "duration", "number", "person", "place")
 
 
 def kind_outcomes(rows: list[dict[str, Any]], kinds: set[str], term_share: float | None = None) -> list[bool]:

@@ -15,7 +15,7 @@ import unicodedata
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Literal
 
-from dropqa.text.entities import ANY_YEAR, YEAR_DIGITS
+from dropqa.text.entities import ANY_YEAR, YEAR_DIGITS, chinese_names
 from dropqa.text.lang import detect_language
 from dropqa.text.segment import (
     ACCENTED,
@@ -31,7 +31,7 @@ from dropqa.text.segment import (
 from dropqa.text.subjects import is_document_kind, is_placeholder, withheld_names
 
 _MARK = re.compile(r"\s*\[\d+\]")  # a citation marker, "[3]"
-AnswerKind = Literal["person", "date", "duration", "money", "share", "number", "thing"]
+AnswerKind = Literal["person", "place", "date", "duration", "money", "share", "number", "thing"]
 # the kinds of answer a document states as a value (a length of time, a date, a count, an amount, a share)
 VALUE_KINDS: tuple[AnswerKind, ...] = ("duration", "date", "number", "money", "share")
 
@@ -173,6 +173,36 @@ _NOT_PEOPLE = frozenset((
     "information", "history", "examination", "diagnosis", "plan", "report", "project", "service", "services"))
 
 
+# A question asking where: a place it is born, located or held in, or which town, city or country ("In which town
+# was Barry Pepper born?", "黑龙江省博物馆位于哪个城市？"); not "the state where X is" of a description (the question
+# asks something of that state: "When did the state where … become part of the United States?").
+_PLACE_Q = re.compile(
+    r"(?i)^\W*where\b|\b(?:in|at|from|to|near)\s+(?:which|what)\s+(?:town|city|country|state|county|province|village|"
+    r"region|place|nation|island|continent|part)\b|^\W*(?:which|what)\s+(?:town|city|country|state|county|province|"
+    r"village|region|nation|island|continent)\b|哪个(?:城市|国家|省份?|县|镇|村|地方|地区|城镇)|哪(?:里|儿)|何处|何地|在哪")
+# Where a sentence puts something: a capitalised name after in / at / from / near ("born in Thunder Bay"); a month
+# after "in" is a date ("in April 1970").
+_PLACE_GIVEN = re.compile(r"\b(?:in|at|from|near|of)\s+(?:the\s+)?([A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)*)")
+_MONTH_NAMES = frozenset(("january", "february", "march", "april", "may", "june", "july", "august", "september",
+                          "october", "november", "december"))
+_PLACE_SUFFIX = re.compile(r"[\u4e00-\u9fff]{1,8}?(?:省|市|县|镇|乡|村|区|州|国|岛)")
+
+
+def gives_place(sentence: str, question: str) -> bool:
+    """``sentence`` names a place the question does not: a capitalised name after in / at / from / near (not a
+    month), or a Chinese proper noun (jieba's ns and the other name tags: 百济, a kingdom, is tagged as no place;
+    or a name ending 省 / 市 / 县 / 镇 / 国 …)."""
+    asked = question.lower()
+    for m in _PLACE_GIVEN.finditer(sentence):
+        name = m.group(1).lower()
+        if name.split()[0] not in _MONTH_NAMES and name not in asked:
+            return True
+    if re.search(r"[\u4e00-\u9fff]", sentence):
+        places = chinese_names(sentence) + _PLACE_SUFFIX.findall(sentence)
+        return any(p not in question for p in places)
+    return False
+
+
 def expected_kind(question: str) -> AnswerKind:
     """The kind of answer ``question`` asks for."""
     if _WHEN.search(question):
@@ -189,6 +219,8 @@ def expected_kind(question: str) -> AnswerKind:
         return "number"
     if _WHO.search(question):
         return "person"
+    if _PLACE_Q.search(question):
+        return "place"
     return "thing"
 
 
@@ -231,6 +263,8 @@ def holds_kind(sentence: str, kind: AnswerKind, question: str = "") -> bool:
     if kind == "date":
         dated = sentence if _BIRTH_Q.search(question) else _BIRTH_DATE.sub(" ", sentence)
         return any(m.group(0).lower() not in asked for m in _DATE.finditer(dated))
+    if kind == "place":  # where: a place named, not a date of birth ("born April 4, 1970")
+        return gives_place(sentence, question)
     if kind == "duration":  # a time limit ("within ten days", "十日内") answers only a question asking one
         limits = _LIMIT_Q.search(question) is None
         return any(m.group(0).lower() not in asked and not (limits and _is_time_limit(sentence, m))

@@ -363,8 +363,8 @@ def test_required_kinds_keep_a_gate_that_costs_nothing_and_drop_one_that_refuses
     # an answer of one line has no lead: the page finder's, which the graph does not gate
     page = row("a", "“容器化改造”一节在第几页？", "「3.2.1 容器化改造」位于第5页 [1]。", True)
     assert kind_outcomes([page], {"number"}) == [True]
-    # share, year, duration: the suites give no evidence against them, so they are kept, as number and person are
-    assert choose_kinds(rows, abstain_cost=1.0) == ["money", "share", "year", "duration", "number", "person"]
+    # share, year, duration, place: the suites give no evidence against them, so they are kept, as number and person
+    assert choose_kinds(rows, abstain_cost=1.0) == ["money", "share", "year", "duration", "number", "person", "place"]
 
 
 def test_a_question_asking_which_year_needs_a_line_that_writes_one():

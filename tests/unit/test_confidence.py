@@ -38,6 +38,23 @@ def test_each_documents_line_must_state_what_is_asked_for_high():
     assert confidence_of(_state(swapped, [a, b_arrest]), listed=[1, 0]) == "medium"
 
 
+def test_a_where_question_is_high_only_when_the_line_names_a_place():
+    """"In which town was Barry Pepper born?" answered by his page's opening line: it holds "born" and his name,
+    and a date of birth, but no town — not what ``high`` promises."""
+    decision = Decision(probability=0.99, answerable=True, confidence="high", features={}, threshold=0.2)
+
+    def state(line: str) -> State:
+        hit = _hit("n1", "pepper", line)
+        quality = Quality(weights={"town": 3.0, "born": 2.5}, decision=decision, asked=Asked())
+        return State(question="In which town was Barry Pepper born?", hits=[hit],
+                     answer=f"From the documents:\n{line} [1]", answerable=True, quality=quality,
+                     findings=[Finding(document=hit.document_name, statements=[Statement(text=line, node_id="n1")])])
+
+    assert confidence_of(state("Barry Robert Pepper (born April 4, 1970) is a Canadian actor; his town is unknown.")) \
+        != "high"
+    assert confidence_of(state("Pepper was born in the town of Campbell River, British Columbia.")) == "high"
+
+
 def test_uncited_passages_of_several_named_documents_take_turns():
     """"A 和 B 分别…": one scale can rank all of A's passages above B's; the list gives each its turn, each
     document's own search's best passages (``part``) first, the other documents' after them."""

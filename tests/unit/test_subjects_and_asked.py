@@ -768,3 +768,25 @@ def test_a_measure_in_the_other_language_is_judged_on_its_whole_line() -> None:
     q = "How large was the fine in the 烟波市金桥区人民法院 judgment?"
     line = ["被告人郎某犯逃避追缴欠税罪，判处有期徒刑五年，并处罚金，即人民币400万元。 [1]"]
     assert not lacks_required_kind(line, q, ["number"], ["fine", "tax"])
+
+
+@pytest.mark.parametrize(("question", "kind"), [
+    ("In which town was Barry Pepper born?", "place"), ("Where was Barry Pepper born?", "place"),
+    ("Which city was chosen to host the 2026 Winter Olympics?", "place"), ("黑龙江省博物馆位于哪个城市？", "place"),
+    ("蔡敏的出生地在哪里？", "place"),
+    # "the state where …" describes what is asked about; the question asks something else of it
+    ("When did the state where Pocahontas Mounds is located become part of the United States?", "date"),
+    ("Who was in charge of the state where Shringarpur is located?", "person"),
+])
+def test_a_question_asking_where_asks_a_place(question: str, kind: str) -> None:
+    assert expected_kind(question) == kind
+
+
+def test_a_place_is_a_name_a_line_puts_something_in_not_a_date_of_birth() -> None:
+    q = "In which town was Barry Pepper born?"
+    assert not holds_kind("Barry Robert Pepper (born April 4, 1970) is a Canadian actor.", "place", q)
+    assert not holds_kind("Pepper was born in April 1970.", "place", q)
+    assert holds_kind("Pepper was born in Campbell River, British Columbia.", "place", q)
+    q = "黑龙江省博物馆位于哪个城市？"
+    assert holds_kind("黑龙江省博物馆位于哈尔滨市南岗区。", "place", q)
+    assert not holds_kind("黑龙江省博物馆于1923年建成。", "place", q)  # the place the question names is no answer
