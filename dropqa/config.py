@@ -352,7 +352,8 @@ class AnswerSettings(Section):
                                "what the question asks of it) that lead the evidence pool")
     closing_passages: int = Field(4, ge=0, le=10, description="a question asking when a judgement was given "
                                   "(判决日期, 'judgment date'): the named document's last passages, where it signs off "
-                                  "with its date, read with its best ones")
+                                  "with its date, and as many of its first, where it may be dated under the court's "
+                                  "name, read with its best ones")
     subject_passages: int = Field(10, ge=1, le=50, description="offline answers to a question that names its "
                                   "document: that document's best passages read for the answer")
     label_bonus: float = _share(0.2, "offline answers: added to a sentence's coverage when it is a labelled value "

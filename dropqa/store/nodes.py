@@ -79,15 +79,26 @@ def neighbours(db: Database, scope: Scope, document_id: uuid.UUID, version: int,
 def closing(db: Database, scope: Scope, document_id: uuid.UUID, count: int) -> list[dict[str, Any]]:
     """The last ``count`` content nodes of the document's current version, in document order: where it signs off
     (a judgement's date, its court and judges)."""
+    return _end(db, scope, document_id, count, last=True)
+
+
+def opening(db: Database, scope: Scope, document_id: uuid.UUID, count: int) -> list[dict[str, Any]]:
+    """The first ``count`` content nodes of the document's current version, in document order: where it opens
+    (a judgement dated under its court's name, "Judgment Dated: 14th March 2022")."""
+    return _end(db, scope, document_id, count, last=False)
+
+
+def _end(db: Database, scope: Scope, document_id: uuid.UUID, count: int, *, last: bool) -> list[dict[str, Any]]:
     in_bases, params = scope.kb_sql("d")
+    order = "DESC" if last else "ASC"
     with db.connection() as conn:
         rows = conn.execute(
             f"SELECT {NODE_COLUMNS} FROM nodes n JOIN documents d ON d.id = n.document_id "
             "WHERE n.document_id = %(doc)s AND n.version = d.current_version AND d.deleted_at IS NULL "
-            f"AND n.node_type NOT IN ('section', 'document') AND {in_bases} ORDER BY n.position DESC LIMIT %(n)s",
+            f"AND n.node_type NOT IN ('section', 'document') AND {in_bases} ORDER BY n.position {order} LIMIT %(n)s",
             {**params, "doc": document_id, "n": count},
         ).fetchall()
-    return rows[::-1]
+    return rows[::-1] if last else rows
 
 
 def outline(db: Database, scope: Scope, document_id: uuid.UUID, version: int, max_depth: int = 6,

@@ -40,3 +40,34 @@ def test_each_named_documents_value_of_the_kind_asked_is_read(services, judgemen
     listed = " ".join(s.snippet for s in result.sources)
     assert "有期徒刑三年" in result.answer + listed and "有期徒刑四年" in result.answer + listed, result.answer
     assert {s.document_name for s in result.sources if s.cited} == set(JUDGEMENTS)
+
+
+def _english(court: str, name: str, dated_at_top: bool, date: str) -> str:
+    top = f"**Judgment Dated: {date}**\n\n" if dated_at_top else ""
+    end = "" if dated_at_top else f"\n\nJudgment Date: {date}\n"
+    body = "".join(f"## Incident {k}\n\nOn the {k}th of January 2022, {name} visited a store in the district and "
+                   f"took goods without paying; the court examined the time and place of this incident.\n\n"
+                   for k in range(1, 19))
+    return (f"# {court}\n\n{top}## Court and Prosecutor Information\n\nCourt: {court}\n\n"
+            f"## Defendant Information\n\nDefendant: {name}\n\n{body}## Judgment Result\n\n"
+            f"This court finds {name} guilty of theft.{end}")
+
+
+ENGLISH = {
+    "116_judgement.md": _english("Cedarwood, Brighton, Court", "I. Hill", True, "14th March 2022"),
+    "129_judgement.md": _english("Vandalia, Bayside, Court", "G. Torres", False, "20th April 2023"),
+}
+
+
+@pytest.fixture(scope="module")
+def english_judgements(indexer, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return index_texts(indexer, tmp_path_factory.mktemp("judgement_dates"), ENGLISH)
+
+
+def test_a_judgement_dated_as_it_opens_is_read_for_its_date(services, english_judgements):
+    """"whose judgment time is earlier": one judgement signs off with its date, the other writes it under its
+    court's name as it opens; both dates are read, whatever the incidents' dates rank."""
+    result = ask(services, "According to the judgment of Cedarwood, Brighton, Court and Vandalia, Bayside, Court, "
+                           "whose judgment time is earlier, I. Hill or G. Torres?")
+    listed = result.answer + " ".join(s.snippet for s in result.sources)
+    assert "14th March 2022" in listed and "20th April 2023" in listed, result.answer

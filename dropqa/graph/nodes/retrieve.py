@@ -161,10 +161,14 @@ def gives_for(text: str, kind: AnswerKind, question: str, asked: list[str]) -> i
 
 
 def signing_off(svc: Services, result: RetrievalResult, document_id: str, seen: set[str]) -> list[Hit]:
-    """A document's closing passages, scored like any hit, for a question asking when a judgement was given: it
-    writes that date as it signs off ("二〇二二年十月二十五日"), in a passage that holds no word of the question."""
-    rows = node_store.closing(svc.db, result.scope, uuid.UUID(document_id), svc.settings.answer.closing_passages)
-    hits = [h for h in (Hit.from_row(row, "closing") for row in rows) if h.node_id not in seen]
+    """A document's closing passages and its opening ones, scored like any hit, for a question asking when a
+    judgement was given: it writes that date as it signs off ("二〇二二年十月二十五日") or under its court's name as it
+    opens ("Judgment Dated: 14th March 2022"), in a passage that holds no word of the question."""
+    doc, count = uuid.UUID(document_id), svc.settings.answer.closing_passages
+    rows = [*node_store.closing(svc.db, result.scope, doc, count),
+            *node_store.opening(svc.db, result.scope, doc, count)]
+    found = list({h.node_id: h for h in (Hit.from_row(row, "closing") for row in rows)}.values())
+    hits = [h for h in found if h.node_id not in seen]
     if hits:
         score_hits(svc, result.scope, hits, result.terms, result.weights, result.vector, result.translations)
     return hits
