@@ -30,7 +30,7 @@ from dropqa.text.asked import (
 )
 from dropqa.text.entities import about_other_years, years_in
 from dropqa.text.rivals import about_another
-from dropqa.text.segment import holds
+from dropqa.text.segment import has_han, holds
 from dropqa.text.sentences import ends_mid_sentence, split_sentences
 from dropqa.text.subjects import is_document_kind, withheld_names
 
@@ -233,6 +233,19 @@ def _names_counted(extract: Extract, hit: Hit, counted: str, translations: dict[
 _BARE_KINDS = tuple(k for k in VALUE_KINDS if k != "number")
 
 
+def _look_alike(question: str, hits: list[Hit], c: Extract, chosen: list[Extract]) -> bool:
+    """A line of another document than the quoted ones, for a question naming none, all in the question's language:
+    it matches some words the quoted lines lack, but is about something else ("NSB El 13 is a Norwegian electric
+    locomotive" beside the line on non-condensing locomotives in Sweden and Britain; the Oath of Citizenship beside
+    the United Kingdom's opening line). Across languages a dictionary's glosses pick the first line as often as not,
+    and the line of the other document may be the answer ("the minimum password length" first matched the guest
+    Wi-Fi's "Security: WPA2, password shown on the screen"; the policy's 密码长度不少于12位 came second)."""
+    if any(hits[c.hit_index].document_id == hits[x.hit_index].document_id for x in chosen):
+        return False
+    lang = has_han(question)
+    return all(has_han(t) == lang for t in (c.text, *(x.text for x in chosen)))
+
+
 def pick_sentences(question: str, terms: list[str], weights: dict[str, float], hits: list[Hit],
                    max_sentences: int, max_passages: int = 5,
                    translations: dict[str, list[str]] | None = None, *, cfg: AnswerSettings,
@@ -387,9 +400,11 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
             # exception: on multihop-dev-en its chain lines were mostly the wrong link (cited precision .664 with
             # the exception, .692 without; answer accuracy the same).
             continue
+        bridge = hits[c.hit_index].document_id in linked
+        if complement and chosen and documents is None and not bridge and _look_alike(question, hits, c, chosen):
+            continue
         flat = re.sub(r"\s+", "", c.text)
         key = hits[c.hit_index].breadcrumb + "|" + flat
-        bridge = hits[c.hit_index].document_id in linked
         if key in seen or (c.score < best * cfg.sentence_keep_share and not (bridge and chosen and c.asked - covered)):
             continue
         if any(x.hit_index == c.hit_index and (flat in re.sub(r"\s+", "", x.text) or re.sub(r"\s+", "", x.text) in flat)

@@ -82,6 +82,23 @@ def test_a_linked_document_completes_the_answer_but_a_look_alike_does_not():
     assert [p.hit_index for p in linked] == [0, 2]
 
 
+def test_a_question_naming_no_document_is_not_padded_with_another_documents_line():
+    """A question that names no document: a line of another document, in the question's language, that matches
+    a word the quoted line lacks is a look-alike; in the other language it may be the answer, and is kept."""
+    def page(node_id: str, doc: str, content: str, relevance: float) -> Hit:
+        return hit(node_id, content, relevance).model_copy(update={"document_id": doc, "document_name": f"{doc}.md",
+                                                                   "breadcrumb": f"{doc}.md > {doc}"})
+    w = {"locomotives": 1.5, "passenger": 1.0, "trains": 1.0, "electric": 1.0}
+    question = "Which country used non-condensing locomotives for passenger trains?"
+    hits = [page("n1", "steam", "Some non-condensing locomotives ran passenger trains in Britain.", 0.8),
+            page("n2", "nsb", "NSB El 13 is a Norwegian electric locomotive used for trains.", 0.6)]
+    picked = pick_sentences(question, list(w), w, hits, 3, cfg=CFG, complement=True)
+    assert [p.hit_index for p in picked] == [0]
+    other_language = [hits[0], page("n2", "nsb", "NSB El 13 是挪威的电力机车（electric trains）。", 0.6)]
+    picked = pick_sentences(question, list(w), w, other_language, 3, cfg=CFG, complement=True)
+    assert [p.hit_index for p in picked] == [0, 1]
+
+
 def test_a_line_of_labels_without_a_value_is_never_quoted():
     w = {"physical": 1.0, "examination": 1.0, "condition": 1.0}
     hits = [hit("n1", "Physical Examination: General Condition:", 0.9),
