@@ -234,7 +234,8 @@ _BARE_KINDS = tuple(k for k in VALUE_KINDS if k != "number")
 
 
 def _look_alike(question: str, hits: list[Hit], c: Extract, chosen: list[Extract]) -> bool:
-    """A line of another document than the quoted ones, for a question naming none, all in the question's language:
+    """A line of another document than the quoted ones, for a question naming none and asking one thing (not "…,
+    and how many hours …", whose second part another document may answer), all in the question's language:
     it matches some words the quoted lines lack, but is about something else ("NSB El 13 is a Norwegian electric
     locomotive" beside the line on non-condensing locomotives in Sweden and Britain; the Oath of Citizenship beside
     the United Kingdom's opening line). Across languages a dictionary's glosses pick the first line as often as not,
@@ -401,7 +402,8 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
             # the exception, .692 without; answer accuracy the same).
             continue
         bridge = hits[c.hit_index].document_id in linked
-        if complement and chosen and documents is None and not bridge and _look_alike(question, hits, c, chosen):
+        if complement and chosen and documents is None and one_value and not bridge and _look_alike(question, hits, c,
+                                                                                                      chosen):
             continue
         flat = re.sub(r"\s+", "", c.text)
         key = hits[c.hit_index].breadcrumb + "|" + flat

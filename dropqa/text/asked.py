@@ -678,13 +678,16 @@ def role_words(question: str, names: Collection[str]) -> set[str]:
 
 
 _SEVERAL = re.compile(r"(?i)分别|各自|各是|各为|各有|哪些|哪几|\brespectively\b|\bboth\b|\beach\b|\blist\b|"
-                      r"\bwhat (?:are|were) the\b|[？?].+[？?]")
+                      r"\bwhat (?:are|were) the\b|[？?].+[？?]|"
+                      # two questions in one: "How long is the warranty, and how many hours does its battery last?"
+                      r"\band (?:how|what|which|who|whom|when|where|why)\b")
 
 
 def asks_several(question: str) -> bool:
     """Does ``question`` ask for more than one value ("分别是多少", "哪些", "等级是什么？得分多少？", "what were
-    the …")? A question asking one value is answered by one line of the kind asked: a second such value from
-    another passage is a look-alike (another meal allowance beside the hotel limit), not more of the answer."""
+    the …", "…, and how many hours …")? A question asking one value is answered by one line of the kind asked: a
+    second such value from another passage is a look-alike (another meal allowance beside the hotel limit), not more
+    of the answer."""
     return _SEVERAL.search(question.strip()) is not None
 
 

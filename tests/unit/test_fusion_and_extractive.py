@@ -99,6 +99,20 @@ def test_a_question_naming_no_document_is_not_padded_with_another_documents_line
     assert [p.hit_index for p in picked] == [0, 1]
 
 
+def test_two_questions_in_one_are_answered_from_two_documents():
+    """"How long is the warranty, and how many hours does its battery last?": the FAQ gives one, the product sheet
+    the other; neither line is the other's look-alike."""
+    def page(node_id: str, doc: str, content: str, relevance: float) -> Hit:
+        return hit(node_id, content, relevance).model_copy(update={"document_id": doc, "document_name": f"{doc}.md",
+                                                                   "breadcrumb": f"{doc}.md > {doc}"})
+    w = {"warranty": 3.0, "battery": 1.0, "survey": 0.5, "speed": 0.5}
+    question = "How long is the warranty, and how long does the battery last at survey speed?"
+    hits = [page("n1", "sheet", "Battery endurance: 9 hours at survey speed.", 0.8),
+            page("n2", "faq", "Every glider comes with a warranty of 24 months from the delivery date.", 0.6)]
+    picked = pick_sentences(question, list(w), w, hits, 3, cfg=CFG, complement=True)
+    assert sorted(p.hit_index for p in picked) == [0, 1]
+
+
 def test_a_line_of_labels_without_a_value_is_never_quoted():
     w = {"physical": 1.0, "examination": 1.0, "condition": 1.0}
     hits = [hit("n1", "Physical Examination: General Condition:", 0.9),

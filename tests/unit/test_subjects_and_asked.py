@@ -790,3 +790,12 @@ def test_a_place_is_a_name_a_line_puts_something_in_not_a_date_of_birth() -> Non
     q = "黑龙江省博物馆位于哪个城市？"
     assert holds_kind("黑龙江省博物馆位于哈尔滨市南岗区。", "place", q)
     assert not holds_kind("黑龙江省博物馆于1923年建成。", "place", q)  # the place the question names is no answer
+
+
+def test_two_questions_joined_by_and_ask_several_values() -> None:
+    from dropqa.text.asked import asks_several
+
+    assert asks_several("How long is the SeaGlide S2 warranty, and how many hours does its battery last?")
+    assert asks_several("Which VPN must remote workers use, and how often do their passwords have to be rotated?")
+    assert not asks_several("How long is the SeaGlide S2 warranty?")
+    assert not asks_several("Which city hosted the games and the ceremony?")
