@@ -16,6 +16,8 @@ _VOWEL = re.compile(r"[aeiou]")
 # ("Admission Time:"), and the other way round; a report words a question's noun as a verb ("how much compensation"
 # → "ordered … to compensate the Company"). Each with the least stem it needs: "state" is no verb of "station".
 _DERIVED = (("mit", "mission", 2), ("ose", "osis", 2), ("ide", "ision", 2), ("ate", "ation", 3))
+# the shortest adjective an adverb is read back to ("remote"; not "ear" of "early", nor "like" of "likely")
+_ADVERB_BASE = 5
 
 
 def _stems(word: str) -> list[str]:
@@ -43,10 +45,16 @@ def _stems(word: str) -> list[str]:
 
 def derived_forms(word: str) -> list[str]:
     """The noun of a lower-case English verb and the verb of a noun, for ``word`` and its stems ("admitted" →
-    admission, "diagnosis" → diagnose); none for a Chinese word, a number or a short word."""
+    admission, "diagnosis" → diagnose), and the adverb of an adjective and back ("remote" → remotely, "monthly" →
+    month); none for a Chinese word, a number or a short word."""
     if not _inflects(word):
         return []
     out: dict[str, None] = {}
+    # the adverb of an adjective and back: "remote" workers of a handbook writing "working remotely"
+    if word.endswith("ly") and len(word) - 2 >= _ADVERB_BASE:
+        out[word[:-2]] = None
+    elif not word.endswith(("ly", "y")) and len(word) >= _ADVERB_BASE:
+        out[word + "ly"] = None
     for stem in (word, *_stems(word)):
         for verb, noun, least in _DERIVED:
             for end, other in ((verb, noun), (noun, verb)):
