@@ -32,7 +32,7 @@ from dropqa.text.entities import about_other_years, years_in
 from dropqa.text.rivals import about_another
 from dropqa.text.segment import has_han, holds
 from dropqa.text.sentences import ends_mid_sentence, split_sentences
-from dropqa.text.subjects import is_document_kind, withheld_names
+from dropqa.text.subjects import is_document_kind, is_stated_by_value, withheld_names
 
 _QUANTITY = re.compile(
     r"多少|几|how (many|much|long)|what (percentage|share)|number of|\bwhen\b|哪天|何时|什么时候|多久"
@@ -233,6 +233,20 @@ def _names_counted(extract: Extract, hit: Hit, counted: str, translations: dict[
 _BARE_KINDS = tuple(k for k in VALUE_KINDS if k != "number")
 
 
+# a name goes by a phrase, not by a person's introduction ("also known as", 人称)
+_GIVEN_NAMES = frozenset(("nickname", "nicknames", "nicknamed", "alias", "绰号", "外号", "昵称", "别号", "诨名"))
+# the line introducing a person in a Chinese judgement or record: "被告人：罗某，男，1966年8月8日出生，…，现无业。" (an
+# English one labels each fact on a line of its own, "Occupation: Unemployed", which the labels find)
+_INTRODUCTION = re.compile(r"[，,]\s*[男女]\s*[，,]")
+
+
+def _introduces(sentence: str, people: set[str]) -> bool:
+    """``sentence`` introduces a person the question names by a withheld name (or any, when it names none)."""
+    if not _INTRODUCTION.search(sentence):
+        return False
+    return not people or any(p in sentence for p in people)
+
+
 def _look_alike(question: str, hits: list[Hit], c: Extract, chosen: list[Extract]) -> bool:
     """A line of another document than the quoted ones, for a question naming none and asking one thing (not "…,
     and how many hours …", whose second part another document may answer), all in the question's language:
@@ -276,6 +290,9 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
     translations = translations or {}
     kind = expected_kind(question)
     own_date = asks_document_date(question)  # 判决日期: the date the judgement signs off with
+    # what a record says of a person by its value, in the line introducing them ("被告人：罗某，男，…，现无业。")
+    by_value = [t for t in terms if is_stated_by_value(t) and t not in _GIVEN_NAMES]
+    people = withheld_names(question)
     summary = asks_for_summary(question)
     candidates: list[Extract] = []
     allowed = [i for i, h in enumerate(hits) if documents is None or h.document_id in documents][:max_passages]
@@ -320,7 +337,12 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
             # what it asks of the document: not the words naming it, nor the kind of document ("judgment",
             # "判决书") — a line holding only those adds nothing to an answer, and its label is no answer's
             asked = frozenset(t for t in matched if _asks(t, ask, weights))
-            if (own_date and (dates_its_document(sent) or dates_its_document(whole))) or gives_age(sent, question):
+            if by_value and _introduces(sent, people):
+                # "罗某的职业": the line introducing 罗某 states it by its value ("现无业"), in none of its words
+                matched = list(dict.fromkeys([*matched, *by_value]))
+                asked = frozenset(t for t in matched if _asks(t, ask, weights))
+                cov = coverage(matched, ask) + cfg.label_bonus
+            elif (own_date and (dates_its_document(sent) or dates_its_document(whole))) or gives_age(sent, question):
                 # a judgement's own date ("二〇二二年十月二十五日" as it signs off) holds every word of "判决日期", a
                 # birth date every word of "who is older": the line that answers, written in none of their words
                 asked = frozenset(t for t in terms if _asks(t, ask, weights)) | asked

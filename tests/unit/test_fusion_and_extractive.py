@@ -113,6 +113,16 @@ def test_two_questions_in_one_are_answered_from_two_documents():
     assert sorted(p.hit_index for p in picked) == [0, 1]
 
 
+def test_what_a_record_states_by_value_is_read_in_the_line_introducing_the_person():
+    """"罗某的职业是什么？": the judgement writes no 职业; the line introducing 罗某 says "现无业"."""
+    w = {"罗某": 3.0, "职业": 2.0}
+    hits = [hit("n1", "本判决下达之日起十日内，被告人罗某如不服本判决，有权向烟波市中级人民法院上诉。", 0.9),
+            hit("n2", "被告人：罗某，男，1966年8月8日出生，汉族，烟波市人，住烟波市丝路街67号，现无业。", 0.5)]
+    picked = pick_sentences("根据烟波市苹果区人民法院的判决书，罗某的职业是什么？", list(w), w, hits, 1, cfg=CFG,
+                            complement=True)
+    assert [p.hit_index for p in picked] == [1]
+
+
 def test_a_line_of_labels_without_a_value_is_never_quoted():
     w = {"physical": 1.0, "examination": 1.0, "condition": 1.0}
     hits = [hit("n1", "Physical Examination: General Condition:", 0.9),
