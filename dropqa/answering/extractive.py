@@ -32,7 +32,7 @@ from dropqa.text.entities import about_other_years, years_in
 from dropqa.text.rivals import about_another
 from dropqa.text.segment import has_han, holds
 from dropqa.text.sentences import ends_mid_sentence, split_sentences
-from dropqa.text.subjects import is_document_kind, is_stated_by_value, withheld_names
+from dropqa.text.subjects import is_document_kind, is_stated_of_a_person, withheld_names
 
 _QUANTITY = re.compile(
     r"多少|几|how (many|much|long)|what (percentage|share)|number of|\bwhen\b|哪天|何时|什么时候|多久"
@@ -233,8 +233,6 @@ def _names_counted(extract: Extract, hit: Hit, counted: str, translations: dict[
 _BARE_KINDS = tuple(k for k in VALUE_KINDS if k != "number")
 
 
-# a name goes by a phrase, not by a person's introduction ("also known as", 人称)
-_GIVEN_NAMES = frozenset(("nickname", "nicknames", "nicknamed", "alias", "绰号", "外号", "昵称", "别号", "诨名"))
 # the line introducing a person in a Chinese judgement or record: "被告人：罗某，男，1966年8月8日出生，…，现无业。" (an
 # English one labels each fact on a line of its own, "Occupation: Unemployed", which the labels find)
 _INTRODUCTION = re.compile(r"[，,]\s*[男女]\s*[，,]")
@@ -291,7 +289,7 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
     kind = expected_kind(question)
     own_date = asks_document_date(question)  # 判决日期: the date the judgement signs off with
     # what a record says of a person by its value, in the line introducing them ("被告人：罗某，男，…，现无业。")
-    by_value = [t for t in terms if is_stated_by_value(t) and t not in _GIVEN_NAMES]
+    by_value = [t for t in terms if is_stated_of_a_person(t)]
     people = withheld_names(question)
     summary = asks_for_summary(question)
     candidates: list[Extract] = []

@@ -106,20 +106,28 @@ def is_placeholder(term: str) -> bool:
 # What a record states of a person by its value alone, never by name: "谈某，男，1967年11月19日出生，汉族，个体经营户，
 # 住所…" gives sex, ethnicity, occupation and address; "J. Smith, 45, a plumber" age and occupation; and a name one
 # goes by, by a phrase. That a document never writes the word is no sign it lacks the fact.
-_BY_VALUE = frozenset((
+_OF_A_PERSON = frozenset((
     "职业", "工作", "年龄", "岁数", "性别", "民族", "籍贯", "住址", "住所", "学历", "文化程度", "国籍",
     "occupation", "occupations", "job", "profession", "age", "gender", "sex", "ethnicity", "nationality",
-    "address", "education",
-    # a name a person or thing goes by is given by a phrase, not the word: "Louis V, also known as Louis the
-    # Do-Nothing", "人称…", "又称…"
+    "address", "education"))
+# a name a person or thing goes by is given by a phrase, not the word: "Louis V, also known as Louis the
+# Do-Nothing", "人称…", "又称…"
+_BY_VALUE = _OF_A_PERSON | frozenset((
     "nickname", "nicknames", "nicknamed", "alias", "绰号", "外号", "昵称", "别号", "诨名"))
 # A withheld name: a surname and 某 — not a word that only joins ("的某某", "和某某") nor 某 itself.
 _WITHHELD = re.compile(r"(?![的和与及是在为某])[\u4e00-\u9fff]某{1,2}")
 
 
 def is_stated_by_value(term: str) -> bool:
-    """``term`` asks for something a record states of a person by its value, without the word (职业, age)."""
+    """``term`` asks for something a record states of a person by its value, without the word (职业, age), or a
+    name something goes by (nickname)."""
     return term in _BY_VALUE
+
+
+def is_stated_of_a_person(term: str) -> bool:
+    """:func:`is_stated_by_value`, of the facts a record introducing a person states (职业, 年龄, 籍贯): not a
+    name, which goes by a phrase ("also known as")."""
+    return term in _OF_A_PERSON
 
 
 def withheld_names(text: str) -> set[str]:
