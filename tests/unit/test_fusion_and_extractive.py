@@ -63,16 +63,19 @@ def test_citation_renumbering_is_one_pass():
     assert renumber_citations("x [1] y [4]", {0: 0, 3: 1}) == "x [1] y [2]"
 
 
+def _page(node_id: str, doc: str, content: str, relevance: float) -> Hit:
+    """A passage of its own document ``doc``."""
+    return hit(node_id, content, relevance).model_copy(update={"document_id": doc, "document_name": f"{doc}.md",
+                                                               "breadcrumb": f"{doc}.md > {doc}"})
+
+
 def test_a_linked_document_completes_the_answer_but_a_look_alike_does_not():
     """"Where is the district Knott is part of located?": Knott's page names the Lake District; the Lake
     District's page (linked: named by the subject's own) says where, and follows however it scores. Another
     mountain's page, not linked, is never appended."""
-    def page(node_id: str, doc: str, content: str, relevance: float) -> Hit:
-        return hit(node_id, content, relevance).model_copy(update={"document_id": doc, "document_name": f"{doc}.md",
-                                                                   "breadcrumb": f"{doc}.md > {doc}"})
-    hits = [page("n1", "knott", "Knott is a mountain in the northern part of the English Lake District.", 0.6),
-            page("n2", "skiddaw", "Skiddaw is a mountain located in the Lake District, in the UK.", 0.5),
-            page("n3", "lake", "It is located entirely within the county of Cumbria, in the UK.", 0.15)]
+    hits = [_page("n1", "knott", "Knott is a mountain in the northern part of the English Lake District.", 0.6),
+            _page("n2", "skiddaw", "Skiddaw is a mountain located in the Lake District, in the UK.", 0.5),
+            _page("n3", "lake", "It is located entirely within the county of Cumbria, in the UK.", 0.15)]
     w = {"district": 1.0, "knott": 1.5, "located": 1.2, "uk": 1.0}
     question = "Where is the district that Knott is part of located in the UK?"
     alone = pick_sentences(question, list(w), w, hits, 3, cfg=CFG, documents={"knott"}, complement=True)
@@ -85,16 +88,13 @@ def test_a_linked_document_completes_the_answer_but_a_look_alike_does_not():
 def test_a_question_naming_no_document_is_not_padded_with_another_documents_line():
     """A question that names no document: a line of another document, in the question's language, that matches
     a word the quoted line lacks is a look-alike; in the other language it may be the answer, and is kept."""
-    def page(node_id: str, doc: str, content: str, relevance: float) -> Hit:
-        return hit(node_id, content, relevance).model_copy(update={"document_id": doc, "document_name": f"{doc}.md",
-                                                                   "breadcrumb": f"{doc}.md > {doc}"})
     w = {"locomotives": 1.5, "passenger": 1.0, "trains": 1.0, "electric": 1.0}
     question = "Which country used non-condensing locomotives for passenger trains?"
-    hits = [page("n1", "steam", "Some non-condensing locomotives ran passenger trains in Britain.", 0.8),
-            page("n2", "nsb", "NSB El 13 is a Norwegian electric locomotive used for trains.", 0.6)]
+    hits = [_page("n1", "steam", "Some non-condensing locomotives ran passenger trains in Britain.", 0.8),
+            _page("n2", "nsb", "NSB El 13 is a Norwegian electric locomotive used for trains.", 0.6)]
     picked = pick_sentences(question, list(w), w, hits, 3, cfg=CFG, complement=True)
     assert [p.hit_index for p in picked] == [0]
-    other_language = [hits[0], page("n2", "nsb", "NSB El 13 是挪威的电力机车（electric trains）。", 0.6)]
+    other_language = [hits[0], _page("n2", "nsb", "NSB El 13 是挪威的电力机车（electric trains）。", 0.6)]
     picked = pick_sentences(question, list(w), w, other_language, 3, cfg=CFG, complement=True)
     assert [p.hit_index for p in picked] == [0, 1]
 
@@ -102,13 +102,10 @@ def test_a_question_naming_no_document_is_not_padded_with_another_documents_line
 def test_two_questions_in_one_are_answered_from_two_documents():
     """"How long is the warranty, and how many hours does its battery last?": the FAQ gives one, the product sheet
     the other; neither line is the other's look-alike."""
-    def page(node_id: str, doc: str, content: str, relevance: float) -> Hit:
-        return hit(node_id, content, relevance).model_copy(update={"document_id": doc, "document_name": f"{doc}.md",
-                                                                   "breadcrumb": f"{doc}.md > {doc}"})
     w = {"warranty": 3.0, "battery": 1.0, "survey": 0.5, "speed": 0.5}
     question = "How long is the warranty, and how long does the battery last at survey speed?"
-    hits = [page("n1", "sheet", "Battery endurance: 9 hours at survey speed.", 0.8),
-            page("n2", "faq", "Every glider comes with a warranty of 24 months from the delivery date.", 0.6)]
+    hits = [_page("n1", "sheet", "Battery endurance: 9 hours at survey speed.", 0.8),
+            _page("n2", "faq", "Every glider comes with a warranty of 24 months from the delivery date.", 0.6)]
     picked = pick_sentences(question, list(w), w, hits, 3, cfg=CFG, complement=True)
     assert sorted(p.hit_index for p in picked) == [0, 1]
 
