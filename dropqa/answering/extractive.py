@@ -306,7 +306,7 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
     # a capitalised name of another subject ("Southport General Hospital" when reading Ashland's record) names a
     # document as the reader's own name does: "General Health Condition" is no answer to "what are the diagnoses"
     # and so is the role a withheld name is given ("patient 彭某某", "被告人罗某"), whatever names the documents
-    naming = role_words(question, subject | withheld_names(question)) | (set(subjects) & capitalised_words(question))
+    naming = role_words(question, subject | people) | (set(subjects) & capitalised_words(question))
     for idx in allowed:
         hit = hits[idx]
         units = sentence_units(hit)
@@ -335,16 +335,17 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
             # what it asks of the document: not the words naming it, nor the kind of document ("judgment",
             # "判决书") — a line holding only those adds nothing to an answer, and its label is no answer's
             asked = frozenset(t for t in matched if _asks(t, ask, weights))
+            # a line that answers in none of the asked words holds them: the line introducing 罗某 states
+            # 罗某的职业 by its value ("现无业"); a judgement's own date ("二〇二二年十月二十五日" as it signs off)
+            # holds every word of "判决日期", a birth date every word of "who is older"
+            stated: list[str] | None = None
             if by_value and _introduces(sent, people):
-                # "罗某的职业": the line introducing 罗某 states it by its value ("现无业"), in none of its words
-                matched = list(dict.fromkeys([*matched, *by_value]))
-                asked = frozenset(t for t in matched if _asks(t, ask, weights))
-                cov = coverage(matched, ask) + cfg.label_bonus
+                stated = by_value
             elif (own_date and (dates_its_document(sent) or dates_its_document(whole))) or gives_age(sent, question):
-                # a judgement's own date ("二〇二二年十月二十五日" as it signs off) holds every word of "判决日期", a
-                # birth date every word of "who is older": the line that answers, written in none of their words
-                asked = frozenset(t for t in terms if _asks(t, ask, weights)) | asked
-                matched = list(dict.fromkeys([*matched, *asked]))
+                stated = [t for t in terms if _asks(t, ask, weights)]
+            if stated is not None:
+                matched = list(dict.fromkeys([*matched, *stated]))
+                asked = frozenset(t for t in matched if _asks(t, ask, weights))
                 cov = coverage(matched, ask) + cfg.label_bonus
             elif any(holds(label.lower(), w) for label in value_labels(sent, rows, asked)
                      for t in asked for w in (t, *translations.get(t, ()))):
