@@ -22,6 +22,7 @@ from dropqa.retrieval.hits import Hit
 from dropqa.text.entities import chinese_names
 from dropqa.text.segment import has_han, holds, query_terms
 from dropqa.text.sentences import split_sentences
+from dropqa.text.subjects import TIMES
 
 _CAPITALISED = re.compile(r"\b[A-Z][\w'’\-.]*(?:\s+(?:of|the|de|la|von|van|and|for|[A-Z][\w'’\-.]*))*\b")
 _COMMON = frozenset({
@@ -31,10 +32,6 @@ _COMMON = frozenset({
 })
 
 
-# Capitalised words that name a time, not a thing a second hop could be about ("born October 24, 1972").
-_TIMES = frozenset((
-    "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
-    "december", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"))
 # A question about a place reached through the subject ("the state where X is located", "X's birthplace",
 # "the country that released Y"), or about a person or body ("the director of Y", "Y's performer").
 _PLACE_Q = re.compile(r"(?i)\b(?:country|state|city|county|town|village|district|region|province|continent|nation|"
@@ -146,7 +143,7 @@ def _english_bridges(sentence: str, content: str) -> list[str]:
     elsewhere."""
     out = []
     for name in english_entities(sentence):
-        if name.lower() in _TIMES:
+        if name.lower() in TIMES:  # a time, not a thing a second hop could be about
             continue
         lone_opening = " " not in name and sentence.lstrip(" \"'“(").startswith(name)
         if lone_opening and not re.search(rf"[^.!?\s]\s+{re.escape(name)}\b", content):

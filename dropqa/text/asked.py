@@ -28,7 +28,7 @@ from dropqa.text.segment import (
     stopwords,
     whole_terms,
 )
-from dropqa.text.subjects import is_document_kind, is_placeholder, withheld_names
+from dropqa.text.subjects import MONTHS, is_document_kind, is_placeholder, withheld_names
 
 _MARK = re.compile(r"\s*\[\d+\]")  # a citation marker, "[3]"
 AnswerKind = Literal["person", "place", "date", "duration", "money", "share", "number", "thing"]
@@ -183,8 +183,6 @@ _PLACE_Q = re.compile(
 # Where a sentence puts something: a capitalised name after in / at / from / near ("born in Thunder Bay"); a month
 # after "in" is a date ("in April 1970").
 _PLACE_GIVEN = re.compile(r"\b(?:in|at|from|near|of)\s+(?:the\s+)?([A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)*)")
-_MONTH_NAMES = frozenset(("january", "february", "march", "april", "may", "june", "july", "august", "september",
-                          "october", "november", "december"))
 _PLACE_SUFFIX = re.compile(r"[\u4e00-\u9fff]{1,8}?(?:省|市|县|镇|乡|村|区|州|国|岛)")
 
 
@@ -196,7 +194,7 @@ def gives_place(sentence: str, question: str) -> bool:
     asked = question.lower()
     for m in _PLACE_GIVEN.finditer(sentence):
         name = m.group(1).lower()
-        if name.split()[0] not in _MONTH_NAMES and name not in asked:
+        if name.split()[0] not in MONTHS and name not in asked:
             return True
     if re.search(r"[\u4e00-\u9fff]", sentence):
         places = chinese_names(sentence) + _PLACE_SUFFIX.findall(sentence)

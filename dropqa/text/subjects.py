@@ -69,9 +69,12 @@ _NOT_YEAR = r"(?!(?:19|20)\d\d(?![\d.]))"
 _NUMBERING = re.compile(
     rf"^(?:第[{_CN}百\d]+[章节篇部条]|[{_CN}]+[、.．]|[（(][{_CN}\d]+[)）]|{_NOT_YEAR}\d+(?:\.\d+)*[.、．]?)\s*")
 _ORDER_PREFIX = re.compile(rf"^{_NOT_YEAR}\d+[_\-\s.]*")  # "112_judgement", "01-intro"
-_MONTHS = frozenset((
+# The names of months, and with the days of the week the capitalised words that name a time, not a thing (a heading's
+# "March 2024", a passage's "born October 24, 1972").
+MONTHS = frozenset((
     "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
-    "december", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"))
+    "december"))
+TIMES = MONTHS | frozenset(("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"))
 _COMMON_WORD_FREQ = 100  # a Chinese word jieba's dictionary counts this often is a word, not a subject's name
 # Chinese person names written with 某 (尹某, 蓝某某), as anonymised records do.
 _MOU = re.compile(r"[\u4e00-\u9fff]某{1,2}")
@@ -198,7 +201,7 @@ def _english_names(text: str) -> list[str]:
         if re.match(r"\**\s*[:：]", text[m.end():m.end() + 4]) or _clean(line) == _clean(m.group(0)):
             continue  # a label ("Marital Status:") or a heading line ("Chief Complaint"), not a name
         words = m.group(0).replace(",", " ").split()
-        while words and (words[0].lower().rstrip(".") in _GENERIC or words[0].lower() in _MONTHS):
+        while words and (words[0].lower().rstrip(".") in _GENERIC or words[0].lower() in TIMES):
             words = words[1:]
         if not words:
             continue
