@@ -162,7 +162,8 @@ def unwritten_names(svc: Services, question: str, scope: Scope) -> list[str]:
     collection in ``scope`` writes, each somewhere ("Arctic Ocean", "12 Monkeys"), but never as that name
     (compared :func:`~dropqa.text.asked.folded`, so "Akinoshū" is "Akinoshu"): a subject the documents are not about,
     however well its words match. A name one of whose words no passage writes is left to the word checks, and a
-    name whose rarest word more than ``answer.apart_passages`` passages write is taken as written."""
+    name whose longest word (taken for its rarest; no document frequency is asked) more than
+    ``answer.apart_passages`` passages write is taken as written."""
     limit = svc.settings.answer.apart_passages
     out = []
     for name in name_phrases(question):
@@ -171,7 +172,7 @@ def unwritten_names(svc: Services, question: str, scope: Scope) -> list[str]:
         distinct = len(set(words))
         if distinct < 2 or len(search.written_terms(svc.db, words, scope)) < distinct:
             continue
-        texts = search.passages_writing(svc.db, [max(words, key=len)], scope, limit)  # the rarest word's
+        texts = search.passages_writing(svc.db, [max(words, key=len)], scope, limit)  # every passage of the name
         if len(texts) < limit and not any(f" {plain} " in f" {folded(t)} " for t in texts):
             out.append(name)
     return out
