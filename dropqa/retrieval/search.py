@@ -37,6 +37,7 @@ from dropqa.text.segment import (
     holds,
     is_dictionary_word,
     names_a_thing,
+    noun_words,
     query_terms,
     resegment,
     single_runs,
@@ -75,9 +76,33 @@ def question_terms(svc: Services, question: str, scope: Scope) -> list[str]:
         low = question.lower()
         han = [t for t in terms if has_han(t)]
         present = search.present_terms(svc.db, han + covering_candidates(low, spans), scope)
+        asked = terms
         terms = resegment(low, terms, present)
+        terms += unwritten_coined(svc, low, asked, terms, scope)
     known = [w for run in single_runs(question) for w in dictionary_words(run)]
     return terms + [w for w in dict.fromkeys(known) if w not in terms]
+
+
+def unwritten_coined(svc: Services, question: str, asked: list[str], kept: list[str], scope: Scope) -> list[str]:
+    """The nouns jieba coined from the question (森马 of "森马服饰是哪一年…创办的", a brand its dictionary lacks)
+    that :func:`resegment` dropped though no word of the collection stands over their characters, and that no
+    passage writes even inside a longer word: a name the documents never write, which must count as unseen —
+    dropped, the question reads as one about 服饰 and 温州, and 美特斯邦威's founding answers it. A jieba piece of
+    the collection's words ("陌区" of 紫陌区) is written, and goes."""
+    spans = [(low_at, t) for _, _, t in coined_spans(question, asked)
+             if t in asked and t not in kept and (low_at := question.find(t)) >= 0]
+    if not spans:
+        return []
+
+    def covered(at: int, t: str) -> bool:  # a word the collection holds now stands over part of it
+        return any(0 <= (k := question.find(w)) < at + len(t) and k + len(w) > at for w in kept if has_han(w))
+
+    nouns = noun_words(question)
+    candidates = [t for at, t in spans if len(t) >= 2 and t in nouns and not covered(at, t)]
+    if not candidates:
+        return []
+    written = search.written_terms(svc.db, candidates, scope)
+    return [t for t in candidates if t not in written]
 
 
 def term_weights(svc: Services, terms: list[str], scope: Scope) -> dict[str, float]:

@@ -259,6 +259,15 @@ def proper_words(text: str) -> set[str]:
     return {w.lower() for w, flag in pseg.cut(text) if flag.startswith(_PROPER_TAGS)}
 
 
+def noun_words(text: str) -> set[str]:
+    """The words of ``text`` jieba tags as nouns, proper or common, in context (森马 of "森马服饰是…", a brand its
+    dictionary lacks and tags ``n``)."""
+    initialize()
+    import jieba.posseg as pseg
+
+    return {w.lower() for w, flag in pseg.cut(text) if flag.startswith("n")}
+
+
 def index_text(text: str) -> str:
     """Space-joined tokens for ``to_tsvector('simple', …)``."""
     return " ".join(tokens(text))
