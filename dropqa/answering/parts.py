@@ -135,6 +135,16 @@ def _only_qualifier(text: str, hit: Collection[str]) -> bool:
     return main != text and bool(_terms_of(main)) and not set(hit) & _terms_of(main)
 
 
+# a period of the year (一季度, 第一季度, 上半年, 年度): when a document is of, not what it is about
+_PERIOD = re.compile(r"第?[一二三四1-4]季?度?|第?[一二三四1-4]?季度|[上下]?半年度?|年度|全年|月度|月份")
+
+
+def _only_period(hit: Collection[str]) -> bool:
+    """Are the words a question uses of a name all periods ("第一季度" of 技术部第一季度团建 and of
+    "2025年一季度经营分析会")? A time names no document: every report of that quarter is of it."""
+    return all(_PERIOD.fullmatch(t) for t in hit)
+
+
 @lru_cache(maxsize=65536)
 def _terms_of(name: str) -> frozenset[str]:
     terms = [t for t in query_terms(name) if not t.isdigit() and not is_placeholder(t)]
@@ -234,6 +244,8 @@ def named_documents(question: str, titles: Sequence[dict[str, Any]], min_share: 
             hit = [t for t in name if t in asked and (name not in found or not t.isascii() or t in proper)]
             if hit and _only_qualifier(text, hit):
                 continue  # "第一届" of 《绝对SuperStar (第一届)》: the bracket tells it from its namesakes, names none
+            if hit and _only_period(hit):
+                continue  # "第一季度" of 技术部第一季度团建: the quarter of "2025年一季度经营分析会", not its subject
             if hit and _names_another(hit, name, proper, phrases):
                 continue  # "Real world" of "a UNESCO World Heritage Site"
             total = math.fsum(idf[t] for t in name)  # fsum: the same share whatever the set's order

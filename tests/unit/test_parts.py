@@ -560,3 +560,11 @@ def test_a_titles_bracketed_qualifier_alone_names_no_document():
     assert "t245" not in named
     named = [r["document_id"] for r, _ in named_documents("第一届《绝对SuperStar》的冠军是谁？", titles, SHARE)]
     assert named == ["t245"]
+
+
+def test_a_quarter_names_no_document():
+    # "第一季度" of the team's outing is the quarter of the business review, not its subject
+    titles = [*TITLES, _row("q1", "2025年一季度经营分析会.pptx", "2025年第一季度经营分析会"),
+              _row("chat", "技术部工作群聊天记录_2025年3月.txt")]
+    assert "q1" not in _ids(named_documents("技术部第一季度团建最后定在哪里？", titles, SHARE))
+    assert _ids(named_documents("第一季度经营分析会提出了哪些风险？", titles, SHARE)) == ["q1"]
