@@ -214,13 +214,15 @@ def locate(lang: str, question: str, terms: list[str], weights: dict[str, float]
 def extractive(lang: str, question: str, terms: list[str], weights: dict[str, float], pool: list[Hit],
                max_sentences: int, translations: dict[str, list[str]] | None = None, *, cfg: AnswerSettings,
                documents: Collection[str] | None = None, similarity: Similarity | None = None,
-               linked: Collection[str] = ()) -> Composed | None:
+               linked: Collection[str] = (), subjects: Collection[str] = ()) -> Composed | None:
     """The best sentence, and after it only sentences that hold more of what the question asks — from the
     documents the question names when it names any (``documents``), so a look-alike fact of another
-    subject is never appended; or from a document the subject's own names (``linked``: a second hop)."""
+    subject is never appended; or from a document the subject's own names (``linked``: a second hop).
+    ``subjects``: the words naming the question's subjects (``Asked.subject``; a name among them — "Northbeam"
+    of "the hosting agreement with Northbeam" — picks no line of its own document)."""
     picked = pick_sentences(question, terms, weights, pool, max_sentences, cfg.subject_passages if documents else 5,
                             translations=translations, cfg=cfg, documents=documents, complement=True,
-                            similarity=similarity, linked=linked, require_asked=not linked)
+                            similarity=similarity, linked=linked, require_asked=not linked, subjects=subjects)
     if not picked:
         return None
     lines = [render(lang, "answer_lead")]

@@ -707,6 +707,14 @@ def summary_aspect(question: str) -> str:
     return question[m.end():].strip() if m else ""
 
 
+def title_case_names(question: str) -> set[str]:
+    """The words ``question`` writes as names in title case past its first word ("Northbeam" of "the hosting
+    agreement with Northbeam"), lower-cased: who or what a document is about. Not a word in capitals only ("RPO",
+    "CEO"): an abbreviation is as often what is asked."""
+    words = re.findall(rf"[A-Za-z{ACCENTED}][A-Za-z0-9{ACCENTED}-]*", question)[1:]
+    return {w.lower() for w in words if w[0].isupper() and not w.isupper()}
+
+
 def people_named(question: str, terms: Collection[str]) -> set[str]:
     """The question's terms that name the people it asks about by a withheld name and by their role before it
     ("罗某的辩护人彭某某的生日" → 罗某, 辩护人 and its pieces 辩护, 护人): who it is about, as a document's name is,

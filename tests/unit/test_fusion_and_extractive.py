@@ -500,3 +500,26 @@ def test_a_label_in_the_other_language_marks_the_line_stating_what_is_asked():
     picked = pick_sentences("What is the occupation of patient 彭某某 at 梅雨市第一人民医院?", list(w), w, hits,
                             max_sentences=2, cfg=CFG, complement=True, translations=translations, require_asked=True)
     assert [p.text for p in picked] == ["职业及工作条件：软件工程师，工作压力较大"]
+
+
+def test_a_name_saying_which_document_is_meant_picks_no_line_of_it():
+    """"the hosting agreement with Northbeam": Northbeam says which agreement (``Asked.subject``); the opening line
+    writing the party's name out is no answer to how long the initial term is — the term clause is."""
+    from dropqa.answering.compose import extractive
+    from dropqa.text.asked import title_case_names
+
+    q = "How long is the initial term of the hosting agreement with Northbeam?"
+    assert title_case_names(q) == {"northbeam"}
+    assert title_case_names("What is the RPO of the Kestrel Payments Gateway?") == {"kestrel", "payments", "gateway"}
+    w = {"initial": 1.6, "term": 1.5, "hosting": 2.8, "agreement": 2.4, "northbeam": 3.1}
+    hits = [hit("n1", 'This Managed Hosting Services Agreement is made on 20 February 2025 between Northbeam '
+                      'Hosting Ltd. and Minglan Software Co., Ltd.', 0.64),
+            hit("n2", "Signed for and on behalf of Northbeam Hosting Ltd.: Daniel Ho, Managing Director.", 0.6),
+            hit("n3", "3.1 This Agreement starts on the Effective Date and continues for an initial term of "
+                      "twenty-four (24) months.", 0.55)]
+    hits = [h.model_copy(update={"document_name": "contract.pdf", "breadcrumb": "MANAGED HOSTING SERVICES AGREEMENT"})
+            for h in hits]
+    composed = extractive("en", q, list(w), w, hits, 3, cfg=CFG, documents={"d"},
+                          subjects={"hosting", "agreement", "northbeam"})
+    assert composed is not None and "twenty-four (24) months" in " ".join(composed.lines)
+    assert "Daniel Ho" not in " ".join(composed.lines) and "20 February" not in " ".join(composed.lines)

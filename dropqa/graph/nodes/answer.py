@@ -27,7 +27,7 @@ from dropqa.graph.nodes.common import decide_answerable, has_model, last_ai, mod
 from dropqa.graph.prompts import fill
 from dropqa.graph.state import State, TraceStep
 from dropqa.models.chat import ChatUnavailable, Usage, ainvoke_chat, text_of
-from dropqa.retrieval.answerability import Decision, attribute_unlinked, quote_holds, refusal_rule
+from dropqa.retrieval.answerability import Asked, Decision, attribute_unlinked, quote_holds, refusal_rule
 from dropqa.retrieval.fusion import calibrate_similarity
 from dropqa.retrieval.hits import Hit
 from dropqa.services import Context, Services
@@ -40,6 +40,7 @@ from dropqa.text.asked import (
     only_repeats,
     quoted,
     subject_naming,
+    title_case_names,
 )
 from dropqa.text.messages import render
 from dropqa.text.segment import names_a_thing
@@ -204,6 +205,14 @@ def without_name(question: str, subject: frozenset[str]) -> str:
     return out or question
 
 
+def named_subjects(question: str, asked: Asked) -> set[str]:
+    """The question's subject words it writes as names ("Northbeam" of "the hosting agreement with Northbeam",
+    ``text.asked.title_case_names``): a line holding only them does not answer. Not the withheld names of a
+    Chinese record (喻某某), whose roles ("patient") would then count as naming words too: a record's lines
+    all hold them."""
+    return set(asked.subject) & title_case_names(question)
+
+
 def compose_offline(state: State, svc: Services) -> dict[str, Any]:
     """The answer without a model: composed from the passages for the question's kind, or an abstention."""
     cfg = svc.settings.retrieval
@@ -249,7 +258,8 @@ def compose_offline(state: State, svc: Services) -> dict[str, Any]:
         elif composed is None:
             composed = compose.extractive(lang, question, terms, weights, pool, cfg.answer_sentences, translations,
                                           cfg=svc.settings.answer, documents=named, similarity=similarity,
-                                          linked=set(intent.linked))
+                                          linked=set(intent.linked),
+                                          subjects=named_subjects(question, state.quality.asked) if named else ())
         if composed is not None and lacks_required_kind(composed.lines[1:], question,
                                                         svc.settings.answer.required_kinds,
                                                         gate_terms(question, state.quality.asked.weights(weights),

@@ -68,6 +68,7 @@ from dropqa.text.asked import (
     held_share,
     holds_kind,
     people_named,
+    title_case_names,
 )
 from dropqa.text.entities import years_in
 from dropqa.text.lang import detect_language
@@ -270,6 +271,9 @@ def asked_of(svc: Services, result: RetrievalResult, pool: list[Hit], named: dic
     else:
         return Asked()
     subject |= people_named(query, result.terms)  # 罗某's defender 彭某某: who is asked about, not what
+    own_text = "\n".join(h.content.lower() for h in pool if h.document_id in documents)
+    if named:  # "the hosting agreement with Northbeam": a name its document writes says which one, not what is asked
+        subject |= {t for t in title_case_names(query) & set(result.terms) if holds(own_text, t)}
     ask = ask_weights(result.weights, subject)
     own_scope = replace(scope, document_ids=tuple(uuid.UUID(d) for d in sorted(documents)))
     held, missing = held_in(svc, ask, result.translations, own_scope)
@@ -281,7 +285,6 @@ def asked_of(svc: Services, result: RetrievalResult, pool: list[Hit], named: dic
     best = [h for h in pool[: svc.settings.retrieval.top_k]
             if h.document_id not in siblings and has_han(h.content) == asked_in_han]
     text = "\n".join(f"{h.breadcrumb}\n{h.content}" for h in best)
-    own_text = "\n".join(h.content.lower() for h in pool if h.document_id in documents)
     near = "\n".join(f"{h.breadcrumb}\n{h.content}" for h in best if linked_to(h, documents, subject, own_text))
 
     def unwritten_in(passages: str) -> list[str]:
