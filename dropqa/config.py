@@ -306,7 +306,7 @@ class AnswerSettings(Section):
         "meaning to the question beside the share of the asked words it holds (ties between labels holding the "
         "same words; swept on the dragonball dev suites)")
     absent_attribute_share: float | None = Field(
-        0.5, ge=0.0, le=1.0, description="a question that names one subject and asks one fact of it is answered "
+        0.55, ge=0.0, le=1.0, description="a question that names one subject and asks one fact of it is answered "
         "'the documents do not say' when this share of what it asks is written neither in the subject's documents "
         "nor in the best passages (fitted: python -m dropqa.evals.fit absent; null turns the check off)")
     nowhere_share: float | None = Field(
