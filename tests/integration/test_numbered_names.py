@@ -27,6 +27,12 @@ DOCUMENTS = {
         "事故导致机上228人死亡。\n"),
     "TRIAL_102.txt": (
         "花火\n\n《花火》为日本音乐团体Mr.Children的第十二张单曲，于1999年发行，收录于专辑《Q》。\n"),
+    # an empress's page, and her niece's page, which names her aunt the empress 王穆之 once
+    "TRIAL_421.txt": (
+        "何法倪\n\n何法倪，晋穆帝司马聃的皇后。穆帝去世后，穆帝堂兄晋哀帝司马丕随后即位，尊何皇后为穆皇后。"
+        "何法倪因为是名家世族之后，获选为后，并于升平元年（357年）八月册立为皇后。\n"),
+    "TRIAL_422.txt": (
+        "王法慧\n\n王法慧，晋陵郡太守王蕴之女，哀靖皇后王穆之的侄女，晋孝武帝司马曜皇后。\n"),
     "rochester-new-york.md": (
         "# Rochester, New York\n\nRochester is a city in the U.S. state of New York. With a population of 211,328 "
         "residents, Rochester is the third most populous city in New York state.\n"),
@@ -47,11 +53,13 @@ def corpus(indexer, tmp_path_factory: pytest.TempPathFactory) -> Path:
     ("EXILE（放浪兄弟）的第16张单曲是什么？", "第16张"),
     ("When did the second season of Harbor Lights premiere on Netflix?", "second season"),
     ("What is the population of Rochester, Minnesota?", "Minnesota"),  # a namesake's page
+    # another empress's page answers when 王穆之 was made empress: it never writes her name, her niece's page does
+    ("晋哀帝的皇后王穆之是在哪一年被册立为皇后的？", "王穆之"),
 ])
 def test_a_look_alike_of_the_series_does_not_answer(services, corpus, question, named):
     result = ask(services, question)
     assert not result.answerable, result.answer
-    assert named in result.answer and not any(w in result.answer for w in ("1978", "2017", "211,328"))
+    assert named in result.answer and not any(w in result.answer for w in ("1978", "2017", "211,328", "357"))
 
 
 @pytest.mark.parametrize(("question", "expected"), [
@@ -59,6 +67,7 @@ def test_a_look_alike_of_the_series_does_not_answer(services, corpus, question, 
     ("EXILE（放浪兄弟）的第15张单曲是什么？", "real world"),  # 第十五张 in the text
     ("When did season 1 of Harbor Lights premiere on Netflix?", "March 3, 2017"),  # "the first season"
     ("What is the population of Rochester, New York?", "211,328"),
+    ("晋穆帝的皇后何法倪是在哪一年被册立为皇后的？", "357年"),
 ])
 def test_the_one_the_documents_are_about_is_answered(services, corpus, question, expected):
     result = ask(services, question)

@@ -22,6 +22,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from dropqa.answering.arithmetic import worked
+from dropqa.answering.chain import describes_link
 from dropqa.answering.consistency import Conflict, claims_in, distinctive_terms, subject_conflicts, subject_of
 from dropqa.blocking import in_thread
 from dropqa.config import AnswerSettings
@@ -34,7 +35,7 @@ from dropqa.store import search as store_search
 from dropqa.store.scope import Scope
 from dropqa.text.messages import render
 from dropqa.text.numbered import Numbered, counter_words, numbered_names, place_qualifiers, writes_numbered
-from dropqa.text.segment import han_bigrams, has_han
+from dropqa.text.segment import han_bigrams, has_han, proper_words
 
 _CITE = re.compile(r"\[(\d+)\]")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
@@ -258,7 +259,8 @@ async def verify(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         return {**update, **abstain(state)}
     question = state.search_text
     names, places = numbered_names(question), place_qualifiers(question)
-    if state.intent.kind == "fact" and (names or places):
+    people = chinese_names(question) if state.intent.kind == "fact" and not describes_link(question) else []
+    if state.intent.kind == "fact" and (names or places or people):
         scope = runtime.context.scope(state.version)
         hits = [pool[i] for i in cited]
         if names and await in_thread(numbered_elsewhere, svc, scope, names, hits, question):
@@ -267,7 +269,34 @@ async def verify(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         if places and (unwritten := await in_thread(places_unwritten, svc, scope, places, hits, question)):
             # "the population of Rochester, Minnesota" answered from Rochester, New York's page
             return {**update, **abstain(state, numbered=unwritten)}
+        if people and (unwritten := await in_thread(names_elsewhere, svc, scope, people, hits, question)):
+            # "晋哀帝的皇后王穆之是在哪一年被册立为皇后的？" answered from 何法倪's page, which never writes 王穆之
+            return {**update, **abstain(state, numbered=unwritten)}
     return update
+
+
+def chinese_names(question: str) -> list[str]:
+    """The names of three characters or more jieba tags in a Chinese question (王穆之, 晋哀帝, 黑龙江省): who or
+    what it asks about, which the documents an answer cites must write somewhere. Not a withheld name (柏某) nor
+    jieba's guess across a conjunction ("和柏某", "和紫霞" of "…人民法院和紫霞市…")."""
+    if not has_han(question):
+        return []
+    return sorted(w for w in proper_words(question) if len(w) >= 3 and has_han(w) and "某" not in w
+                  and not w.startswith(_JOINING))
+
+
+_JOINING = ("和", "与", "及", "跟", "同", "或")  # a word jieba starts with one of these joins two names
+
+
+def names_elsewhere(svc: Services, scope: Scope, names: list[str], cited: list[Hit], question: str) -> list[str]:
+    """The names a question gives (``chinese_names``) that the documents an answer cites write nowhere though
+    another document does: the answer is about someone else (何法倪's page for 王穆之, whom 王法慧's names).
+    A name no document writes is the written-nowhere check's (``retrieval.search.written_nowhere``)."""
+    missing = places_unwritten(svc, scope, names, cited, question)
+    if not missing:
+        return []
+    written = store_search.written_terms(svc.db, missing, scope)
+    return [n for n in missing if n in written]
 
 
 def places_unwritten(svc: Services, scope: Scope, places: list[str], cited: list[Hit], question: str) -> list[str]:
