@@ -189,15 +189,19 @@ def continuation(hits: list[Hit], i: int) -> tuple[int, str] | None:
 
 
 def asked_terms(hit: Hit, weights: dict[str, float], subject_weight: float,
-                naming: Collection[str] = ()) -> dict[str, float]:
+                naming: Collection[str] = (), translations: dict[str, list[str]] | None = None) -> dict[str, float]:
     """The question's term weights with the terms that name ``hit``'s document (its file name or
     root title) discounted to ``subject_weight``: they hold for every sentence of it, so the rest of
     the question picks. ``naming``: more words naming the question's subjects (the role a name is given: "the
     defendants Q. Ruiz and M. Ward"), discounted alike; and so is the kind of document the question names
     ("According to the hospitalization records of …": "Emergency Records: None … Consultation Records: …" is not
-    more of an answer to "what are the diagnoses" than "Preliminary Diagnosis: Acute Schistosomiasis")."""
+    more of an answer to "what are the diagnoses" than "Preliminary Diagnosis: Acute Schistosomiasis").
+    ``translations``: a term names the document in the other language too (法院 of "Ashland, Charleston法院" is the
+    "Court" of "Ashland, Charleston, Court": "Court Clerk: …" is no line stating what is asked)."""
     root = hit.names()
-    return {t: w * subject_weight if t in root or t in naming or is_document_kind(t) else w
+    other = {t for t in weights if any(has_han(x) != has_han(t) and holds(root, x.lower())
+                                       for x in (translations or {}).get(t, ()))}
+    return {t: w * subject_weight if t in root or t in naming or t in other or is_document_kind(t) else w
             for t, w in weights.items()}
 
 
@@ -208,10 +212,10 @@ def _asks(term: str, ask: dict[str, float], weights: dict[str, float]) -> bool:
 
 
 def _context_asked(hit: Hit, terms: list[str], weights: dict[str, float], cfg: AnswerSettings,
-                   naming: Collection[str]) -> set[str]:
+                   naming: Collection[str], translations: dict[str, list[str]] | None = None) -> set[str]:
     """What the question asks that ``hit``'s heading path or first line (a table's caption or header) holds:
     what every row of the passage is about."""
-    ask = asked_terms(hit, weights, cfg.subject_weight, naming)
+    ask = asked_terms(hit, weights, cfg.subject_weight, naming, translations)
     text = _context(hit)
     return {t for t in terms if _asks(t, ask, weights) and holds(text, t)}
 
@@ -312,7 +316,7 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
         units = sentence_units(hit)
         # Terms that name the passage's document ("Parker City Hospital", "星图计划") hold for every
         # sentence in it: what picks the sentence is the rest of the question.
-        ask = asked_terms(hit, weights, cfg.subject_weight, naming)
+        ask = asked_terms(hit, weights, cfg.subject_weight, naming, translations)
         crumb = _flat(hit.breadcrumb)
         cont = continuation(hits, idx)
         asking = asked_before(hits, idx)  # the question this chat message answers: what it is about
@@ -365,8 +369,8 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
         # itself (销售岗's laptop row) answers only when it, or its table's heading and caption, also holds
         # something else the question asks (住宿费限额标准 over the 一线城市 row)
         item_words = {t for t in terms if any(holds(item, t) for item in rivalled)}
-        candidates = [c for c in candidates
-                      if (c.asked | _context_asked(hits[c.hit_index], terms, weights, cfg, naming)) - item_words]
+        candidates = [c for c in candidates if (c.asked | _context_asked(hits[c.hit_index], terms, weights, cfg,
+                                                                         naming, translations)) - item_words]
     if not candidates:
         return []
     if require_asked and any(c.asked for c in candidates):

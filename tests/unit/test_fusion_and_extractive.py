@@ -523,3 +523,17 @@ def test_a_name_saying_which_document_is_meant_picks_no_line_of_it():
                           subjects={"hosting", "agreement", "northbeam"})
     assert composed is not None and "twenty-four (24) months" in " ".join(composed.lines)
     assert "Daniel Ho" not in " ".join(composed.lines) and "20 February" not in " ".join(composed.lines)
+
+
+def test_a_word_naming_the_document_in_the_other_language_is_no_asked_word():
+    """"Ashland, Charleston法院审理的…案中，被告T. Collins的职业是什么？": 法院 is the "Court" of the judgement's
+    name, in translation — it names the document as "Ashland" does, so "Court Clerk: Ashland, Charleston,
+    Procuratorate" states nothing asked."""
+    from dropqa.answering.extractive import asked_terms
+
+    doc = hit("n1", "**Court Clerk:** Ashland, Charleston, Procuratorate").model_copy(
+        update={"document_name": "126_judgement.md", "breadcrumb": "Ashland, Charleston, Court > Title"})
+    w = {"法院": 2.0, "职业": 3.0, "被告": 1.0}
+    ask = asked_terms(doc, w, 0.1, translations={"法院": ["court", "law court"], "职业": ["occupation"]})
+    assert ask["法院"] == pytest.approx(0.2) and ask["职业"] == 3.0
+    assert asked_terms(doc, w, 0.1)["法院"] == 2.0  # without its translations it is a word like any other
