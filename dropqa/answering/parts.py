@@ -300,9 +300,15 @@ def _names_another(hit: Collection[str], name: frozenset[str], proper: set[str] 
     its own with words this one lacks ("World" of "UNESCO World Heritage Site" is no naming of "Real world";
     "Riverside Court" is one of "Riverside, Glenwood, Court"), or one word alone, in lower case, in a question that
     writes its names capitalised ("the first modern greenhouses … Northwest Africa" names no "Modern history";
-    "the hosting agreement with Northbeam" still names "Hosting Services Agreement")."""
-    if set(hit) >= name or not all(t.isascii() for t in name):
+    "the hosting agreement with Northbeam" still names "Hosting Services Agreement"). Nor all of it, when its
+    capitalised words are written inside another name and the rest in lower case: "Humboldt Peak, … what mountain
+    range?" names "Humboldt Peak (Colorado)", not "Humboldt Range"."""
+    if not all(t.isascii() for t in name):
         return False
+    if set(hit) >= name:  # not "English Lake District" of "Lake District": that name writes all of it
+        inside = {t for t in hit if any(t in phrase and not phrase <= name for phrase in phrases)}
+        outside = set(hit) - inside
+        return bool(inside) and bool(outside) and bool(proper) and not outside & proper
     if proper and len(hit) == 1 and not set(hit) & proper:
         return True
     return any(set(hit) & phrase and not phrase <= name for phrase in phrases)

@@ -568,3 +568,14 @@ def test_a_quarter_names_no_document():
               _row("chat", "技术部工作群聊天记录_2025年3月.txt")]
     assert "q1" not in _ids(named_documents("技术部第一季度团建最后定在哪里？", titles, SHARE))
     assert _ids(named_documents("第一季度经营分析会提出了哪些风险？", titles, SHARE)) == ["q1"]
+
+
+def test_a_name_inside_another_name_and_a_lower_case_word_name_nothing():
+    # "Humboldt" is written inside "Humboldt Peak", "range" in lower case: the peak's page is named, not the range's
+    titles = [*TITLES, _row("range", "humboldt-range.md", "Humboldt Range"),
+              _row("peak", "humboldt-peak-colorado.md", "Humboldt Peak (Colorado)"),
+              _row("lake", "lake-district.md", "Lake District")]
+    q = "Humboldt Peak, in the state where Silverton is located, is part of what mountain range?"
+    assert _ids(named_documents(q, titles, SHARE)) == ["peak"]
+    # a name the question writes whole inside a longer one is named still
+    assert _ids(named_documents("Which county is the English Lake District in?", titles, SHARE)) == ["lake"]
