@@ -31,6 +31,7 @@ from dropqa.retrieval.hits import Hit
 from dropqa.text.asked import VALUE_KINDS, expected_kind, held_share, holds_kind
 from dropqa.text.entities import chinese_names
 from dropqa.text.segment import has_han, query_terms
+from dropqa.text.subjects import TIMES
 
 # What a question describes instead of naming: "the country Signmark is from", "the state where X is located",
 # "the director of Y", "Z's birthplace", "X所在的城市", "Y的导演的…".
@@ -160,11 +161,14 @@ class Link:
 
 def _entities(text: str) -> list[str]:
     """Names in ``text``; an English name joined by "of" also by its tail ("Chancellor of University of Kansas"
-    names the University of Kansas too)."""
+    names the University of Kansas too). Not a month or weekday ("January" of "January 23, 2009"): a time,
+    which a line about anything may write."""
     if has_han(text):
         return chinese_names(text)
     out: list[str] = []
     for name in english_entities(text):
+        if name.lower() in TIMES:
+            continue
         parts = name.split(" of ")
         out += [" of ".join(parts[k:]) for k in range(len(parts))]
     return out

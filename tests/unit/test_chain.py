@@ -272,3 +272,13 @@ def test_no_link_when_a_quoted_line_of_the_named_report_already_answers():
     pool[1] = pool[1].model_copy(update={"node_id": "tarrington:2", "position": 2})
     assert last_link(question, _weights(question), pool, [(0, bonds), (1, start)], enough=0.6, passages=10,
                      similarity=_overlap(question), within=["tarrington"]) is None
+
+
+def test_a_month_the_subject_lines_write_is_no_entity_of_the_chain():
+    """Signmark's page writes "January 23, 2009": the markka's line about the euro's introduction "on 1 January
+    2002" is linked by that month only, and is no link; the line naming Finland is."""
+    signmark = _hit(SIGNMARK + " Signmark won his qualifying round on January 23, 2009.", "signmark", "Signmark")
+    replaced = _hit("The markka was replaced by the euro, which had been introduced, in cash form, on 1 January "
+                    "2002, when the euro was the official currency.", "finnish-markka", "Finnish markka")
+    link = _link(QUESTION, [signmark, replaced, POOL[3]], [(0, SIGNMARK)])
+    assert link is not None and link.entity == "finland" and "Finnish markka was the currency" in link.text
