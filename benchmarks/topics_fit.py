@@ -7,16 +7,17 @@
 Reads what indexing stored (each document's passages, titles, phrases and mean embedding), recomputes the
 concepts for each ``title_weight`` and English gloss setting (``english_gloss_share``, ``english_translations``)
 tried, and scores every combination of those, ``concept_weight``, ``embedding_language_shift`` and
-``merge_distance`` by the worse of purity and adjusted
+``neighbours`` (the spectral clustering's graph) by the worse of purity and adjusted
 Rand index of the primary topics against ``suites/topics_mixed/labels.yaml`` — the same functions
 :func:`~dropqa.ingestion.topic_clusters.refresh_topics` runs. A cell is allowed only when on the guard
 corpus (``suites/topics_guard``: Chinese company documents beside English court judgements) no topic holds
 a judgement together with a company document. A single best cell would be fitted to this corpus's
-accidents, so the choice is the allowed cell whose neighbourhood (the merge distances within ±``SPAN`` at
-the same weights, disallowed ones counting 0) scores best on average: a setting that works on a plateau,
-not on a peak. ``secondary_ratio`` is then chosen as the largest ratio (fewest second
+accidents, so the choice is the allowed cell whose neighbourhood (the ``neighbours`` within ±``SPAN`` places
+of ``NEIGHBOURS`` at the same weights, disallowed ones counting 0) scores best on average: a setting that works
+on a plateau, not on a peak. ``secondary_ratio`` is then chosen as the largest ratio (fewest second
 topics) that still finds the labelled second subjects. ``center_min_documents`` is a guard for small bases
-(this corpus has 15+ documents per language) and is not fitted here.
+(this corpus has 15+ documents per language) and is not fitted here, nor is ``alone_below`` (0: a document
+no closer to its group than to an average document stands alone — the centred similarities' own zero).
 
 Writes ``benchmarks/results/topics_fit.{json,md}`` (the chosen setting; the ``KEPT_CELLS`` cells passing the guard
 with the best plateau means)
@@ -47,9 +48,9 @@ GLOSS_SHARES = (0.0, 0.25, 0.5, 0.75)  # english_gloss_share; 0 = English words 
 TRANSLATIONS = (1, 2, 3)  # english_translations
 CONCEPT_WEIGHTS = tuple(round(x, 2) for x in np.arange(0.0, 1.0001, 0.1))
 SHIFTS = (0.0, 0.2, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
-MERGE_DISTANCES = tuple(round(x, 3) for x in np.arange(0.80, 1.1001, 0.01))
+NEIGHBOURS = (2, 3, 4, 5, 6, 7, 8, 10, 12, 0)  # the graph's links per document, sparse to dense (0 = all)
 SECONDARY_RATIOS = tuple(round(x, 2) for x in np.arange(0.5, 1.0001, 0.05))
-SPAN = 0.03
+SPAN = 2  # places of NEIGHBOURS either side
 KEPT_CELLS = 300  # of the grid's cells in topics_fit.json: the best plateaus passing the guard
 
 
@@ -109,8 +110,8 @@ def mixed_topics(groups: list[str], labels: list[int]) -> int:
     return sum(1 for gs in held.values() if len(gs) > 1)
 
 
-# title_weight, english_gloss_share, english_translations, concept_weight, embedding_language_shift, merge_distance
-Key = tuple[float, float, int, float, float, float]
+# title_weight, english_gloss_share, english_translations, concept_weight, embedding_language_shift, neighbours
+Key = tuple[float, float, int, float, float, int]
 
 
 def gloss_settings() -> list[tuple[float, int]]:
@@ -156,27 +157,29 @@ def main(argv: list[str] | None = None) -> int:
                     sim = similarity(bags, vectors, languages, cell)
                     guard_sim = similarity(guard_bags, guard_vectors, guard_languages, cell)
                     sims[(tw, share, k, cw, shift)] = sim
-                    for md in MERGE_DISTANCES:
-                        labs = group(sim, md)
+                    for nb in NEIGHBOURS:
+                        labs = group(sim, nb, base.alone_below)
                         purity, ari = scores(truth, labs)
-                        grid[(tw, share, k, cw, shift, md)] = (purity, ari, len(set(labs)),
-                                                               mixed_topics(guard_groups, group(guard_sim, md)))
+                        grid[(tw, share, k, cw, shift, nb)] = (
+                            purity, ari, len(set(labs)),
+                            mixed_topics(guard_groups, group(guard_sim, nb, base.alone_below)))
 
     def value(key: Key) -> float:
         return min(grid[key][:2]) if grid[key][3] == 0 else 0.0
 
     def plateau(key: Key) -> float:
-        near = [value((*key[:5], m)) for m in MERGE_DISTANCES if abs(m - key[5]) <= SPAN + 1e-9]
+        at = NEIGHBOURS.index(key[5])
+        near = [value((*key[:5], m)) for m in NEIGHBOURS[max(0, at - SPAN): at + SPAN + 1]]
         return float(np.mean(near))
 
     allowed = [k for k in grid if grid[k][3] == 0]
     best = max(allowed, key=lambda k: (plateau(k), value(k)))
-    tw, share, translations, cw, shift, md = best
+    tw, share, translations, cw, shift, nb = best
     also = [(i, s) for i, d in enumerate(docs) for s in labels[d["filename"]].get("also") or []]
     ratios = []
     for ratio in SECONDARY_RATIOS:
         placed = place(sims[(tw, share, translations, cw, shift)],
-                       base.model_copy(update={"merge_distance": md, "secondary_ratio": ratio}))
+                       base.model_copy(update={"neighbours": nb, "secondary_ratio": ratio}))
         members: dict[int, list[str]] = {}
         for subject, lab in zip(truth, placed.labels, strict=True):
             members.setdefault(lab, []).append(subject)
@@ -193,16 +196,15 @@ def main(argv: list[str] | None = None) -> int:
     lines = ["# Fitting the topic settings (suites/topics_mixed, guarded by suites/topics_guard)", "",
              f"{len(docs)} labelled documents, {len(guard)} guard documents; grid: title_weight {TITLE_WEIGHTS}, "
              f"english_gloss_share {GLOSS_SHARES} × english_translations {TRANSLATIONS}, concept_weight 0–1 by 0.1, "
-             f"embedding_language_shift {SHIFTS}, merge_distance "
-             f"{MERGE_DISTANCES[0]}–{MERGE_DISTANCES[-1]} by 0.01 ({len(grid)} cells, {len(allowed)} pass the "
-             f"guard). Score = min(purity, ARI); the choice maximises its mean over merge distances within "
-             f"±{SPAN} (cells failing the guard count 0).", "",
-             "| title_weight | gloss share | translations | concept_weight | language shift | merge_distance | "
+             f"embedding_language_shift {SHIFTS}, neighbours {NEIGHBOURS} (0 = all) ({len(grid)} cells, "
+             f"{len(allowed)} pass the guard). Score = min(purity, ARI); the choice maximises its mean over the "
+             f"neighbours within ±{SPAN} places (cells failing the guard count 0).", "",
+             "| title_weight | gloss share | translations | concept_weight | language shift | neighbours | "
              "purity | ARI | topics | guard: mixed topics | plateau mean |", "|---" * 11 + "|"]
 
     def row(k: Key, note: str = "") -> str:
         p, a, n, mixed = grid[k]
-        return (f"| {k[0]:g} | {k[1]:g} | {k[2]} | {k[3]:g} | {k[4]:g} | {k[5]:.2f} | {p:.3f} | {a:.3f} | {n} | "
+        return (f"| {k[0]:g} | {k[1]:g} | {k[2]} | {k[3]:g} | {k[4]:g} | {k[5]} | {p:.3f} | {a:.3f} | {n} | "
                 f"{mixed} | {plateau(k):.3f} |{note}")
 
     lines.append(row(best, " ← chosen"))
@@ -214,17 +216,17 @@ def main(argv: list[str] | None = None) -> int:
               + (" ← chosen" if r["secondary_ratio"] == chosen_ratio else "") for r in ratios]
     lines += ["", f"Chosen: `title_weight={tw:g}`, `english_gloss_share={share:g}`, "
               f"`english_translations={translations}`, "
-              f"`concept_weight={cw:g}`, `embedding_language_shift={shift:g}`, `merge_distance={md:.2f}`, "
+              f"`concept_weight={cw:g}`, `embedding_language_shift={shift:g}`, `neighbours={nb}`, "
               f"`secondary_ratio={chosen_ratio:.2f}` (the defaults in dropqa/config.py TopicSettings)."]
     chosen = {"title_weight": tw, "english_gloss_share": share, "english_translations": translations,
-              "concept_weight": cw, "embedding_language_shift": shift, "merge_distance": md,
+              "concept_weight": cw, "embedding_language_shift": shift, "neighbours": nb,
               "secondary_ratio": chosen_ratio}
     kept = sorted(allowed, key=lambda c: (-plateau(c), -value(c)))[:KEPT_CELLS]
     write_results(args.out, "topics_fit", {"chosen": chosen, "ratios": ratios, "cells": len(grid),
                                            "allowed": len(allowed),
                                            "grid": [{"title_weight": c[0], "english_gloss_share": c[1],
                                                      "english_translations": c[2], "concept_weight": c[3],
-                                                     "embedding_language_shift": c[4], "merge_distance": c[5],
+                                                     "embedding_language_shift": c[4], "neighbours": c[5],
                                                      "purity": round(grid[c][0], 4), "ari": round(grid[c][1], 4),
                                                      "topics": grid[c][2], "guard_mixed": grid[c][3],
                                                      "plateau": round(plateau(c), 4)}

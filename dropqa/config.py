@@ -199,11 +199,11 @@ class TopicSettings(Section):
     """How documents are grouped into topics (ingestion/topic_clusters.py). The numbers are fitted on the
     labelled mixed corpus by ``python -m benchmarks.topics_fit`` (suites/topics_mixed, docs/benchmarks.md)."""
 
-    concept_weight: float = _share(0.8, "a pair of documents' similarity: weight of their shared concepts (key "
+    concept_weight: float = _share(1.0, "a pair of documents' similarity: weight of their shared concepts (key "
                                    "terms and titles in one vocabulary, TF-IDF); the rest is their embeddings")
-    title_weight: float = Field(3.0, ge=0.0, description="titles count this many times among a document's "
+    title_weight: float = Field(1.0, ge=0.0, description="titles count this many times among a document's "
                                 "concepts (and its file name, unless it is a lower-case English one)")
-    english_gloss_share: float = _share(0.5, "an English word's share of its concept count given to what a Chinese "
+    english_gloss_share: float = _share(0.75, "an English word's share of its concept count given to what a Chinese "
                                         "document's concepts hold for it: the first gloss of each of its first "
                                         "english_translations Chinese translations ('revenue' -> 收入 -> income); "
                                         "0 = the English word alone")
@@ -212,13 +212,16 @@ class TopicSettings(Section):
     concepts_per_document: int = Field(200, ge=10, description="concept counts kept per document at indexing")
     concept_chars: int = Field(60_000, ge=1000, description="a document's concepts are read from its titles and "
                                "its first this many characters")
-    merge_distance: float = Field(0.99, ge=0.0, le=2.0, description="documents join one topic while the mean "
-                                  "distance (1 - similarity) between two groups stays below this (average "
-                                  "linkage); lower = more, smaller topics")
+    neighbours: int = Field(5, ge=0, description="documents are grouped by spectral clustering of a graph that "
+                            "links each document to this many of its most similar documents (0 = to all); the "
+                            "number of topics is where the graph's eigenvalues jump most")
+    alone_below: float = Field(0.0, ge=-1.0, le=1.0, description="a document whose mean similarity to the other "
+                               "documents of its group is at most this (0: no closer to them than to an average "
+                               "document of the collection) is a topic of its own")
     center_min_documents: int = Field(3, ge=1, description="a language with at least this many documents has "
                                       "its gap to the mean of all removed (see embedding_language_shift; the "
                                       "concepts fully); one with fewer is only centred on the mean of all")
-    embedding_language_shift: float = _share(0.2, "how much of the gap between a language's mean embedding and "
+    embedding_language_shift: float = _share(0.0, "how much of the gap between a language's mean embedding and "
                                              "the mean of all is removed (1 = each language centred on its own "
                                              "mean; less keeps languages whose subjects differ apart)")
     secondary_ratio: float = Field(0.5, ge=0.0, le=1.0, description="a document also carries another topic "

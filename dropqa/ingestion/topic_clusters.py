@@ -4,9 +4,10 @@ After indexing (a ``dropqa index`` / ``run`` batch, an eval corpus, a worker who
 once after a document is deleted, :func:`refresh_topics` recomputes them from what is stored:
 
 1. Documents are grouped on what they are about — their concepts (key terms and titles in one vocabulary
-   for both languages) and their embeddings, each language centred on its own mean so that the language
-   drops out (:mod:`dropqa.ingestion.topic_space`, fitted on a labelled mixed corpus). A document nearly as
-   close to a second group as to its own carries that topic too, with a lower confidence.
+   for both languages) and their embeddings (as fitted: the concepts alone), each language centred on its
+   own mean so that the language drops out, by spectral clustering of the documents' similarity graph
+   (:mod:`dropqa.ingestion.topic_space`, fitted on a labelled mixed corpus). A document nearly as close to a
+   second group as to its own carries that topic too, with a lower confidence.
 2. A group is named by a candidate phrase (:mod:`dropqa.ingestion.phrases`, kept per document at indexing)
    cut to its subject — the kind of document dropped ("信息安全管理办法" → 信息安全, "聊天记录" and "report"
    are no subjects), English phrases that end with a verb dropped ("employees receive") — in the language

@@ -15,10 +15,25 @@ is centred on the mean of all.) Centring assumes both languages cover similar su
 (English court judgements beside Chinese company rules) it would pair unrelated documents, so the
 embeddings' language gap is removed only in part (``embedding_language_shift``), fitted against such a
 corpus too. The similarity of two documents is
-``concept_weight × concepts + (1 − concept_weight) × embeddings`` (cosines of the centred vectors), and the
-documents are grouped by average-linkage agglomerative clustering cut at ``merge_distance``. A document
-also carries another group's topic when it is nearly as close to that group as to its own
-(``secondary_ratio``): a handbook with a section on passwords is also about security.
+``concept_weight × concepts + (1 − concept_weight) × embeddings`` (cosines of the centred vectors). As
+fitted, the concepts alone (``concept_weight`` 1): every passage's embedded text repeats its document's file
+name and the people and company it names, so one company's documents look alike in the embeddings whatever
+they are about.
+
+The documents are grouped by spectral clustering of that similarity seen as a graph: each document is linked
+to its ``neighbours`` most similar documents (0 = to all), a link weighing the similarity (negative ones none),
+and the number of groups is where the eigenvalues of the graph's normalised Laplacian jump most (the eigengap:
+k groups that are each well connected inside and weakly to the rest give k eigenvalues near 0, then a jump;
+only the gaps after eigenvalues below 1 count).
+Unlike a cut of an average-linkage tree at one distance, this weighs how a document is connected to a group
+against how the groups hang together — several weak links to one group (the business results of one company
+to its planning documents, through the projects and people they all name) no longer join it when the groups
+are better separated otherwise. The groups are cut from the leading eigenvectors by a QR decomposition with
+column pivoting (``cluster_qr``: deterministic, no random restarts). Spectral clustering puts every document in
+some group; one no closer to the other documents of its group than to an average document of the collection
+(its mean centred similarity to them at most ``alone_below``: a table of names and scores beside policies) is
+a group of its own instead. A document also carries another group's topic when it is nearly as close to that
+group as to its own (``secondary_ratio``): a handbook with a section on passwords is also about security.
 
 Pure numpy / SciPy: the fitting script (``benchmarks/topics_fit.py``) calls the same functions on
 stored inputs.
@@ -98,29 +113,69 @@ def similarity(bags: Sequence[Mapping[str, float]], vectors: Sequence[np.ndarray
     return sim if n else np.zeros((0, 0))
 
 
-def group(sim: np.ndarray, merge_distance: float) -> list[int]:
-    """Average-linkage clusters of the similarity matrix: groups join while the mean distance between them is
-    below ``merge_distance`` (labels 0…k−1, numbered in the order of their first document)."""
+def affinity(sim: np.ndarray, neighbours: int) -> np.ndarray:
+    """The similarity graph: positive similarities only, no self-links; with ``neighbours`` > 0 only the links
+    of each document to its ``neighbours`` most similar documents (kept when either end chose it)."""
     n = len(sim)
-    if n <= 2:
-        return [0] * n if n and (n == 1 or 1.0 - sim[0, 1] < merge_distance) else list(range(n))
-    from scipy.cluster.hierarchy import fcluster, linkage
-    from scipy.spatial.distance import squareform
+    a = np.clip((sim + sim.T) / 2.0, 0.0, None)
+    np.fill_diagonal(a, 0.0)
+    if 0 < neighbours < n - 1:
+        nearest = np.argsort(-a, axis=1, kind="stable")[:, :neighbours]
+        chosen = np.zeros((n, n), dtype=bool)
+        chosen[np.repeat(np.arange(n), neighbours), nearest.ravel()] = True
+        a = np.where(chosen | chosen.T, a, 0.0)
+    return a
 
-    distance = np.clip(1.0 - (sim + sim.T) / 2.0, 0.0, None)
-    np.fill_diagonal(distance, 0.0)
-    tree = linkage(squareform(distance, checks=False), method="average")
-    # fcluster keeps merges at or below t; "below merge_distance" is at or below the float just under it
-    flat = fcluster(tree, t=float(np.nextafter(merge_distance, -np.inf)), criterion="distance")
+
+def _cluster_qr(vectors: np.ndarray) -> np.ndarray:
+    """Rows of the spectral embedding to k groups (Damle, Minden and Ying 2019; as scikit-learn's
+    ``assign_labels="cluster_qr"``): the k most independent rows by QR with column pivoting, each row to the
+    one it is most aligned with."""
+    from scipy.linalg import qr, svd
+
+    k = vectors.shape[1]
+    _, _, pivots = qr(vectors.T, pivoting=True)
+    u, _, vt = svd(vectors[pivots[:k], :].T)
+    return np.abs(vectors @ (u @ vt)).argmax(axis=1)
+
+
+def group(sim: np.ndarray, neighbours: int, alone_below: float = 0.0) -> list[int]:
+    """Spectral clusters of the similarity matrix (see the module's docstring): the graph of
+    :func:`affinity`, as many groups as the largest gap between the eigenvalues of its normalised Laplacian
+    says, a document without any link or no closer to its group's other documents than ``alone_below`` a
+    group of its own (labels 0…k−1, numbered in the order of their first document)."""
+    n = len(sim)
+    a = affinity(sim, neighbours)
+    degree = a.sum(axis=1)
+    labels = np.full(n, -1)
+    linked = np.flatnonzero(degree > 0)
+    if len(linked) >= 2:
+        root = np.sqrt(degree[linked])
+        laplacian = np.eye(len(linked)) - a[np.ix_(linked, linked)] / np.outer(root, root)
+        values, vectors = np.linalg.eigh(laplacian)
+        # the largest gap after an eigenvalue below 1: one above says nothing of groups (a group's conductance,
+        # the share of its links that leave it, is below 1), and its gaps would split the collection into
+        # nearly one group per document
+        clustered = max(1, int((values < 1.0).sum()))
+        k = int(np.argmax(np.diff(values)[:clustered])) + 1
+        labels[linked] = _cluster_qr(vectors[:, :k] / root[:, None]) if k > 1 else 0
+    alone = [i for i in range(n) if labels[i] < 0 or not _close_to_group(sim, labels, i, alone_below)]
+    for extra, i in enumerate(alone):
+        labels[i] = n + extra
     first: dict[int, int] = {}
-    return [first.setdefault(int(x), len(first)) for x in flat]
+    return [first.setdefault(int(x), len(first)) for x in labels]
+
+
+def _close_to_group(sim: np.ndarray, labels: np.ndarray, i: int, alone_below: float) -> bool:
+    mates = [j for j in range(len(labels)) if j != i and labels[j] == labels[i]]
+    return not mates or float(sim[i, mates].mean()) > alone_below
 
 
 def place(sim: np.ndarray, settings: TopicSettings) -> Placement:
     """Groups, and each document's links with a confidence: ``(1 + mean similarity to its group's other
     documents) / 2`` for its own group (1 when it is alone), that scaled by the relative closeness for a
     second group it is at least ``secondary_ratio`` as close to."""
-    labels = group(sim, settings.merge_distance)
+    labels = group(sim, settings.neighbours, settings.alone_below)
     members: dict[int, list[int]] = {}
     for i, lab in enumerate(labels):
         members.setdefault(lab, []).append(i)

@@ -13,7 +13,7 @@ from dropqa.ingestion.phrases import noun_headed, subject_of, valid_name
 from dropqa.ingestion.pipeline import Indexer
 from dropqa.ingestion.rows import NodeRow
 from dropqa.ingestion.topic_clusters import Holders, candidate_names, pair_name, phrase_concepts, rank_phrases
-from dropqa.ingestion.topic_space import center, concept_matrix, group, place, similarity
+from dropqa.ingestion.topic_space import affinity, center, concept_matrix, group, place, similarity
 from dropqa.text.concepts import FILE_WORDS, concepts, english_glosses, specificity, title_text
 
 TRAVEL_ZH = "差旅费报销规定：出差住宿费标准，伙食补助，报销流程须提交发票。差旅费报销由财务部审核。"
@@ -45,7 +45,7 @@ def test_documents_group_by_subject_across_languages() -> None:
     bags = [concepts(t) for t in texts]
     settings = TopicSettings()
     sim = similarity(bags, [None] * len(bags), languages, settings)
-    labels = group(sim, settings.merge_distance)
+    labels = group(sim, settings.neighbours, settings.alone_below)
     assert labels[0] == labels[2] == labels[3] and labels[1] == labels[4] == labels[5], labels
     assert labels[0] != labels[1]
 
@@ -73,7 +73,7 @@ def test_a_document_near_a_second_group_carries_its_topic_too() -> None:
         [0.1, 0.0, 0.7, 1.0, 0.45],
         [0.5, 0.5, 0.45, 0.45, 1.0],
     ])
-    placed = place(sim, TopicSettings(merge_distance=0.6, secondary_ratio=0.85))
+    placed = place(sim, TopicSettings(neighbours=0, secondary_ratio=0.85))
     assert placed.labels[4] == placed.labels[0] != placed.labels[2]
     own, second = placed.links[4]
     assert own[0] == placed.labels[0] and second[0] == placed.labels[2] and own[1] > second[1]
@@ -110,13 +110,31 @@ def test_names_are_never_file_extensions_and_generic_words_rank_low() -> None:
     assert specificity("annual leave") == 1.0
 
 
-def test_groups_join_while_their_mean_distance_is_below_the_cut() -> None:
-    # three documents: a and b at distance 0.4, c at 0.9 from both; average linkage joins a+b, then c at 0.9
-    sim = np.array([[1.0, 0.6, 0.1], [0.6, 1.0, 0.1], [0.1, 0.1, 1.0]])
-    assert group(sim, 0.5) == [0, 0, 1]  # labels in the order of each group's first document
-    assert group(sim, 0.9) == [0, 0, 1]  # a mean distance of exactly the cut does not join
-    assert group(sim, 0.91) == [0, 0, 0]
-    assert group(sim, 0.4) == [0, 1, 2]
+def test_the_graph_s_eigengap_decides_the_groups_and_a_stray_document_stands_alone() -> None:
+    # two blocks of three (similar inside, unlike across) and a sixth document unlike every other
+    sim = np.full((7, 7), -0.1)
+    for block in ((0, 1, 2), (3, 4, 5)):
+        for i in block:
+            for j in block:
+                sim[i, j] = 0.6
+    sim[6, 0] = sim[0, 6] = 0.05  # one weak link: spectral clustering puts it somewhere...
+    np.fill_diagonal(sim, 1.0)
+    assert group(sim, 0) == [0, 0, 0, 1, 1, 1, 2]  # ...but no closer to that group than to the rest: alone
+    assert group(sim, 0, alone_below=-0.5) == [0, 0, 0, 1, 1, 1, 0]
+    assert group(sim, 2) == [0, 0, 0, 1, 1, 1, 2]  # a sparse graph (two links each) finds the same blocks
+    one = np.full((3, 3), 0.5)
+    np.fill_diagonal(one, 1.0)
+    assert group(one, 0) == [0, 0, 0]  # one subject: one group
+    assert group(np.eye(3), 0) == [0, 1, 2]  # nothing alike: each alone
+    assert group(np.eye(1), 5) == [0] and group(np.zeros((0, 0)), 5) == []
+
+
+def test_the_graph_links_each_document_to_its_nearest() -> None:
+    sim = np.array([[1.0, 0.9, 0.2, -0.3], [0.9, 1.0, 0.1, 0.4], [0.2, 0.1, 1.0, 0.3], [-0.3, 0.4, 0.3, 1.0]])
+    assert np.allclose(affinity(sim, 0), np.clip(sim - np.eye(4), 0, None))  # all positive links
+    nearest = affinity(sim, 1)
+    # 0 and 1 choose each other, 2 chooses 3, 3 chooses 1 (kept when either end chose it)
+    assert (nearest > 0).sum() == 6 and min(nearest[0, 1], nearest[2, 3], nearest[1, 3]) > 0 and nearest[0, 2] == 0
 
 
 def test_titles_are_the_sections_and_a_file_name_that_is_no_common_words() -> None:
