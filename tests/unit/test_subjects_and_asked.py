@@ -802,10 +802,10 @@ def test_two_questions_joined_by_and_ask_several_values() -> None:
 
 
 def test_the_chinese_names_an_answer_must_keep_to():
-    from dropqa.graph.nodes.verify import chinese_names
+    from dropqa.graph.nodes.verify import question_names
 
-    assert "王穆之" in chinese_names("晋哀帝的皇后王穆之是在哪一年被册立为皇后的？")
+    assert "王穆之" in question_names("晋哀帝的皇后王穆之是在哪一年被册立为皇后的？")
     # not a withheld name, nor jieba's guess across a conjunction ("和柏某", "和紫霞")
     q = "根据晴川市紫霞区人民法院和紫霞市桂林区人民法院的判决书，唐某某和柏某的判刑时间谁更长？"
-    assert not [n for n in chinese_names(q) if "某" in n or n.startswith("和")]
-    assert chinese_names("Who was the defendant?") == []
+    assert not [n for n in question_names(q) if "某" in n or n.startswith("和")]
+    assert question_names("Who was the defendant?") == []

@@ -259,7 +259,7 @@ async def verify(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         return {**update, **abstain(state)}
     question = state.search_text
     names, places = numbered_names(question), place_qualifiers(question)
-    people = chinese_names(question) if state.intent.kind == "fact" and not describes_link(question) else []
+    people = question_names(question) if state.intent.kind == "fact" and not describes_link(question) else []
     if state.intent.kind == "fact" and (names or places or people):
         scope = runtime.context.scope(state.version)
         hits = [pool[i] for i in cited]
@@ -275,21 +275,22 @@ async def verify(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     return update
 
 
-def chinese_names(question: str) -> list[str]:
+_JOINING = ("和", "与", "及", "跟", "同", "或")  # a word jieba starts with one of these joins two names
+
+
+def question_names(question: str) -> list[str]:
     """The names of three characters or more jieba tags in a Chinese question (王穆之, 晋哀帝, 黑龙江省): who or
     what it asks about, which the documents an answer cites must write somewhere. Not a withheld name (柏某) nor
-    jieba's guess across a conjunction ("和柏某", "和紫霞" of "…人民法院和紫霞市…")."""
+    jieba's guess across a conjunction ("和柏某", "和紫霞" of "…人民法院和紫霞市…"). (``text.entities.chinese_names``
+    finds the names a passage writes, by another rule.)"""
     if not has_han(question):
         return []
     return sorted(w for w in proper_words(question) if len(w) >= 3 and has_han(w) and "某" not in w
                   and not w.startswith(_JOINING))
 
 
-_JOINING = ("和", "与", "及", "跟", "同", "或")  # a word jieba starts with one of these joins two names
-
-
 def names_elsewhere(svc: Services, scope: Scope, names: list[str], cited: list[Hit], question: str) -> list[str]:
-    """The names a question gives (``chinese_names``) that the documents an answer cites write nowhere though
+    """The names a question gives (``question_names``) that the documents an answer cites write nowhere though
     another document does: the answer is about someone else (何法倪's page for 王穆之, whom 王法慧's names).
     A name no document writes is the written-nowhere check's (``retrieval.search.written_nowhere``)."""
     missing = places_unwritten(svc, scope, names, cited, question)
