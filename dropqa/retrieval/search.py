@@ -28,7 +28,7 @@ from dropqa.store import recall, search
 from dropqa.store.scope import Scope
 from dropqa.text.asked import folded, name_phrases, written_as_one, written_together
 from dropqa.text.bilingual import dictionary_names_a_thing, dictionary_words, translate_terms
-from dropqa.text.forms import derived_forms, word_forms
+from dropqa.text.forms import alias_forms, derived_forms, word_forms
 from dropqa.text.segment import (
     coined_spans,
     compound_parts,
@@ -220,8 +220,10 @@ def with_forms(svc: Services, terms: list[str], translations: dict[str, list[str
                ) -> dict[str, list[str]]:
     """``translations`` with each English term's other inflections that the collection holds added to its
     alternative words ("occupations" finds "Occupation:", "sentencing" finds "sentenced"), and the noun of a verb
-    or the verb of a noun ("admitted" finds "Admission Time:", "diagnosed" finds "Diagnosis:")."""
-    forms = {t: [f for f in dict.fromkeys([*word_forms(t), *derived_forms(t)]) if f not in terms] for t in terms}
+    or the verb of a noun ("admitted" finds "Admission Time:", "diagnosed" finds "Diagnosis:"); and a Chinese word
+    for "another name of" the others (称之为 finds 又名: ``text.forms.alias_forms``)."""
+    forms = {t: [f for f in dict.fromkeys([*word_forms(t), *derived_forms(t), *alias_forms(t)]) if f not in terms]
+             for t in terms}
     present = search.present_terms(svc.db, sorted({f for fs in forms.values() for f in fs}), scope)
     out = {t: list(words) for t, words in translations.items()}
     for t, fs in forms.items():

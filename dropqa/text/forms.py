@@ -89,3 +89,13 @@ def word_forms(word: str) -> list[str]:
             if form != word and len(form) >= 3:
                 out.setdefault(form, None)
     return list(out)
+
+
+# The words Chinese writes for "another name of": a question asking 又称之为什么 is answered by a text writing
+# 又名 or 别称 — not by 简称, 旧称 or 原名, which are names of a kind of their own.
+_ALIAS = ("又称", "称之为", "称为", "又名", "别称", "别名", "俗称", "亦称", "也称", "又叫", "也叫", "叫做", "通称")
+
+
+def alias_forms(term: str) -> list[str]:
+    """The other words for "another name of" when ``term`` is one of them (又称之为 → 又名, 别称 …), else none."""
+    return [w for w in _ALIAS if w != term] if term in _ALIAS else []

@@ -61,6 +61,8 @@ DOCUMENTS = {
     "hosting_agreement.md": (
         "# Managed Hosting Agreement\n\n## 8. Liability\n\nEach party's total liability under this Agreement is "
         "limited to the fees paid in the twelve months before the claim.\n"),
+    # another name, written with another word for it (又名 for the question's 又称之为)
+    "阿閦佛.txt": "阿閦佛\n\n阿閦佛（「閦」音「触」），又名不动佛、无动佛，五方如来之中的东方佛。\n",
     # an actress's page, and a page on drama schools that never names her: what she trained at is not one hop away
     "naomie_harris.md": (
         "# Naomie Harris\n\nNaomie Melanie Harris (born 6 September 1976) is an English actress. She played Eve "
@@ -155,6 +157,7 @@ def test_only_things_no_document_writes_in_any_form_are_nowhere(services, corpus
     ("嘉沐冷链2024年的营业收入是多少？", "31.8亿元"),
     ("禾润农业2024年的营业收入是多少？", "12.6亿元"),  # what it writes as one is answered
     ("根据烟波市苹果区人民法院的判决书，被告人罗某的职业是什么？", "个体经营户"),  # 职业: stated by value
+    ("阿閦佛又称之为什么？", "不动佛"),  # 又名 is another word for 称之为
 ])
 def test_what_it_records_is_still_answered(services, corpus, question, expected):
     result = ask(services, question)

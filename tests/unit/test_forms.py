@@ -66,3 +66,10 @@ def test_an_adverb_is_a_form_of_its_adjective_and_back():
     assert "month" in derived_forms("monthly")
     assert holds("when working remotely, employees must connect", "remote")
     assert derived_forms("early") == [] and "like" not in derived_forms("likely")
+
+
+def test_the_chinese_words_for_another_name_stand_for_each_other():
+    from dropqa.text.forms import alias_forms
+
+    assert "又名" in alias_forms("称之为") and "别称" in alias_forms("又名") and "又名" not in alias_forms("又名")
+    assert alias_forms("简称") == [] and alias_forms("原名") == [] and alias_forms("name") == []
