@@ -96,6 +96,12 @@ def word_forms(word: str) -> list[str]:
 _ALIAS = ("又称", "称之为", "称为", "又名", "别称", "别名", "俗称", "亦称", "也称", "又叫", "也叫", "叫做", "通称")
 
 
+# The words for a death: a biography writes "…(1873年)，卒。" or 病逝 for a question's 逝世
+_DEATH = ("逝世", "去世", "过世", "病逝", "辞世", "卒", "卒于", "死于", "逝于")
+_FAMILIES = (_ALIAS, _DEATH)
+
+
 def alias_forms(term: str) -> list[str]:
-    """The other words for "another name of" when ``term`` is one of them (又称之为 → 又名, 别称 …), else none."""
-    return [w for w in _ALIAS if w != term] if term in _ALIAS else []
+    """The other words of the same meaning when ``term`` is one of a few Chinese families of them: "another name of"
+    (又称之为 → 又名, 别称 …), a death (逝世 → 去世, 卒 …); else none."""
+    return next(([w for w in family if w != term] for family in _FAMILIES if term in family), [])
