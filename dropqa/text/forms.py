@@ -98,10 +98,12 @@ _ALIAS = ("又称", "称之为", "称为", "又名", "别称", "别名", "俗称
 
 # The words for a death: a biography writes "…(1873年)，卒。" or 病逝 for a question's 逝世
 _DEATH = ("逝世", "去世", "过世", "病逝", "辞世", "卒", "卒于", "死于", "逝于")
-_FAMILIES = (_ALIAS, _DEATH)
+# a first finding before the final one: a record's "Preliminary Diagnosis:" is the question's "initial diagnosis"
+_FIRST_FINDING = ("initial", "preliminary")
+_FAMILIES = (_ALIAS, _DEATH, _FIRST_FINDING)
 
 
 def alias_forms(term: str) -> list[str]:
-    """The other words of the same meaning when ``term`` is one of a few Chinese families of them: "another name of"
-    (又称之为 → 又名, 别称 …), a death (逝世 → 去世, 卒 …); else none."""
+    """The other words of the same meaning when ``term`` is one of a few families of them: "another name of"
+    (又称之为 → 又名, 别称 …), a death (逝世 → 去世, 卒 …), a first finding ("initial" → "preliminary"); else none."""
     return next(([w for w in family if w != term] for family in _FAMILIES if term in family), [])

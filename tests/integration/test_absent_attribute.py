@@ -63,6 +63,10 @@ DOCUMENTS = {
         "limited to the fees paid in the twelve months before the claim.\n"),
     # another name, written with another word for it (又名 for the question's 又称之为)
     "阿閦佛.txt": "阿閦佛\n\n阿閦佛（「閦」音「触」），又名不动佛、无动佛，五方如来之中的东方佛。\n",
+    # a record's "Preliminary Diagnosis", which a question calls the initial diagnosis
+    "182_record.md": ("# Granville General Hospital: J. Rodriguez\n\n## Hospitalization Record\n\nName: J. Rodriguez "
+                      "Gender: Male Age: 61\n\nChief Complaint: Chest pain for two hours.\n\nPreliminary Diagnosis: "
+                      "Acute myocardial infarction\n\n## Discharge\n\nDischarged in stable condition.\n"),
     # a death, written 卒 for the question's 逝世, two lines after the birth
     "潘仕成.txt": ("潘仕成\n\n清嘉庆九年(1804年)，祖籍福建且家族世居广州的潘仕成出生。\n\n"
                  "潘仕成以盐商起家，曾捐资修建海山仙馆。\n\n清同治十二年(1873年)，卒。\n"),
@@ -162,6 +166,9 @@ def test_only_things_no_document_writes_in_any_form_are_nowhere(services, corpus
     ("根据烟波市苹果区人民法院的判决书，被告人罗某的职业是什么？", "个体经营户"),  # 职业: stated by value
     ("阿閦佛又称之为什么？", "不动佛"),  # 又名 is another word for 称之为
     ("潘仕成什么时候逝世？", "1873年"),  # 卒 is another word for 逝世
+    # "initial" is the record's "Preliminary"
+    ("According to the hospitalization records of Granville General Hospital, what is J. Rodriguez's initial "
+     "diagnosis?", "Acute myocardial infarction"),
 ])
 def test_what_it_records_is_still_answered(services, corpus, question, expected):
     result = ask(services, question)

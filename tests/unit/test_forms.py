@@ -74,3 +74,4 @@ def test_the_chinese_words_for_another_name_stand_for_each_other():
     assert "又名" in alias_forms("称之为") and "别称" in alias_forms("又名") and "又名" not in alias_forms("又名")
     assert alias_forms("简称") == [] and alias_forms("原名") == [] and alias_forms("name") == []
     assert "卒" in alias_forms("逝世") and "又名" not in alias_forms("逝世")
+    assert alias_forms("initial") == ["preliminary"] and alias_forms("preliminary") == ["initial"]
