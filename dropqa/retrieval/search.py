@@ -78,18 +78,20 @@ def question_terms(svc: Services, question: str, scope: Scope) -> list[str]:
         present = search.present_terms(svc.db, han + covering_candidates(low, spans), scope)
         asked = terms
         terms = resegment(low, terms, present)
-        terms += unwritten_coined(svc, low, asked, terms, scope)
+        terms += unwritten_coined(svc, low, spans, asked, terms, scope)
     known = [w for run in single_runs(question) for w in dictionary_words(run)]
     return terms + [w for w in dict.fromkeys(known) if w not in terms]
 
 
-def unwritten_coined(svc: Services, question: str, asked: list[str], kept: list[str], scope: Scope) -> list[str]:
-    """The nouns jieba coined from the question (森马 of "森马服饰是哪一年…创办的", a brand its dictionary lacks)
-    that :func:`resegment` dropped though no word of the collection stands over their characters, and that no
-    passage writes even inside a longer word: a name the documents never write, which must count as unseen —
-    dropped, the question reads as one about 服饰 and 温州, and 美特斯邦威's founding answers it. A jieba piece of
-    the collection's words ("陌区" of 紫陌区) is written, and goes."""
-    spans = [(low_at, t) for _, _, t in coined_spans(question, asked)
+def unwritten_coined(svc: Services, question: str, coined: list[tuple[int, int, str]], asked: list[str],
+                     kept: list[str], scope: Scope) -> list[str]:
+    """The nouns jieba coined from the (lower-cased) question — ``coined``, its
+    :func:`~dropqa.text.segment.coined_spans` of the ``asked`` terms (森马 of "森马服饰是哪一年…创办的", a brand its
+    dictionary lacks) — that :func:`resegment` dropped (``kept``: the terms it kept) though no word of the collection
+    stands over their characters, and that no passage writes even inside a longer word: a name the documents never
+    write, which must count as unseen — dropped, the question reads as one about 服饰 and 温州, and 美特斯邦威's
+    founding answers it. A jieba piece of the collection's words ("陌区" of 紫陌区) is written, and goes."""
+    spans = [(low_at, t) for _, _, t in coined
              if t in asked and t not in kept and (low_at := question.find(t)) >= 0]
     if not spans:
         return []

@@ -707,11 +707,15 @@ def summary_aspect(question: str) -> str:
     return question[m.end():].strip() if m else ""
 
 
+# a Latin word as a question writes it, accented letters, digits and hyphens within it ("Janáček", "Falcon-03")
+_LATIN_WORD = re.compile(rf"[A-Za-z{ACCENTED}][A-Za-z0-9{ACCENTED}-]*")
+
+
 def title_case_names(question: str) -> set[str]:
     """The words ``question`` writes as names in title case past its first word ("Northbeam" of "the hosting
     agreement with Northbeam"), lower-cased: who or what a document is about. Not a word in capitals only ("RPO",
     "CEO"): an abbreviation is as often what is asked."""
-    words = re.findall(rf"[A-Za-z{ACCENTED}][A-Za-z0-9{ACCENTED}-]*", question)[1:]
+    words = _LATIN_WORD.findall(question)[1:]
     return {w.lower() for w in words if w[0].isupper() and not w.isupper()}
 
 
@@ -730,7 +734,7 @@ def capitalised_words(question: str, *, with_first: bool = False) -> set[str]:
     """The Latin words ``question`` writes capitalised past its first word (lower-cased, a hyphenated one with
     its parts): the names it gives ("Halvorsen Electronics Corp.", "RPO"), not "According" or "What" opening it;
     ``with_first``: the first word too, when capitalised (it may be a name as well)."""
-    words = re.findall(rf"[A-Za-z{ACCENTED}][A-Za-z0-9{ACCENTED}-]*", question)  # "Janáček" whole
+    words = _LATIN_WORD.findall(question)  # "Janáček" whole
     return {p.lower() for w in (words if with_first else words[1:]) if w[0].isupper() for p in (w, *w.split("-"))}
 
 
