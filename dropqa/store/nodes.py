@@ -76,29 +76,28 @@ def neighbours(db: Database, scope: Scope, document_id: uuid.UUID, version: int,
         ).fetchall()
 
 
-def closing(db: Database, scope: Scope, document_id: uuid.UUID, count: int) -> list[dict[str, Any]]:
-    """The last ``count`` content nodes of the document's current version, in document order: where it signs off
-    (a judgement's date, its court and judges)."""
-    return _end(db, scope, document_id, count, last=True)
-
-
-def opening(db: Database, scope: Scope, document_id: uuid.UUID, count: int) -> list[dict[str, Any]]:
-    """The first ``count`` content nodes of the document's current version, in document order: where it opens
-    (a judgement dated under its court's name, "Judgment Dated: 14th March 2022")."""
-    return _end(db, scope, document_id, count, last=False)
-
-
-def _end(db: Database, scope: Scope, document_id: uuid.UUID, count: int, *, last: bool) -> list[dict[str, Any]]:
+def ends(db: Database, scope: Scope, document_id: uuid.UUID, count: int,
+         ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The last ``count`` content nodes of the document's current version and its first ``count``, each in document
+    order, read in one query: where it signs off (a judgement's date, its court and judges) and where it opens (a
+    judgement dated under its court's name, "Judgment Dated: 14th March 2022")."""
     in_bases, params = scope.kb_sql("d")
-    order = "DESC" if last else "ASC"
     with db.connection() as conn:
         rows = conn.execute(
-            f"SELECT {NODE_COLUMNS} FROM nodes n JOIN documents d ON d.id = n.document_id "
+            # the two ends' ids first (positions only), then their columns: a document's other nodes are not read
+            "WITH ranked AS (SELECT n.id, row_number() OVER (ORDER BY n.position) AS from_start, "
+            "row_number() OVER (ORDER BY n.position DESC) AS from_end FROM nodes n "
+            "JOIN documents d ON d.id = n.document_id "
             "WHERE n.document_id = %(doc)s AND n.version = d.current_version AND d.deleted_at IS NULL "
-            f"AND n.node_type NOT IN ('section', 'document') AND {in_bases} ORDER BY n.position {order} LIMIT %(n)s",
+            f"AND n.node_type NOT IN ('section', 'document') AND {in_bases}) "
+            f"SELECT {NODE_COLUMNS}, r.from_start, r.from_end FROM ranked r JOIN nodes n ON n.id = r.id "
+            "JOIN documents d ON d.id = n.document_id "
+            "WHERE r.from_start <= %(n)s OR r.from_end <= %(n)s ORDER BY n.position",
             {**params, "doc": document_id, "n": count},
         ).fetchall()
-    return rows[::-1] if last else rows
+    closing = [r for r in rows if r["from_end"] <= count]
+    opening = [r for r in rows if r["from_start"] <= count]
+    return closing, opening
 
 
 def outline(db: Database, scope: Scope, document_id: uuid.UUID, version: int, max_depth: int = 6,

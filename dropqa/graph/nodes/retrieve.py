@@ -166,8 +166,8 @@ def signing_off(svc: Services, result: RetrievalResult, document_id: str, seen: 
     judgement was given: it writes that date as it signs off ("二〇二二年十月二十五日") or under its court's name as it
     opens ("Judgment Dated: 14th March 2022"), in a passage that holds no word of the question."""
     doc, count = uuid.UUID(document_id), svc.settings.answer.closing_passages
-    rows = [*node_store.closing(svc.db, result.scope, doc, count),
-            *node_store.opening(svc.db, result.scope, doc, count)]
+    closing, opening = node_store.ends(svc.db, result.scope, doc, count)
+    rows = [*closing, *opening]
     found = list({h.node_id: h for h in (Hit.from_row(row, "closing") for row in rows)}.values())
     hits = [h for h in found if h.node_id not in seen]
     if hits:
