@@ -221,11 +221,17 @@ def translations_of(terms: list[str]) -> dict[str, list[str]]:
 def with_forms(svc: Services, terms: list[str], translations: dict[str, list[str]], scope: Scope,
                ) -> dict[str, list[str]]:
     """``translations`` with each English term's other inflections that the collection holds added to its
-    alternative words ("occupations" finds "Occupation:", "sentencing" finds "sentenced"), and the noun of a verb
+    alternative words ("occupations" finds "Occupation:", "sentencing" finds "sentenced"), and so are those of a
+    Chinese term's English translations (账号's "account" finds "Accounts"), and the noun of a verb
     or the verb of a noun ("admitted" finds "Admission Time:", "diagnosed" finds "Diagnosis:"); and a Chinese word
     for "another name of" the others (称之为 finds 又名: ``text.forms.alias_forms``)."""
     forms = {t: [f for f in dict.fromkeys([*word_forms(t), *derived_forms(t), *alias_forms(t)]) if f not in terms]
              for t in terms}
+    # a Chinese term's English words inflect as the question's own do: CC-CEDICT's "disable" and "account" find
+    # "Accounts of leavers are disabled" only through "accounts" and "disabled"
+    for t, words in translations.items():
+        forms[t] = list(dict.fromkeys([*forms.get(t, []), *(f for w in words if " " not in w
+                                                              for f in word_forms(w) if f not in words)]))
     present = search.present_terms(svc.db, sorted({f for fs in forms.values() for f in fs}), scope)
     out = {t: list(words) for t, words in translations.items()}
     for t, fs in forms.items():

@@ -572,6 +572,10 @@ def _glossary() -> _Glossary:
     except (FileNotFoundError, ModuleNotFoundError):
         logging.getLogger(__name__).warning("dropqa/text/glossary.tsv is missing: CC-CEDICT alone")
         text = ""
+    try:  # the hand-kept workplace vocabulary after the learned labels and headings
+        text += "\n" + resources.files("dropqa.text").joinpath("workplace.tsv").read_text(encoding="utf-8")
+    except (FileNotFoundError, ModuleNotFoundError):
+        logging.getLogger(__name__).warning("dropqa/text/workplace.tsv is missing")
     return _Glossary(text)
 
 

@@ -89,6 +89,11 @@ DOCUMENTS = {
         "# 12 Monkeys\n\n12 Monkeys is a 1995 science fiction film directed by Terry Gilliam. It was filmed in the "
         "city of Philadelphia in an arctic winter, where a band of survivors hides from a plague.\n"),
     "arctic_ocean.md": "# Arctic Ocean\n\nThe Arctic Ocean is the smallest and shallowest of the five oceans.\n",
+    # an English policy a Chinese question asks about in words CC-CEDICT lacks (账号, 离职) or gives uninflected
+    # ("disable" for "disabled")
+    "access_policy.md": (
+        "# Access Policy\n\n## Leavers\n\nAccounts of leavers are disabled by the end of their last working day, "
+        "based on the HR exit notice.\n"),
     # a workbook whose sheets never write what its file name says
     "2024年度绩效考核.md": (
         "## 结果审批\n\n| 环节 | 签字人 | 日期 | 意见 |\n|---|---|---|---|\n"
@@ -166,6 +171,7 @@ def test_only_things_no_document_writes_in_any_form_are_nowhere(services, corpus
     ("根据烟波市苹果区人民法院的判决书，被告人罗某的职业是什么？", "个体经营户"),  # 职业: stated by value
     ("阿閦佛又称之为什么？", "不动佛"),  # 又名 is another word for 称之为
     ("潘仕成什么时候逝世？", "1873年"),  # 卒 is another word for 逝世
+    ("员工离职后，账号什么时候会被禁用？", "last working day"),  # workplace.tsv, and "disable" found as "disabled"
     # "initial" is the record's "Preliminary"
     ("According to the hospitalization records of Granville General Hospital, what is J. Rodriguez's initial "
      "diagnosis?", "Acute myocardial infarction"),
