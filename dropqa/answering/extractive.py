@@ -197,12 +197,27 @@ def asked_terms(hit: Hit, weights: dict[str, float], subject_weight: float,
     ("According to the hospitalization records of …": "Emergency Records: None … Consultation Records: …" is not
     more of an answer to "what are the diagnoses" than "Preliminary Diagnosis: Acute Schistosomiasis").
     ``translations``: a term names the document in the other language too (法院 of "Ashland, Charleston法院" is the
-    "Court" of "Ashland, Charleston, Court": "Court Clerk: …" is no line stating what is asked)."""
+    "Court" of "Ashland, Charleston, Court": "Court Clerk: …" is no line stating what is asked) — pass only the
+    terms the question writes as part of a name (:func:`naming_translations`)."""
     root = hit.names()
     other = {t for t in weights if any(has_han(x) != has_han(t) and holds(root, x.lower())
                                        for x in (translations or {}).get(t, ()))}
     return {t: w * subject_weight if t in root or t in naming or t in other or is_document_kind(t) else w
             for t, w in weights.items()}
+
+
+def naming_translations(question: str, translations: dict[str, list[str]]) -> dict[str, list[str]]:
+    """The translations of the terms that may name the document in the other language — all but the word a Chinese
+    question writes right before what it asks (费用 of "主机托管服务合同每个月的费用是多少？"): a contract that
+    defines its "Monthly Fee" is about its fee, and the fee is still what is asked of it. 交通肇事 of "交通肇事案中，
+    被告…被判处几年有期徒刑？" names the case, as the judgement's "Crime of Traffic Accident" does."""
+    head = _ASKED_HEAD.search(question)
+    asked = head.group(1) if head else ""
+    return {t: xs for t, xs in translations.items() if not (asked and has_han(t) and asked.endswith(t))}
+
+
+# The words a Chinese question writes right before what it asks: "…每个月的费用是多少", "…的职业是什么".
+_ASKED_HEAD = re.compile(r"([\u4e00-\u9fff]{2,8}?)(?:是|为|有)?(?:多少|什么|几|哪|谁|何)")
 
 
 def _asks(term: str, ask: dict[str, float], weights: dict[str, float]) -> bool:
@@ -311,12 +326,13 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
     # document as the reader's own name does: "General Health Condition" is no answer to "what are the diagnoses"
     # and so is the role a withheld name is given ("patient 彭某某", "被告人罗某"), whatever names the documents
     naming = role_words(question, subject | people) | (set(subjects) & capitalised_words(question))
+    by_name = naming_translations(question, translations)
     for idx in allowed:
         hit = hits[idx]
         units = sentence_units(hit)
         # Terms that name the passage's document ("Parker City Hospital", "星图计划") hold for every
         # sentence in it: what picks the sentence is the rest of the question.
-        ask = asked_terms(hit, weights, cfg.subject_weight, naming, translations)
+        ask = asked_terms(hit, weights, cfg.subject_weight, naming, by_name)
         crumb = _flat(hit.breadcrumb)
         cont = continuation(hits, idx)
         asking = asked_before(hits, idx)  # the question this chat message answers: what it is about
@@ -370,7 +386,7 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
         # something else the question asks (住宿费限额标准 over the 一线城市 row)
         item_words = {t for t in terms if any(holds(item, t) for item in rivalled)}
         candidates = [c for c in candidates if (c.asked | _context_asked(hits[c.hit_index], terms, weights, cfg,
-                                                                         naming, translations)) - item_words]
+                                                                         naming, by_name)) - item_words]
     if not candidates:
         return []
     if require_asked and any(c.asked for c in candidates):

@@ -59,7 +59,9 @@ DOCUMENTS = {
         "| 设计岗 | BenQ SW272U |\n"),
     # an English contract whose "Liability" a dictionary gives for 负债: no Chinese report's 资产负债率
     "hosting_agreement.md": (
-        "# Managed Hosting Agreement\n\n## 8. Liability\n\nEach party's total liability under this Agreement is "
+        "# Managed Hosting Agreement\n\n## 4. Fees and Payment\n\n4.1 The Customer shall pay the Provider a fixed "
+        "fee of CNY 86,500 per month (the \"Monthly Fee\").\n4.2 The Provider shall invoice the Monthly Fee monthly in "
+        "advance.\n\n## 8. Liability\n\nEach party's total liability under this Agreement is "
         "limited to the fees paid in the twelve months before the claim.\n"),
     # another name, written with another word for it (又名 for the question's 又称之为)
     "阿閦佛.txt": "阿閦佛\n\n阿閦佛（「閦」音「触」），又名不动佛、无动佛，五方如来之中的东方佛。\n",
@@ -172,6 +174,8 @@ def test_only_things_no_document_writes_in_any_form_are_nowhere(services, corpus
     ("阿閦佛又称之为什么？", "不动佛"),  # 又名 is another word for 称之为
     ("潘仕成什么时候逝世？", "1873年"),  # 卒 is another word for 逝世
     ("员工离职后，账号什么时候会被禁用？", "last working day"),  # workplace.tsv, and "disable" found as "disabled"
+    # the contract defines its "Monthly Fee": a thing it is about, asked in the other language, not its name
+    ("主机托管合同每个月的费用是多少？", "86,500"),
     # "initial" is the record's "Preliminary"
     ("According to the hospitalization records of Granville General Hospital, what is J. Rodriguez's initial "
      "diagnosis?", "Acute myocardial infarction"),

@@ -537,3 +537,18 @@ def test_a_word_naming_the_document_in_the_other_language_is_no_asked_word():
     ask = asked_terms(doc, w, 0.1, translations={"法院": ["court", "law court"], "职业": ["occupation"]})
     assert ask["法院"] == pytest.approx(0.2) and ask["职业"] == 3.0
     assert asked_terms(doc, w, 0.1)["法院"] == 2.0  # without its translations it is a word like any other
+
+
+def test_the_word_a_question_asks_for_names_no_document_in_the_other_language():
+    """费用 of "主机托管服务合同每个月的费用是多少？" is what is asked of a contract that defines its "Monthly
+    Fee", not a name of it; 交通肇事 of "交通肇事案中，…被判处几年有期徒刑？" names the case as the judgement's
+    "Crime of Traffic Accident" does, and 法院 the court."""
+    from dropqa.answering.extractive import naming_translations
+
+    assert naming_translations("主机托管服务合同每个月的费用是多少？", {"费用": ["fee"], "合同": ["contract"]}) == {
+        "合同": ["contract"]}
+    case = {"交通肇事": ["traffic accident"], "法院": ["court"], "职业": ["occupation"]}
+    question = "Lakewood, Pinehurst法院审理的交通肇事案中，被告M. Bennett被判处几年有期徒刑？"
+    assert set(naming_translations(question, case)) == {"交通肇事", "法院", "职业"}
+    assert set(naming_translations("Ashland, Charleston法院审理的案中，被告T. Collins的职业是什么？", case)) == {
+        "交通肇事", "法院"}
