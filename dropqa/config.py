@@ -335,7 +335,7 @@ class AnswerSettings(Section):
         400, ge=1, le=10000, description="the subject's passages read for a phrase's words written together (the "
         "apart check): its documents' passages writing the phrase's rarest word, at most this many")
     required_kinds: list[Literal["money", "share", "date", "year", "duration", "number", "person", "place"]] = Field(
-        default_factory=lambda: ["money", "share", "year", "number"],
+        default_factory=lambda: ["money", "share", "year", "duration", "number"],
         description="an offline answer to a question asking one of these kinds (how much does it cost → an amount "
         "of money, what percentage → a percentage or a fraction, when → a date, in which year → a year, how long → a "
         "length of time, how many → a number, who → a person, where → a place) is given only when a quoted line holds "

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from dropqa.config import AnswerSettings
 from dropqa.retrieval.fusion import coverage
@@ -50,6 +50,7 @@ class Extract:
     asked: frozenset[str] = frozenset()  # the question's terms it holds that do not merely name its document
     of_kind: bool = False  # it holds an answer of the kind the question asks (a price for "多少钱")
     held: frozenset[str] = frozenset()  # every term of the question it holds, the words naming its document too
+    labelled: bool = False  # it states what is asked under its label ("过敏史：对青霉素过敏。" for "allergic to")
 
 
 REPLY_OPENING_CHARS = 6  # a chat message's first sentence this short ("查到了。", "OK.") is said with the next
@@ -359,6 +360,7 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
             # 罗某的职业 by its value ("现无业"); a judgement's own date ("二〇二二年十月二十五日" as it signs off)
             # holds every word of "判决日期", a birth date every word of "who is older"
             stated: list[str] | None = None
+            labelled = False
             if by_value and _introduces(sent, people):
                 stated = by_value
             elif (own_date and (dates_its_document(sent) or dates_its_document(whole))) or gives_age(sent, question):
@@ -367,10 +369,12 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
                 matched = list(dict.fromkeys([*matched, *stated]))
                 asked = frozenset(t for t in matched if _asks(t, ask, weights))
                 cov = coverage(matched, ask) + cfg.label_bonus
+                labelled = True
             elif any(holds(label.lower(), w) for label in value_labels(sent, rows, asked)
                      for t in asked for w in (t, *translations.get(t, ()))):
                 # "Defendant: G. Torres", "主诉：…" — or "职业：…" for "occupation": the line that states what is asked
                 cov += cfg.label_bonus
+                labelled = True
             score = cfg.sentence_coverage_weight * cov + cfg.sentence_relevance_weight * hit.relevance
             # a place is no sign of the line that answers where (most lines name places): it is judged on the quoted
             # lines only, by the kinds gate and for ``high``
@@ -379,7 +383,7 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
                 score += cfg.kind_bonus
             if len(sent) < 4:
                 score *= 0.5
-            candidates.append(Extract(sent, idx, round(score, 4), asked, of_kind, frozenset(matched)))
+            candidates.append(Extract(sent, idx, round(score, 4), asked, of_kind, frozenset(matched), labelled))
     if rivalled:
         # a table gives look-alike items this attribute (研发岗's, 设计岗's monitor): a line naming the item
         # itself (销售岗's laptop row) answers only when it, or its table's heading and caption, also holds
@@ -415,8 +419,10 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
     # (判刑时间 of a judgement that writes 判处有期徒刑五年), the kind of answer is all that tells the line that
     # answers from the ones that only name the subject (its appeal notice). Not for a count the answer must hold:
     # any line holds some number ("伙食补助每天100元" before the 住宿费限额 table's row), so the gate judges the lines
-    # the words chose — and refuses "how many employees" answered with the company's founding, not "six bases".
-    must_quote = kind in cfg.required_kinds and kind != "number"
+    # the words chose — and refuses "how many employees" answered with the company's founding, not "six bases". Nor
+    # for a length of time: "连续出差超过10天的" is no answer to "出差回来以后，多长时间内要提交报销", though it
+    # holds one.
+    must_quote = kind in cfg.required_kinds and kind not in ("number", "duration")
     if any(c.of_kind for c in candidates) and (kind_first or must_quote or not any(c.asked for c in candidates)):
         candidates = [c for c in candidates if c.of_kind]
     candidates.sort(key=lambda e: (-e.score, e.hit_index))
@@ -428,6 +434,7 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
     covered: set[str] = set()
     asked_years = set(years_in(question)) if kind != "date" else set()  # "when will it be completed": a year ahead
     one_value = not asks_several(question)
+    listed = counts_by_listing(question)  # "几项辅助检查": the things counted are listed, from any passage
     for c in candidates:
         if complement and chosen and about_other_years(c.text, asked_years):
             continue  # "Looking ahead to 2022, … raise the share of online sales" beside fiscal 2021's share
@@ -443,6 +450,11 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
             # the exception, .692 without; answer accuracy the same).
             continue
         bridge = hits[c.hit_index].document_id in linked
+        if complement and chosen and one_value and not listed and not bridge and chosen[0].labelled and all(
+                c.hit_index != x.hit_index for x in chosen):
+            # the first line states the one value asked under its label ("过敏史：对青霉素过敏。", "辩护人: 康某某，
+            # …律师"): another passage's line holding some other asked word (the defender's plea) adds a look-alike
+            continue
         if complement and chosen and documents is None and one_value and not bridge and _look_alike(question, hits, c,
                                                                                                       chosen):
             continue
@@ -475,8 +487,7 @@ def _reranked(candidates: list[Extract], similarity: Similarity, cfg: AnswerSett
     head = candidates[: cfg.sentence_rerank]
     texts = list(dict.fromkeys(c.text for c in head))
     sims = dict(zip(texts, similarity(texts), strict=True))
-    rescored = [Extract(c.text, c.hit_index, round(c.score + cfg.sentence_similarity_weight * sims[c.text], 4),
-                        c.asked, c.of_kind, c.held) for c in head]
+    rescored = [replace(c, score=round(c.score + cfg.sentence_similarity_weight * sims[c.text], 4)) for c in head]
     return sorted(rescored, key=lambda e: (-e.score, e.hit_index)) + candidates[cfg.sentence_rerank:]
 
 

@@ -96,6 +96,10 @@ DOCUMENTS = {
     "access_policy.md": (
         "# Access Policy\n\n## Leavers\n\nAccounts of leavers are disabled by the end of their last working day, "
         "based on the HR exit notice.\n"),
+    # a policy that says audit logs are kept, never for how long
+    "信息安全管理制度.md": (
+        "# 信息安全管理制度\n\n## 安全审计\n\n各信息系统应开启安全审计日志，记录登录、权限变更和重要数据的访问操作，"
+        "审计日志应妥善保存。信息安全部每季度对审计日志进行抽查。\n"),
     # a workbook whose sheets never write what its file name says
     "2024年度绩效考核.md": (
         "## 结果审批\n\n| 环节 | 签字人 | 日期 | 意见 |\n|---|---|---|---|\n"
@@ -287,3 +291,13 @@ def test_a_question_asking_which_year_is_not_answered_by_a_line_without_one(serv
     assert not result.answerable and "Sollentuna" not in result.answer, result.answer
     result = ask(services, "Where was Maia Hirasawa born?")
     assert result.answerable and "Sollentuna" in result.answer, result.answer
+
+
+def test_a_question_asking_how_long_is_not_answered_by_a_line_without_a_length_of_time(services, corpus):
+    """"审计日志应保存多久？" of a policy that says the logs are kept and checked each quarter, never for how long: the
+    lines holding 审计日志 give no length of time (answer.required_kinds: duration); how long Project Falcon's backups
+    are kept is still answered."""
+    result = ask(services, "审计日志应保存多久？")
+    assert not result.answerable and "每季度" not in result.answer, result.answer
+    result = ask(services, "How long are backups of the Project Falcon database kept?")
+    assert result.answerable and "30 days" in result.answer, result.answer

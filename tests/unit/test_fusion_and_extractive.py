@@ -552,3 +552,16 @@ def test_the_word_a_question_asks_for_names_no_document_in_the_other_language():
     assert set(naming_translations(question, case)) == {"交通肇事", "法院", "职业"}
     assert set(naming_translations("Ashland, Charleston法院审理的案中，被告T. Collins的职业是什么？", case)) == {
         "交通肇事", "法院"}
+
+
+def test_a_line_stating_the_one_value_asked_under_its_label_is_quoted_alone():
+    """"过敏史：对青霉素过敏。" answers which drug the patient is allergic to under its label: the treatment note of
+    another passage, which holds 药物 too, is a look-alike and not quoted beside it — unless the question asks a count
+    the reader makes by listing (几项), whose items any passage may give."""
+    hits = [hit("n1", "过敏史：对青霉素过敏。", 0.8), hit("n2", "患者曾在当地诊所口服止痛药物，效果不佳。", 0.7)]
+    w = {"药物": 3.0, "过敏": 3.0}
+    picked = pick_sentences("患者对哪种药物过敏？", list(w), w, hits, 3, cfg=CFG, complement=True)
+    assert [p.text for p in picked] == ["过敏史：对青霉素过敏。"] and picked[0].labelled
+    unlabelled = [hit("n1", "患者对青霉素过敏。", 0.8), hits[1]]
+    picked = pick_sentences("患者对哪种药物过敏？", list(w), w, unlabelled, 3, cfg=CFG, complement=True)
+    assert len(picked) == 2 and not picked[0].labelled  # a line without its label does not close the answer

@@ -98,10 +98,10 @@ def test_a_concept_of_one_document_alone_does_not_make_it_unlike_the_others() ->
 
 
 def test_generic_chinese_words_count_less_than_key_terms() -> None:
-    # 工作 ("job") and 报销 ("submit an expense account") each once: the word any text uses weighs less
+    # 工作 ("job") and 报销 ("reimbursement", text/workplace.tsv) each once: the word any text uses weighs less
     bag = concepts("工作。报销。")
-    assert 0 < bag["job"] < bag["expense"], bag
-    assert np.isclose(bag["job"] / bag["expense"], specificity("工作") / specificity("报销"), atol=0.02)
+    assert 0 < bag["job"] < bag["reimbursement"], bag
+    assert np.isclose(bag["job"] / bag["reimbursement"], specificity("工作") / specificity("报销"), atol=0.02)
 
 
 def test_names_are_never_file_extensions_and_generic_words_rank_low() -> None:
@@ -170,7 +170,7 @@ def test_a_name_is_held_across_languages_and_what_every_subject_holds_ranks_low(
     assert holders.of("计划") == {0, 1, 2, 3}  # held by every group: names none of them
     ranked = rank_phrases([0, 1], [0], holders, settings)
     assert ranked[0][0] == "差旅费" and ranked[-1][0] == "计划", ranked
-    assert phrase_concepts("平台可用性") == ()  # a word the dictionary lacks: held literally only
+    assert phrase_concepts("接口幂等性") == ()  # a word the dictionaries lack: held literally only
     assert candidate_names([{"信息安全管理办法": 2, "信息安全": 1, "employees receive": 3}], 10.0) == [{"信息安全": 3}]
 
 
