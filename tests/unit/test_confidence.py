@@ -55,6 +55,23 @@ def test_a_where_question_is_high_only_when_the_line_names_a_place():
     assert confidence_of(state("Pepper was born in the town of Campbell River, British Columbia.")) == "high"
 
 
+def test_a_list_of_dates_is_no_sure_answer_to_when():
+    """"第1舰队是何时解散的？" answered by the fleet's list of organisation dates: the date asked is somewhere among
+    them (or not), and the line does not say which — ``medium`` at most; one date stated for what is asked stays
+    ``high``."""
+    decision = Decision(probability=0.99, answerable=True, confidence="high", features={}, threshold=0.2)
+
+    def state(line: str) -> State:
+        hit = _hit("n1", "fleet", line)
+        quality = Quality(weights={"舰队": 3.0, "解散": 3.0}, decision=decision, asked=Asked())
+        return State(question="第1舰队是何时解散的？", hits=[hit], answer=f"根据文档中的相关内容：\n{line} [1]",
+                     answerable=True, quality=quality)
+
+    listed = "第1舰队编制：1903年12月28日新编，1914年8月18日临时体制，1922年12月1日常设，1944年1月1日解散之前。"
+    assert confidence_of(state(listed)) == "medium"
+    assert confidence_of(state("第1舰队于1944年2月25日解散。")) == "high"
+
+
 def test_uncited_passages_of_several_named_documents_take_turns():
     """"A 和 B 分别…": one scale can rank all of A's passages above B's; the list gives each its turn, each
     document's own search's best passages (``part``) first, the other documents' after them."""

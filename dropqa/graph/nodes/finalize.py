@@ -16,7 +16,7 @@ from dropqa.retrieval.hits import Hit
 from dropqa.services import Context, Services
 from dropqa.store.documents import topics_named
 from dropqa.store.scope import Scope
-from dropqa.text.asked import expected_kind, held_share, holds_kind_for, quoted, says_more
+from dropqa.text.asked import expected_kind, held_share, holds_kind_for, lists_years, quoted, says_more
 
 
 def renumber_citations(answer: str, renumber: dict[int, int]) -> str:
@@ -90,9 +90,13 @@ def _states_what_is_asked(line: str, ask: dict[str, float], question: str,
                           translations: dict[str, list[str]]) -> bool:
     """One quoted line holds every asked term (or its translation), something the question does not say, and an
     answer of the asked kind: what ``high`` promises ("the quoted sentence holds what was asked"), not several
-    lines that hold it between them, nor a line that only says the question back."""
+    lines that hold it between them, nor a line that only says the question back — nor, asked when, a list of
+    dates ("1903年12月28日、…1914年8月18日、…1944年1月1日" for "第1舰队是何时解散的"), which holds the date among
+    others and does not say which it is."""
+    kind = expected_kind(question)
     return (held_share(line, ask, translations) >= 0.999 and says_more(line, question)
-            and holds_kind_for(line, expected_kind(question), question, list(ask), translations))
+            and holds_kind_for(line, kind, question, list(ask), translations)
+            and not (kind in ("date", "year") and lists_years(line)))
 
 
 async def finalize(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
