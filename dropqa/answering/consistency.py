@@ -42,6 +42,7 @@ class Claim:
     version: int
     section: str = ""
     label: str = ""  # how the source names the attribute (a table header such as "普通员工")
+    about: frozenset[str] = frozenset()  # the question's other words its statement (or section path) holds
 
     @property
     def source_key(self) -> tuple[str, int]:
@@ -157,7 +158,7 @@ def claims_in(hit: Hit, attributes: Sequence[str], subject_terms: Sequence[str] 
                 for _, value, unit in _quantities(value_text)[:1]:
                     claims.append(Claim(attr, value, _normal_unit(unit or cell_unit), unit_text.strip(),
                                         hit.node_id, hit.document_name, hit.version, hit.section,
-                                        label=m.group(1).strip()))
+                                        label=m.group(1).strip(), about=_about(attributes, attr, low, crumb)))
             continue
         # A sentence about another year than the question asks ("我们预测丰穗农业2022年营业收入约为36.10亿元" for
         # 2021's revenue) states another period's figure, which no figure of the asked year contradicts.
@@ -179,8 +180,19 @@ def claims_in(hit: Hit, attributes: Sequence[str], subject_terms: Sequence[str] 
             if rare and not any(holds(low, d) or holds(crumb, d) for d in rare):
                 continue
             claims.append(Claim(attr, value, unit, unit_text.strip(), hit.node_id, hit.document_name,
-                                hit.version, hit.section))
+                                hit.version, hit.section, about=_about(attributes, attr, low, crumb)))
     return claims
+
+
+def _about(attributes: Sequence[str], attribute: str, text: str, crumb: str) -> frozenset[str]:
+    return frozenset(a for a in attributes if a != attribute and len(a) > 1 and (a in text or a in crumb))
+
+
+def same_thing(a: Claim, b: Claim) -> bool:
+    """Two claims on one attribute are figures of one thing unless each statement qualifies it by question words
+    the other does not hold: "GPU算力采购280万元" (the project's GPU purchase) and "每年可节省服务器采购成本260万元"
+    (servers a migration saves buying) are two purchases, not two accounts of one."""
+    return not a.about or not b.about or bool(a.about & b.about)
 
 
 _OF = re.compile(r"的|之|\bof\b|'s\b|[,，。？?！!；;：:、]", re.IGNORECASE)
@@ -212,7 +224,8 @@ def find_conflicts(claims: Iterable[Claim]) -> list[Conflict]:
         for c in group:
             by_source.setdefault(c.source_key, c)
         distinct = list(by_source.values())
-        if len({c.value for c in distinct}) > 1 and len(distinct) > 1:
+        if len({c.value for c in distinct}) > 1 and len(distinct) > 1 and any(
+                x.value != y.value and same_thing(x, y) for i, x in enumerate(distinct) for y in distinct[i + 1:]):
             conflicts.append(Conflict(attr, unit, distinct))
     return conflicts
 

@@ -80,6 +80,21 @@ def test_conflicts_between_documents_and_versions():
     assert conflict.across_versions and conflict.label == "普通员工"
 
 
+def test_two_purchases_are_no_conflict():
+    """"星图计划的GPU服务器是从哪家供应商采购的？": the charter's GPU purchase (280万元) and the migration's yearly
+    saving on buying servers (260万元) are figures of two things — each qualified by question words the other
+    lacks."""
+    terms = ["gpu", "服务器", "供应商", "采购"]
+    charter = hit("项目总预算为450万元，其中GPU算力采购280万元。", doc="立项书.md", section="4.1 项目预算")
+    report = hit("服务器资源利用率由28%提升到61%，每年可节省服务器采购成本260万元。", doc="报告.docx",
+                 section="3.2.1 容器化改造")
+    claims = claims_in(charter, terms) + claims_in(report, terms)
+    assert {c.value for c in claims if c.attribute == "采购"} == {280.0, 260.0} and find_conflicts(claims) == []
+    other = hit("星图计划的GPU算力采购预算调整为300万元。", doc="周报.md", section="星图计划")
+    (conflict,) = find_conflicts(claims + claims_in(other, terms))  # the GPU purchase said twice, differently
+    assert conflict.values == [260.0, 280.0, 300.0]
+
+
 def test_another_projects_figure_is_no_conflict():
     weights = {"同城": 3.39, "双活": 3.39, "预算": 3.08, "数据中心": 2.74, "项目": 2.03, "2024": 3.5}
     rare = distinctive_terms(weights, 0.8)
