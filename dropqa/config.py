@@ -361,7 +361,7 @@ class AnswerSettings(Section):
                                   "document: that document's best passages read for the answer")
     label_bonus: float = _share(0.2, "offline answers: added to a sentence's coverage when it is a labelled value "
                                 "whose label holds what the question asks ('Defendant: G. Torres', '主诉：…'; swept "
-                                "over 0.1, 0.2, 0.3: docs/evals.md)")
+                                "over 0.1, 0.2, 0.25, 0.3: docs/evals.md)")
     kind_bonus: float = _share(0.05, "offline answers: added to a sentence that holds an answer of the kind the "
                                "question asks (a number for how many, a date for when, a person for who)")
     subject_weight: float = _share(0.1, "offline answers: weight of a question term that only names the "
