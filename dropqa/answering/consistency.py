@@ -224,8 +224,8 @@ def find_conflicts(claims: Iterable[Claim]) -> list[Conflict]:
         for c in group:
             by_source.setdefault(c.source_key, c)
         distinct = list(by_source.values())
-        if len({c.value for c in distinct}) > 1 and len(distinct) > 1 and any(
-                x.value != y.value and same_thing(x, y) for i, x in enumerate(distinct) for y in distinct[i + 1:]):
+        # two sources giving different values for one thing (a pair implies several sources and values)
+        if any(x.value != y.value and same_thing(x, y) for i, x in enumerate(distinct) for y in distinct[i + 1:]):
             conflicts.append(Conflict(attr, unit, distinct))
     return conflicts
 

@@ -207,6 +207,10 @@ def asked_terms(hit: Hit, weights: dict[str, float], subject_weight: float,
             for t, w in weights.items()}
 
 
+# The words a Chinese question writes right before what it asks: "…每个月的费用是多少", "…的职业是什么".
+_ASKED_HEAD = re.compile(r"([\u4e00-\u9fff]{2,8}?)(?:是|为|有)?(?:多少|什么|几|哪|谁|何)")
+
+
 def naming_translations(question: str, translations: dict[str, list[str]]) -> dict[str, list[str]]:
     """The translations of the terms that may name the document in the other language — all but the word a Chinese
     question writes right before what it asks (费用 of "主机托管服务合同每个月的费用是多少？"): a contract that
@@ -215,10 +219,6 @@ def naming_translations(question: str, translations: dict[str, list[str]]) -> di
     head = _ASKED_HEAD.search(question)
     asked = head.group(1) if head else ""
     return {t: xs for t, xs in translations.items() if not (asked and has_han(t) and asked.endswith(t))}
-
-
-# The words a Chinese question writes right before what it asks: "…每个月的费用是多少", "…的职业是什么".
-_ASKED_HEAD = re.compile(r"([\u4e00-\u9fff]{2,8}?)(?:是|为|有)?(?:多少|什么|几|哪|谁|何)")
 
 
 def _asks(term: str, ask: dict[str, float], weights: dict[str, float]) -> bool:

@@ -501,10 +501,10 @@ _YEAR_Q = re.compile(r"(?i)\b(?:what|which)\s+year\b|哪一年|哪年|何年|什
 _YEAR_WRITTEN = re.compile(r"(?<![\d,.])(?:1[0-9]|20)\d{2}(?=\s*年|\b)(?![,.]\d)")
 
 
-def lists_years(line: str, least: int = 3) -> bool:
-    """``line`` writes ``least`` or more different years: a list of dates ("1903年12月28日、…1914年8月18日、…1922年
+def lists_years(line: str) -> bool:
+    """``line`` writes three or more different years: a list of dates ("1903年12月28日、…1914年8月18日、…1922年
     12月1日…"), which holds the date asked among others and does not say which it is."""
-    return len(set(_YEAR_WRITTEN.findall(line))) >= least if least else False
+    return len(set(_YEAR_WRITTEN.findall(line))) >= 3
 
 
 def asks_year(question: str) -> bool:
