@@ -1,4 +1,4 @@
-from dropqa.ingestion.parsers.markdown import parse_markdown_text
+from dropqa.ingestion.parsers.markdown import bold_label, parse_markdown_text
 
 DOC = """---
 title: ignored front matter
@@ -60,3 +60,86 @@ def test_twenty_thousand_headings_do_not_recurse():
     text = "\n".join(f"{'#' * (1 + i % 6)} H{i}\n\ntext {i}\n" for i in range(20_000))
     doc = parse_markdown_text(text, "many.md")
     assert sum(1 for n in doc.walk() if n.is_section) == 20_000
+
+
+JUDGEMENT = """# Northwood, Richmond, Court
+
+**In the Northwood, Richmond, Court**
+
+**CRIMINAL JUDGMENT**
+
+**Case Procedures**
+
+This court records the procedural history.
+
+**1. Case Filing and Investigation:**
+
+On the 10th of January 2023, the Procuratorate received a complaint.
+
+**2. Arrest:**
+
+On the 25th of January 2023, an arrest warrant was issued.
+
+**IV. Case Statement**
+
+The case at bar centers upon the activities of the defendant, S. Taylor.
+
+**JAMES THOMPSON, Defendant.**
+
+**审判长：水某某**
+
+**Court**: Northwood, Richmond, Court\\
+**Judge**: R. Jackson
+
+**Chief Judge:**
+The Honourable B. Miller
+
+## Appendix
+
+**Reference Article**
+
+Article 170.
+"""
+
+
+def _sections(nodes, depth=0):
+    for n in nodes:
+        if n.is_section:
+            yield depth, n.title
+            yield from _sections(n.children, depth + 1)
+
+
+def test_bold_lines_label_parts_of_a_document():
+    doc = parse_markdown_text(JUDGEMENT, "120_judgement.md")
+    assert list(_sections(doc.children)) == [
+        (0, "Northwood, Richmond, Court"),
+        (1, "Case Procedures"),
+        (2, "1. Case Filing and Investigation"),  # a numbered step inside the part labelled before it
+        (2, "2. Arrest"),
+        (1, "IV. Case Statement"),  # Roman numbering numbers parts, not steps
+        (1, "Appendix"),
+        (2, "Reference Article"),  # below the Markdown heading it follows
+    ]
+    court = doc.children[0]
+    # labels with nothing under them (the title lines above the first part) stay text
+    assert [c.content for c in court.children[:2]] == ["In the Northwood, Richmond, Court", "CRIMINAL JUDGMENT"]
+    statement = court.children[3]
+    texts = [c.content for c in statement.children if not c.is_section]
+    # a sentence in bold, a name with its value, and label-value lines are text of the part they are in
+    assert texts == ["The case at bar centers upon the activities of the defendant, S. Taylor.",
+                     "**JAMES THOMPSON, Defendant.**", "**审判长：水某某**",
+                     "**Court**: Northwood, Richmond, Court\\\n**Judge**: R. Jackson",
+                     "**Chief Judge:**\nThe Honourable B. Miller"]  # a label over its value: a labelled field
+    step = court.children[2].children[1]
+    assert step.children[0].content.startswith("On the 10th of January 2023")  # the paragraphs under a label
+
+
+def test_bold_label_shapes():
+    assert bold_label("**Case Statement**") == "Case Statement"
+    assert bold_label("**Evidence Description:**  ") == "Evidence Description"
+    assert bold_label("__Present Illness__：") == "Present Illness"
+    assert bold_label("**（1）关于销售假冒X牌洗发水的证据：**") == "（1）关于销售假冒X牌洗发水的证据"
+    assert bold_label("**Name:** J. Thomas") is None
+    assert bold_label("**a sentence that goes on and on for far more words than any label**") is None
+    assert bold_label("plain text") is None
+    assert bold_label("**Chief Complaint:**\nPersistent joint pain") is None  # a label over its value

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from pathlib import PurePath
 
 from markdown_it import MarkdownIt
@@ -11,6 +13,7 @@ from dropqa.ingestion.builder import TreeBuilder
 from dropqa.ingestion.document import ParsedDocument, ParsedNode, paragraph, table_node
 from dropqa.ingestion.encoding import decode_limited
 from dropqa.ingestion.parsers.base import ParseContext
+from dropqa.text.headings import ends_like_sentence
 
 _md = MarkdownIt("commonmark", {"html": True}).enable("table").enable("strikethrough")
 
@@ -24,10 +27,25 @@ class MarkdownParser:
 def parse_markdown_text(text: str, filename: str) -> ParsedDocument:
     tokens = _md.parse(_strip_front_matter(text))
     builder = TreeBuilder()
+    levels = _Levels()
     i = 0
     while i < len(tokens):
-        i = _consume(tokens, i, builder)
-    return ParsedDocument(title=PurePath(filename).stem, file_type="md", children=builder.root)
+        i = _consume(tokens, i, builder, levels)
+    return ParsedDocument(title=PurePath(filename).stem, file_type="md", children=_unlabel_empty(builder.root))
+
+
+def _unlabel_empty(nodes: list[ParsedNode]) -> list[ParsedNode]:
+    """A bold label with nothing under it (a title line, "**CRIMINAL JUDGMENT**" right above the next label) is
+    a line of text again, not an empty section. Iterative: nesting is as deep as the headings."""
+    stack = [nodes]
+    while stack:
+        children = stack.pop()
+        for k, node in enumerate(children):
+            if node.is_section and node.metadata.get("bold_label") and not node.children:
+                children[k] = paragraph(node.title or "")
+            elif node.is_section:
+                stack.append(node.children)
+    return nodes
 
 
 def _strip_front_matter(text: str) -> str:
@@ -38,16 +56,60 @@ def _strip_front_matter(text: str) -> str:
     return text
 
 
-def _consume(tokens: list[Token], i: int, builder: TreeBuilder) -> int:
+# A line wholly in bold, as exported and generated documents mark their parts ("**Case Statement**",
+# "**IV. Case Statement:**", "**（1）关于…的证据：**"), with a hard line break ("\\" or two blanks) allowed
+_BOLD_LINE = re.compile(r"^(\*\*|__)(?P<label>[^*_\n]{2,60}?)\1[ \t]*[:：]?[ \t]*\\?[ \t]*$")
+# Arabic or bracketed numbering ("1.", "(2)", "（三）"): a step inside the part the bold line before it opened
+_SUB_NUMBER = re.compile(r"^(?:\d{1,2}[.)、]|[(（][\d一二三四五六七八九十]{1,3}[)）])\s*")
+MAX_BOLD_LABEL_WORDS = 8
+
+
+def bold_label(line: str) -> str | None:
+    """The part label ``line`` is when it is one line, wholly bold, and names a part, not states a fact: short,
+    not a sentence ("**JAMES THOMPSON, Defendant.**"), no value after an inner colon ("**审判长：水某某**")."""
+    m = _BOLD_LINE.match(line.strip())
+    if not m or "\n" in line.strip():
+        return None
+    label = m.group("label").strip().rstrip(":：").strip()
+    if (not label or ends_like_sentence(label) or label.endswith((".", "、"))
+            or re.search(r"[:：]\s*\S", label) or len(label.split()) > MAX_BOLD_LABEL_WORDS):
+        return None
+    return label
+
+
+@dataclass
+class _Levels:
+    """Where a bold label goes: one level below the last Markdown heading, and a numbered label ("1. Arrest")
+    one further when an unnumbered bold label opened the part it is a step of."""
+
+    heading: int = 0  # level of the last Markdown heading (0: none yet)
+    bold_part: bool = False  # an unnumbered bold label is open below it
+
+    def real(self, level: int) -> None:
+        self.heading, self.bold_part = level, False
+
+    def bold(self, label: str) -> int:
+        base = min(self.heading + 1, 6)
+        if _SUB_NUMBER.match(label) and self.bold_part:
+            return min(base + 1, 6)
+        self.bold_part = not _SUB_NUMBER.match(label)
+        return base
+
+
+def _consume(tokens: list[Token], i: int, builder: TreeBuilder, levels: _Levels) -> int:
     tok = tokens[i]
     if tok.type == "heading_open":
         level = int(tok.tag[1:])
         title = tokens[i + 1].content.strip()
         builder.heading(level, title or tok.markup)
+        levels.real(level)
         return i + 3
     if tok.type == "paragraph_open":
         content = tokens[i + 1].content.strip()
-        if content:
+        label = bold_label(content)
+        if label is not None:  # a paragraph that is only a bold part label opens a section
+            builder.heading(levels.bold(label), label, bold_label=True)
+        elif content:  # a bold first line over its value ("**Chief Complaint:**" + its line) is a labelled field
             builder.add(paragraph(content))
         return i + 3
     if tok.type in ("bullet_list_open", "ordered_list_open"):
