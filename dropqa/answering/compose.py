@@ -19,7 +19,7 @@ from dropqa.answering.extractive import (
 )
 from dropqa.answering.intent import Intent
 from dropqa.answering.outline import Outline
-from dropqa.answering.sections import SectionPick
+from dropqa.answering.sections import SectionPick, opens_part
 from dropqa.config import AnswerSettings
 from dropqa.retrieval.hits import Hit
 from dropqa.text.headings import is_chapter_title
@@ -243,20 +243,44 @@ def extractive(lang: str, question: str, terms: list[str], weights: dict[str, fl
     return Composed(lines, sorted(cites), quoted=quoted)
 
 
+def _next_in_section(pool: list[Hit], at: int, within: str) -> int | None:
+    """The pool's passage right after hits[at] in its document; or, past the heading of another part of section
+    ``within`` ("五、犯罪事实" > "详细情况", "Case Procedures" > "Arrest"), that part's first passage."""
+    hit = pool[at]
+    after = [(other.position, k) for k, other in enumerate(pool)
+             if other.document_id == hit.document_id and other.version == hit.version
+             and other.position > hit.position and other.node_type not in ("section", "document")]
+    if not after:
+        return None
+    k = min(after)[1]
+    nxt = pool[k]
+    return k if nxt.position == hit.position + 1 or (nxt.section != hit.section and _inside(nxt.section, within)) \
+        else None
+
+
+def _inside(section: str, within: str) -> bool:
+    """``section`` (a section path) is ``within`` or a part of it."""
+    return section == within or section.startswith(within + " > ")
+
+
 def section_summary(lang: str, pick: SectionPick, pool: list[Hit], max_sentences: int) -> Composed:
     """A summary question answered by the section it asks for (:func:`dropqa.answering.sections.asked_section`):
     that section's opening sentences, its label first, the passage cited. A label on a passage of its own
-    ("**Case Statement**") is followed by the next passage of the pool in document order, cited too."""
+    ("**Case Statement**") is followed by the next passage of the pool in document order, cited too; so is an
+    opening shorter than ``max_sentences`` ("犯罪罪名：徇私枉法罪" above the part's "详细情况"), while the next passage
+    is of the section or a part inside it."""
     cites: list[int] = []
     units: list[str] = []
     at = pick.index
-    while at is not None and not units:
+    within = pick.within or pool[pick.index].section
+    while at is not None and (not units or (len(units) < max_sentences and _inside(pool[at].section, within)
+                                            and not opens_part(pool[at]))):
         found = [u for u in sentence_units(pool[at]) if clean_markup(u).strip(" :：*")]
         if not cites and found and clean_markup(found[0]).strip(" *").rstrip(":：").strip() == pick.label:
             found = found[1:]  # the label line alone says nothing: it leads the quote instead
         cites.append(at)
         units += found
-        at = next_passage(pool, at)
+        at = next_passage(pool, at) if not units else _next_in_section(pool, at, within)
     if not units:
         return Composed([render(lang, "answer_lead")], [], quoted=[])
     text = " ".join(clean_markup(u) for u in units[:max_sentences])

@@ -4,8 +4,10 @@ with the question (an appeal notice names the defendant as often as the case sta
 
 A passage's *label* is what names its part of the document: a first line wholly in bold ("**CASE STATEMENT**")
 or a short first line ending in a colon above more lines ("Present Illness:", "现病史："), as exported and
-form-like documents mark their sections; else the last heading of its section path. The section asked for is the
-labelled passage of the named documents whose label holds most of the question's words after the summary verb
+form-like documents mark their sections; else the last heading of its section path. A section is labelled by its
+heading too, opened at its first passage in the pool, whose passages may all be in parts of its own ("Case
+Procedures" > "Arrest"). The section asked for is the
+label of the named documents' passages that holds most of the question's words after the summary verb
 (:func:`dropqa.text.asked.summary_aspect`), ties going to the label nearer the question in meaning, then to the
 section's first passage. A label that holds none of those words is never chosen: the caller then answers as
 for any question.
@@ -24,8 +26,19 @@ from dropqa.text.headings import ends_like_sentence
 from dropqa.text.segment import holds
 
 MAX_LABEL_CHARS = 40
+# What a part is called that a summary question names otherwise: the facts of a case are told under its
+# "(Case) Statement" ("Statement of Facts"), its process under "Procedures" / "Proceedings"
+PART_NAMES: dict[str, tuple[str, ...]] = {
+    "fact": ("statement",), "facts": ("statement",),
+    "process": ("procedure", "proceedings"), "processes": ("procedure", "proceedings"),
+}
 _BOLD_FIRST_LINE = re.compile(r"^\s*(\*\*|__)(?P<label>[^*_\n]{2,40}?)\1\s*[:：]?[ \t\\]*(?:\n|$)")
 _COLON_FIRST_LINE = re.compile(r"^\s*(?P<label>[^\n:：,，.。;；!?！？()（）\[\]*]{2,30}?)\s*[:：][ \t]*\n\s*\S")
+
+
+def opens_part(hit: Hit) -> bool:
+    """``hit`` starts with a label of its own ("**CASE STATEMENT**", "Present Illness:" above its lines)."""
+    return bool(_BOLD_FIRST_LINE.match(hit.content) or _COLON_FIRST_LINE.match(hit.content))
 
 
 def label_of(hit: Hit) -> str | None:
@@ -44,6 +57,30 @@ def label_of(hit: Hit) -> str | None:
 class SectionPick:
     index: int  # pool index of the section's passage
     label: str
+    within: str = ""  # the section path the answer keeps to (the label's section, with the parts inside it)
+
+
+def _labels(pool: Sequence[Hit], documents: Collection[str], max_passages: int) -> list[SectionPick]:
+    """Each labelled passage of ``documents`` in the first ``max_passages`` of ``pool``, and each section of one
+    or above it (a part whose passages are all in its sub-parts: "Case Procedures" > "Arrest"), opened at its
+    first passage there."""
+    picks: list[SectionPick] = []
+    first: dict[tuple[str, str], int] = {}  # (document, section path) → pool index of its earliest passage
+    for i, h in enumerate(pool[:max_passages]):
+        if h.document_id not in documents:
+            continue
+        if label := label_of(h):
+            picks.append(SectionPick(i, label, h.section))
+        crumbs = h.section.split(" > ")
+        for depth in range(len(crumbs)):
+            key = (h.document_id, " > ".join(crumbs[:depth + 1]))
+            if key not in first or h.position < pool[first[key]].position:
+                first[key] = i
+    for (_, path), i in first.items():
+        title = path.rsplit(" > ", 1)[-1]
+        if title and not title.endswith("…") and len(title) <= MAX_LABEL_CHARS:
+            picks.append(SectionPick(i, title, path))
+    return picks
 
 
 def asked_section(question: str, asked: Mapping[str, float], pool: Sequence[Hit], documents: Collection[str],
@@ -56,14 +93,12 @@ def asked_section(question: str, asked: Mapping[str, float], pool: Sequence[Hit]
     aspect = {t: w for t, w in asked.items() if holds(tail, t)}
     if not aspect or not documents:
         return None
-    labelled = [(i, label) for i, h in enumerate(pool[:max_passages])
-                if h.document_id in documents and (label := label_of(h))]
-    scored = [(i, label, held_share(label, aspect, translations)) for i, label in labelled]
-    scored = [s for s in scored if s[2] > 0]
+    names = {t: [*(translations or {}).get(t, ()), *PART_NAMES.get(t, ())] for t in aspect}
+    scored = [(pick, share) for pick in _labels(pool, documents, max_passages)
+              if (share := held_share(pick.label, aspect, names)) > 0]
     if not scored:
         return None
-    near = similarity([label for _, label, _ in scored]) if similarity is not None and len(scored) > 1 else None
+    near = similarity([pick.label for pick, _ in scored]) if similarity is not None and len(scored) > 1 else None
     best = max(range(len(scored)), key=lambda k: (
-        scored[k][2] + similarity_weight * (near[k] if near else 0.0), -pool[scored[k][0]].position))
-    i, label, _ = scored[best]
-    return SectionPick(i, label)
+        scored[k][1] + similarity_weight * (near[k] if near else 0.0), -pool[scored[k][0].index].position))
+    return scored[best][0]

@@ -73,3 +73,44 @@ def test_a_label_on_a_passage_of_its_own_is_followed_by_the_passages_after_it():
                                  "[1][3]")
     alone = section_summary("en", pick, pool[:1], 6)  # nothing after the label: nothing to quote
     assert alone.citations == []
+
+
+def test_a_short_opening_goes_on_into_the_parts_of_its_section_and_stops_at_the_next_section():
+    pool = [hit("犯罪罪名：徇私枉法罪", 5, section="判决书 > 五、犯罪事实"),
+            # position 6 is the heading "详细情况"
+            hit("2021年5月，唐某某接受甲公司的贿赂。2021年9月，唐某某包庇乙公司。", 7,
+                section="判决书 > 五、犯罪事实 > 详细情况"),
+            hit("在侦查过程中，检察机关提供了足够的证据材料。", 9, section="判决书 > 六、证据描述")]
+    pick = asked_section("根据某法院的判决书，总结唐某某的犯罪事实。", {"犯罪": 1.0, "事实": 1.0}, pool, {"d1"}, None)
+    assert pick is not None and pick.label == "五、犯罪事实"
+    composed = section_summary("zh", pick, pool, 6)
+    assert composed.citations == [0, 1]  # not the next section's evidence
+    assert "2021年9月，唐某某包庇乙公司" in composed.lines[1] and "证据材料" not in composed.lines[1]
+    assert section_summary("zh", pick, pool, 1).citations == [0]  # an opening long enough stands alone
+
+
+def test_the_facts_of_a_case_are_its_statement_and_its_process_its_procedures():
+    pool = [hit("This court finds the defendant guilty.", 26, section="Court > Judgment Result"),
+            hit("On 10 January the Procuratorate received a complaint.", 9, section="Court > Case Procedures"),
+            hit("In November 2022, S. Taylor acquired paper and inks.", 14, section="Court > Case Statement"),
+            hit("The case at bar centers upon the activities of S. Taylor.", 13, section="Court > Case Statement")]
+    facts = asked_section("According to the judgment of X Court, summarize the facts of S. Taylor's crime.",
+                          {"facts": 4.8, "crime": 2.2}, pool, {"d1"}, None)
+    assert facts is not None and facts.label == "Case Statement" and facts.index == 3  # the section's start
+    process = asked_section("According to the judgment of X Court, summarize the case process of S. Taylor.",
+                            {"case": 1.0, "process": 3.0}, pool, {"d1"}, None)
+    assert process is not None and process.label == "Case Procedures"
+
+
+def test_a_section_whose_passages_are_all_in_its_parts_is_summed_up_from_its_first_part():
+    pool = [hit("On 22 February 2023 H. Price was arrested.", 19, section="Court > Case Procedures > Arrest"),
+            hit("From November 2022 H. Price engaged in counterfeiting.", 21, section="Court > Case Statement"),
+            hit("On 14 February 2023 she was detained.", 15, section="Court > Case Procedures > Detention Measures"),
+            hit("On 1 February 2023 the case was filed.", 13, section="Court > Case Procedures > Case Filing")]
+    pick = asked_section("According to the judgment of X Court, summarize the case process of H. Price.",
+                         {"case": 1.4, "process": 3.7}, pool, {"d1"}, None)
+    assert pick is not None and pick.label == "Case Procedures" and pick.index == 3
+    composed = section_summary("en", pick, pool, 6)
+    assert composed.lines[1].startswith("Case Procedures: On 1 February 2023 the case was filed. On 14 February")
+    assert composed.citations == [0, 2, 3]  # its parts in document order, not the next section
+    assert "counterfeiting" not in composed.lines[1]
