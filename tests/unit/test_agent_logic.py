@@ -141,6 +141,26 @@ def test_a_sentence_a_page_break_cut_cites_both_passages():
     assert cited == [0]
 
 
+def test_a_line_quoting_a_section_over_several_passages_keeps_each_of_their_citations():
+    proc = "Court > Case Procedures"
+    pool = [hit("From November 2022 H. Price engaged in counterfeiting currency with printing equipment.",
+                section="Court > Case Statement", node_id="n1"),
+            hit("On 14th February 2023 detention measures were set in motion targeting H. Price.",
+                section=f"{proc} > Detention", node_id="n2"),
+            hit("On 22nd February 2023 an official arrest of H. Price was executed by the court.",
+                section=f"{proc} > Arrest", node_id="n3"),
+            hit("An unrelated passage about appeal rights of the defendant.", section="Court > Appeal", node_id="n4")]
+    pool = [h.model_copy(update={"position": p}) for h, p in zip(pool, (21, 15, 19, 30), strict=True)]
+    line = ("Case Procedures: On 14th February 2023 detention measures were set in motion targeting H. Price. "
+            "On 22nd February 2023 an official arrest of H. Price was executed by the court. [2][3]")
+    assert not supports(line, pool[1], CFG) and not supports(line, pool[2], CFG)  # neither holds it all
+    text, cited, checked, dropped, repaired = check_citations(line, pool, CFG)
+    assert cited == [1, 2] and checked == 2 and dropped == repaired == 0 and text.endswith("[2][3]")
+    # a passage of the document the line quotes nothing of is no part of it
+    text, cited, *_ = check_citations(line.replace("[3]", "[4]"), pool, CFG)
+    assert 3 not in cited
+
+
 def test_ocr_dashboard_labels_meet_their_values():
     h = hit("能耗看板\n全年平均PUE\n年度节电量\n1.32\n243万千瓦时\n数据来源：系统", segment_type="ocr")
     assert "全年平均PUE：1.32" in sentence_units(h) and "年度节电量：243万千瓦时" in sentence_units(h)

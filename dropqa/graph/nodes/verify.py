@@ -98,6 +98,20 @@ def continues(line: str, i: int, marks: list[int], pool: list[Hit], cfg: AnswerS
     return False
 
 
+def shares_quote(line: str, i: int, marks: list[int], pool: list[Hit], cfg: AnswerSettings) -> bool:
+    """Is pool[i] one of several passages of one document that ``line`` quotes in turn (a section's opening
+    followed into its parts: "Case Procedures: On 14th February … On 20th February … [3][13][1]")? It supports a
+    sentence of the line alone, and the passages the line cites in that document, read in order, support all
+    of it."""
+    hit = pool[i]
+    same = [pool[j] for j in dict.fromkeys(marks) if 0 <= j < len(pool) and pool[j].document_id == hit.document_id
+            and pool[j].version == hit.version]
+    if len(same) < 2 or not any(supports(sentence, hit, cfg) for sentence in sentences_of(line)):
+        return False
+    together = "\n".join(h.content for h in sorted(same, key=lambda h: h.position))
+    return supports(line, hit.model_copy(update={"content": together}), cfg)
+
+
 def check_citations(answer: str, pool: list[Hit], cfg: AnswerSettings) -> tuple[str, list[int], int, int, int]:
     """Returns (answer, cited indexes, checked, dropped, repaired). Markers are rewritten in place."""
     counts = {"checked": 0, "dropped": 0, "repaired": 0}
@@ -109,7 +123,8 @@ def check_citations(answer: str, pool: list[Hit], cfg: AnswerSettings) -> tuple[
         def check(m: re.Match[str], line: str = line, used: set[int] = used, marks: list[int] = marks) -> str:
             i = int(m.group(1)) - 1
             counts["checked"] += 1
-            if 0 <= i < len(pool) and (supports(line, pool[i], cfg) or continues(line, i, marks, pool, cfg)):
+            if 0 <= i < len(pool) and (supports(line, pool[i], cfg) or continues(line, i, marks, pool, cfg)
+                                       or shares_quote(line, i, marks, pool, cfg)):
                 keep = i
             else:
                 keep = next((k for k, h in enumerate(pool[:cfg.repair_passages])
