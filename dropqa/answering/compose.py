@@ -21,7 +21,7 @@ from dropqa.answering.intent import Intent
 from dropqa.answering.outline import Outline
 from dropqa.answering.sections import SectionPick, opens_part
 from dropqa.config import AnswerSettings
-from dropqa.retrieval.hits import Hit
+from dropqa.retrieval.hits import Hit, within_section
 from dropqa.text.headings import is_chapter_title
 from dropqa.text.messages import render
 from dropqa.text.segment import query_terms
@@ -254,13 +254,8 @@ def _next_in_section(pool: list[Hit], at: int, within: str) -> int | None:
         return None
     k = min(after)[1]
     nxt = pool[k]
-    return k if nxt.position == hit.position + 1 or (nxt.section != hit.section and _inside(nxt.section, within)) \
-        else None
-
-
-def _inside(section: str, within: str) -> bool:
-    """``section`` (a section path) is ``within`` or a part of it."""
-    return section == within or section.startswith(within + " > ")
+    after_heading = nxt.section != hit.section and within_section(nxt.section, within)
+    return k if nxt.position == hit.position + 1 or after_heading else None
 
 
 def section_summary(lang: str, pick: SectionPick, pool: list[Hit], max_sentences: int) -> Composed:
@@ -273,8 +268,8 @@ def section_summary(lang: str, pick: SectionPick, pool: list[Hit], max_sentences
     units: list[str] = []
     at = pick.index
     within = pick.within or pool[pick.index].section
-    while at is not None and (not units or (len(units) < max_sentences and _inside(pool[at].section, within)
-                                            and not opens_part(pool[at]))):
+    while at is not None and (not units or (len(units) < max_sentences and not opens_part(pool[at])
+                                            and within_section(pool[at].section, within))):
         found = [u for u in sentence_units(pool[at]) if clean_markup(u).strip(" :：*")]
         if not cites and found and clean_markup(found[0]).strip(" *").rstrip(":：").strip() == pick.label:
             found = found[1:]  # the label line alone says nothing: it leads the quote instead

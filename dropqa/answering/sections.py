@@ -4,13 +4,13 @@ with the question (an appeal notice names the defendant as often as the case sta
 
 A passage's *label* is what names its part of the document: a first line wholly in bold ("**CASE STATEMENT**")
 or a short first line ending in a colon above more lines ("Present Illness:", "现病史："), as exported and
-form-like documents mark their sections; else the last heading of its section path. A section is labelled by its
-heading too, opened at its first passage in the pool, whose passages may all be in parts of its own ("Case
-Procedures" > "Arrest"). The section asked for is the
-label of the named documents' passages that holds most of the question's words after the summary verb
-(:func:`dropqa.text.asked.summary_aspect`), ties going to the label nearer the question in meaning, then to the
-section's first passage. A label that holds none of those words is never chosen: the caller then answers as
-for any question.
+form-like documents mark their sections; else the last heading of its section path. A section is labelled by
+its heading too, opened at its first passage in the pool, whose passages may all be in parts of its own ("Case
+Procedures" > "Arrest"). The section asked for is the label of the named documents' passages that holds most
+of the question's words after the summary verb (:func:`dropqa.text.asked.summary_aspect`), the word heading
+them counting double (the *evidence* of "犯罪证据"), ties going to the label nearer the question in meaning, then
+to the section's first passage. A label that holds none of those words is never chosen: the caller then answers
+as for any question.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from dropqa.answering.extractive import Similarity
 from dropqa.retrieval.hits import Hit
 from dropqa.text.asked import held_share, summary_aspect
 from dropqa.text.headings import ends_like_sentence
-from dropqa.text.segment import holds
+from dropqa.text.segment import has_han, holds
 
 MAX_LABEL_CHARS = 40
 # What a part is called that a summary question names otherwise: the facts of a case are told under its
@@ -83,6 +83,17 @@ def _labels(pool: Sequence[Hit], documents: Collection[str], max_passages: int) 
     return picks
 
 
+_OF = re.compile(r"\s(?:of|for|in|about|regarding)\s")
+
+
+def aspect_head(tail: str, aspect: Mapping[str, float]) -> str | None:
+    """The word of ``aspect`` that heads what a summary asks for (``tail``, lower-cased): the last of the Chinese
+    phrase ("唐某某的犯罪*证据*"), the last before "of" in English ("the case *process* of H. Price")."""
+    head = _OF.split(tail, maxsplit=1)[0] if not has_han(tail) else tail
+    ends = {t: end for t in aspect if (end := head.rfind(t)) >= 0}
+    return max(ends, key=lambda t: (ends[t] + len(t), len(t))) if ends else None
+
+
 def asked_section(question: str, asked: Mapping[str, float], pool: Sequence[Hit], documents: Collection[str],
                   similarity: Similarity | None, *, translations: Mapping[str, list[str]] | None = None,
                   similarity_weight: float = 0.5, max_passages: int = 20) -> SectionPick | None:
@@ -93,6 +104,9 @@ def asked_section(question: str, asked: Mapping[str, float], pool: Sequence[Hit]
     aspect = {t: w for t, w in asked.items() if holds(tail, t)}
     if not aspect or not documents:
         return None
+    head = aspect_head(tail, aspect)
+    if head is not None:  # 犯罪证据 asks for evidence, of a crime: the part named by the head counts double
+        aspect[head] *= 2
     names = {t: [*(translations or {}).get(t, ()), *PART_NAMES.get(t, ())] for t in aspect}
     scored = [(pick, share) for pick in _labels(pool, documents, max_passages)
               if (share := held_share(pick.label, aspect, names)) > 0]

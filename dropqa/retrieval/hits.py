@@ -99,3 +99,8 @@ class Hit(BaseModel):
         """One line for tool results and traces: where, what, how relevant."""
         page = f" p.{self.page}" if self.page else ""
         return f"[{self.node_id}] {self.breadcrumb}{page} (rel {self.relevance:.2f}): {self.snippet(limit)}"
+
+
+def within_section(section: str, path: str) -> bool:
+    """Is ``section`` (a passage's section path) the section ``path`` or a part inside it?"""
+    return section == path or section.startswith(path + " > ")

@@ -1,7 +1,7 @@
 """The section a summary question asks for (dropqa.answering.sections), and its answer (compose.section_summary)."""
 
 from dropqa.answering.compose import section_summary
-from dropqa.answering.sections import asked_section, label_of
+from dropqa.answering.sections import asked_section, aspect_head, label_of
 from dropqa.retrieval.hits import Hit
 from dropqa.text.asked import summary_aspect
 
@@ -114,3 +114,13 @@ def test_a_section_whose_passages_are_all_in_its_parts_is_summed_up_from_its_fir
     assert composed.lines[1].startswith("Case Procedures: On 1 February 2023 the case was filed. On 14 February")
     assert composed.citations == [0, 2, 3]  # its parts in document order, not the next section
     assert "counterfeiting" not in composed.lines[1]
+
+
+def test_the_head_of_what_is_asked_names_the_part():
+    pool = [hit("2021年5月，唐某某接受甲公司的贿赂。", 5, section="判决书 > 五、犯罪事实"),
+            hit("（1）被告人唐某某银行账户的交易记录。", 9, section="判决书 > 六、证据描述")]
+    asked = {"犯罪": 1.67, "证据": 1.46}  # the modifier weighs more than the head
+    pick = asked_section("根据某法院的判决书，总结唐某某的犯罪证据。", asked, pool, {"d1"}, None)
+    assert pick is not None and pick.label == "六、证据描述"
+    assert aspect_head("the case process of h. price.", {"case": 1.0, "process": 1.0}) == "process"
+    assert aspect_head("唐某某的犯罪事实。", {"犯罪": 1.0, "事实": 1.0}) == "事实"
