@@ -120,6 +120,8 @@ class Turn:
     confidence: Literal["high", "medium", "low"] | None = None
     citations: list[int] = field(default_factory=list)  # indexes into hits that the answer cites
     inferred: bool = False  # the answer follows a link no one passage states (answering.chain): never "high"
+    # [document id, section path] of the section a summary answer quotes: its other passages are listed next
+    summary_section: list[str] = field(default_factory=list)
     model_wrote: bool = False  # the answer is the chat model's text: verify keeps only its supported sentences
     mode: Literal["direct", "agent"] = "direct"
     iterations: int = 0

@@ -110,7 +110,7 @@ def abstain(state: State, decision: Decision | None = None, numbered: list[str] 
     else:
         text = render(lang, "no_answer_empty")
     p = decision.probability if decision is not None else 0.0
-    return {"answer": text, "answerable": False, "citations": [],
+    return {"answer": text, "answerable": False, "citations": [], "summary_section": [],
             "reasoning_trace": [step(state, "answer", render(lang, "insufficient", relevance=f"{p:.2f}"))]}
 
 
@@ -135,7 +135,7 @@ async def _model_answer(svc: Any, state: State, pool: list[Hit]) -> dict[str, An
         return {**abstain(state), "usage": usage} if usage is not None else abstain(state)
     # A reply that cites nothing is not dropped here: verify attributes each of its sentences to a passage
     # that supports it, drops the rest, and answers offline when nothing is left.
-    update = {"answer": text, "answerable": True, "citations": cites, "model_wrote": True,
+    update = {"answer": text, "answerable": True, "citations": cites, "model_wrote": True, "summary_section": [],
               "reasoning_trace": [step(state, "answer", render(lang, "answer_summary", n=len(pool), k=len(cites)))]}
     if usage is not None:
         update["usage"] = usage
@@ -223,6 +223,7 @@ def compose_offline(state: State, svc: Services) -> dict[str, Any]:
     terms = list(state.terms)
     weights = state.quality.weights
     composed = None
+    summary_section: list[str] = []
     if intent.kind == "structure":
         composed = compose.structure(lang, intent, state.outline, pool, svc.settings.answer.outline_items)
     elif intent.kind == "page":
@@ -252,6 +253,7 @@ def compose_offline(state: State, svc: Services) -> dict[str, Any]:
         if pick is not None:  # a section that says nothing (no citation) is answered as any question is
             composed = compose.section_summary(lang, pick, pool, svc.settings.answer.summary_sentences)
             composed = composed if composed.citations else None
+            summary_section = [pool[pick.index].document_id, pick.within] if composed is not None else []
         if composed is None and intent.kind == "locate":
             composed = compose.locate(lang, question, terms, weights, pool, translations, cfg=svc.settings.answer,
                                       documents=named, similarity=similarity)
@@ -284,6 +286,7 @@ def compose_offline(state: State, svc: Services) -> dict[str, Any]:
     composed, linked = with_last_link(state, svc, composed, multi=intent.kind == "multi_hop")
     update: dict[str, Any] = {
         "answer": composed.text, "answerable": True, "citations": composed.citations, "inferred": bool(linked),
+        "summary_section": summary_section,
         "reasoning_trace": [step(state, "answer", render(lang, "answer_summary", n=len(pool),
                                                          k=len(composed.citations))), *linked],
     }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import uuid
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, Literal
@@ -12,8 +13,9 @@ from langgraph.runtime import Runtime
 from dropqa.blocking import in_thread
 from dropqa.graph.nodes.common import in_turns
 from dropqa.graph.state import PastTurn, State
-from dropqa.retrieval.hits import Hit
+from dropqa.retrieval.hits import Hit, within_section
 from dropqa.services import Context, Services
+from dropqa.store import nodes as node_store
 from dropqa.store.documents import topics_named
 from dropqa.store.scope import Scope
 from dropqa.text.asked import expected_kind, held_share, holds_kind_for, lists_years, quoted, says_more
@@ -119,6 +121,37 @@ def taking_turns(hits: Sequence[Hit], rest: list[int], documents: list[str]) -> 
     return in_turns(queues) + [i for i in rest if hits[i].document_id not in documents]
 
 
+# Positions read around the section's passages in the pool for the ones it lacks: a section of a judgement or a
+# record spans a few dozen nodes at most
+SECTION_WINDOW = 60
+
+
+def section_rest(svc: Services, scope: Scope, hits: Sequence[Hit], section: Sequence[str], limit: int) -> list[Hit]:
+    """Up to ``limit`` passages of the section a summary answer quotes (``section``: document id and path) that
+    the pool ``hits`` lacks, in document order — the rest of what it sums up, listed after what it quotes."""
+    document, path = section
+    inside = [h for h in hits if h.document_id == document and within_section(h.section, path)]
+    if not inside:
+        return []
+    first = min(h.position for h in inside)
+    rows = node_store.neighbours(svc.db, scope, uuid.UUID(document), inside[0].version, first, 0, SECTION_WINDOW)
+    known = {h.node_id for h in hits}
+    rest = [Hit.from_row(row, "section") for row in rows]
+    return [h for h in rest if h.node_id not in known and within_section(h.section, path)][:limit]
+
+
+def section_first(hits: Sequence[Hit], rest: list[int], section: Sequence[str]) -> list[int]:
+    """The uncited passages in the order they are listed: those of the section a summary answer quotes
+    (``section``: its document id and path) first, in document order — the rest of what it sums up —, then the
+    others as ranked."""
+    if len(section) != 2:
+        return rest
+    document, path = section
+    inside = sorted((i for i in rest if hits[i].document_id == document
+                     and within_section(hits[i].section, path)), key=lambda i: hits[i].position)
+    return inside + [i for i in rest if i not in inside]
+
+
 def with_nearest(hits: Sequence[Hit], order: list[int], ranked: list[int], nearest: Sequence[Hit], top_k: int,
                  slots: int) -> tuple[list[int], list[Hit]]:
     """The uncited passages listed (pool indexes: the longest head of ``ranked`` that leaves room) and, after them,
@@ -140,6 +173,8 @@ def final_answer(state: State, svc: Services, scope: Scope) -> dict[str, Any]:
     """``scope``: the run's bases (the topics the question names are theirs)."""
     cfg = svc.settings.retrieval
     hits = state.hits
+    if len(state.summary_section) == 2:  # the rest of the section a summary quotes, where the pool lacks it
+        hits = [*hits, *section_rest(svc, scope, hits, state.summary_section, cfg.top_k)]
     cited = set(state.citations)
     answer = state.answer
     # Cited passages first, in the order the answer cites them; then the rest of the evidence pool in rank
@@ -147,17 +182,19 @@ def final_answer(state: State, svc: Services, scope: Scope) -> dict[str, Any]:
     # also under a "not in the documents", so the reader can check for themselves.
     order = citation_order(answer, cited)
     parts = [str(p.get("document_id")) for p in state.intent.parts if p.get("document_id")]
-    ranked = taking_turns(hits, [i for i in range(len(hits)) if i not in cited], parts)
+    ranked = section_first(hits, taking_turns(hits, [i for i in range(len(hits)) if i not in cited], parts),
+                           state.summary_section)
     # the last places go to the passages nearest the question in meaning that the ranking leaves out: another
     # hop's page ("In Indiana, alcohol may be sold …" for the state a school is in), worded unlike the question
-    head, nearest = with_nearest(hits, order, ranked, state.nearest, cfg.top_k, cfg.nearest_slots)
+    head, nearest = with_nearest(hits, order, ranked, state.nearest, cfg.top_k,
+                                 0 if state.summary_section else cfg.nearest_slots)
     keep = order + head
     sources = [hits[i].source(cfg.snippet_chars, i in cited) for i in keep]
     sources += [h.source(cfg.snippet_chars, False) for h in nearest]
     renumber = {old: new for new, old in enumerate(keep)}
     if cited:
         answer = renumber_citations(answer, renumber)
-    confidence = confidence_of(replace(state, answer=answer), keep)
+    confidence = confidence_of(replace(state, answer=answer, hits=hits), keep)
     return {
         "answer": answer,
         "sources": sources,

@@ -127,7 +127,7 @@ async def synthesize(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
             composed, linked = await in_thread(with_last_link, state, runtime.context.services, composed,
                                                multi=True)
         update = {"answer": composed.text, "answerable": True, "citations": composed.citations,
-                  "inferred": bool(linked),
+                  "inferred": bool(linked), "summary_section": [],
                   "reasoning_trace": [step(state, "answer", render(lang, "synthesis_summary", n=len(findings))),
                                       *linked]}
     return {**update, "degraded": True} if degraded else update
