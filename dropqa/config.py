@@ -304,6 +304,9 @@ class AnswerSettings(Section):
     part_name_share: float = _share(0.5, "share of a document name's idf mass a question must hold to name it")
     summary_sentences: int = Field(6, ge=1, le=50, description="a summary question answered by its section: most of "
                                    "the section's sentences (or lines) quoted")
+    summary_section_nodes: int = Field(60, ge=0, le=1000, description="a summary answer's sources: nodes read "
+                                       "from its section's first passage on for the passages of that section the "
+                                       "evidence pool lacks (a judgement's or record's part spans a few dozen)")
     summary_label_similarity_weight: float = Field(
         0.5, ge=0.0, le=10.0, description="a summary question's section: the weight of a label's closeness in "
         "meaning to the question beside the share of the asked words it holds (ties between labels holding the "

@@ -121,11 +121,6 @@ def taking_turns(hits: Sequence[Hit], rest: list[int], documents: list[str]) -> 
     return in_turns(queues) + [i for i in rest if hits[i].document_id not in documents]
 
 
-# Positions read around the section's passages in the pool for the ones it lacks: a section of a judgement or a
-# record spans a few dozen nodes at most
-SECTION_WINDOW = 60
-
-
 def section_rest(svc: Services, scope: Scope, hits: Sequence[Hit], section: Sequence[str], limit: int) -> list[Hit]:
     """Up to ``limit`` passages of the section a summary answer quotes (``section``: document id and path) that
     the pool ``hits`` lacks, in document order — the rest of what it sums up, listed after what it quotes."""
@@ -134,7 +129,8 @@ def section_rest(svc: Services, scope: Scope, hits: Sequence[Hit], section: Sequ
     if not inside:
         return []
     first = min(h.position for h in inside)
-    rows = node_store.neighbours(svc.db, scope, uuid.UUID(document), inside[0].version, first, 0, SECTION_WINDOW)
+    rows = node_store.neighbours(svc.db, scope, uuid.UUID(document), inside[0].version, first, 0,
+                                 svc.settings.answer.summary_section_nodes)
     known = {h.node_id for h in hits}
     rest = [Hit.from_row(row, "section") for row in rows]
     return [h for h in rest if h.node_id not in known and within_section(h.section, path)][:limit]
