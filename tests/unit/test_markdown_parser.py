@@ -134,6 +134,24 @@ def test_bold_lines_label_parts_of_a_document():
     assert step.children[0].content.startswith("On the 10th of January 2023")  # the paragraphs under a label
 
 
+def test_a_bold_label_over_its_text_opens_a_section_but_a_label_with_a_colon_is_a_field():
+    text = ("# Danbury, Pinehurst, Court\n\n**Upton, Georgetown, Court**\n**State of Georgetown**\n\n"
+            "**Defendant:**  \nName: P. Anderson\n\n"
+            "**CASE PROCEDURES**  \nOn the 1st of March, 2023, the Procuratorate received a complaint.\n\n"
+            "Two days later Anderson was detained.\n\n**证据描述**：\n1. 财务报表。\n")
+    doc = parse_markdown_text(text, "134_judgement.md")
+    # a label alone on its paragraph opens a section with or without a colon (a list interrupts the paragraph)
+    assert list(_sections(doc.children)) == [(0, "Danbury, Pinehurst, Court"), (1, "CASE PROCEDURES"),
+                                             (1, "证据描述")]
+    court = doc.children[0]
+    # bold lines one under another are a title block; a label ending in a colon, a field over its value
+    assert [c.content for c in court.children[:2]] == ["**Upton, Georgetown, Court**\n**State of Georgetown**",
+                                                       "**Defendant:**  \nName: P. Anderson"]
+    procedures = court.children[2]
+    assert [c.content for c in procedures.children] == [
+        "On the 1st of March, 2023, the Procuratorate received a complaint.", "Two days later Anderson was detained."]
+
+
 def test_bold_label_shapes():
     assert bold_label("**Case Statement**") == "Case Statement"
     assert bold_label("**Evidence Description:**  ") == "Evidence Description"

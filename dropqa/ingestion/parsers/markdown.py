@@ -62,6 +62,7 @@ _BOLD_LINE = re.compile(r"^(\*\*|__)(?P<label>[^*_\n]{2,60}?)\1[ \t]*[:：]?[ \t
 # Arabic or bracketed numbering ("1.", "(2)", "（三）"): a step inside the part the bold line before it opened
 _SUB_NUMBER = re.compile(r"^(?:\d{1,2}[.)、]|[(（][\d一二三四五六七八九十]{1,3}[)）])\s*")
 MAX_BOLD_LABEL_WORDS = 8
+_COLON_END = re.compile(r"[:：]\W*$")  # "**Chief Complaint:**", "**证据描述**："
 
 
 def bold_label(line: str) -> str | None:
@@ -106,10 +107,15 @@ def _consume(tokens: list[Token], i: int, builder: TreeBuilder, levels: _Levels)
         return i + 3
     if tok.type == "paragraph_open":
         content = tokens[i + 1].content.strip()
-        label = bold_label(content)
-        if label is not None:  # a paragraph that is only a bold part label opens a section
-            builder.heading(levels.bold(label), label, bold_label=True)
-        elif content:  # a bold first line over its value ("**Chief Complaint:**" + its line) is a labelled field
+        first, _, rest = content.partition("\n")
+        label = bold_label(first)
+        if label is not None and rest.strip() and (_COLON_END.search(first) or bold_label(rest.split("\n", 1)[0])):
+            label = None  # a bold label over its value ("**Chief Complaint:**" + its line) is a labelled field;
+            # bold lines one under another ("**Upton, Georgetown, Court**" / "**State of Georgetown**") a title block
+        if label is not None:  # a bold part label opens a section, the lines under it ("**CASE PROCEDURES**" + its
+            builder.heading(levels.bold(label), label, bold_label=True)  # text, no colon) its first paragraph
+            content = rest.strip()
+        if content:
             builder.add(paragraph(content))
         return i + 3
     if tok.type in ("bullet_list_open", "ordered_list_open"):
