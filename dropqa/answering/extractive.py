@@ -138,6 +138,26 @@ def about_itself(sentence: str) -> bool:
     return _ABOUT_ITSELF.search(sentence) is not None
 
 
+# Where a judgement's appended statute text starts ("Reference Article is below：Article 384 State personnel who
+# …", "参考法条如下：第二百九十三条 有下列寻衅滋事行为之一…", "附：相关法律条文"): the law in general, not what the case
+# says — quoted only to a question about the law itself (:data:`_ASKS_LAW`)
+_STATUTE = re.compile(r"(?i)reference articles? (?:is|are) (?:as follows|below)|参考法条|"
+                      r"(?:相关|适用的?|所依据的?)法律条文")
+_ASKS_LAW = re.compile(r"(?i)法条|法律条文|条款|法律依据|第[一二三四五六七八九十百千\d]+条|刑法|\barticles?\b|"
+                       r"\bstatutes?\b|\blaws?\b|\blegal basis\b|\bprovisions?\b|\bcriminal code\b")
+
+
+def statute_start(text: str) -> int | None:
+    """Where the statute text appended to ``text`` starts, if it holds any."""
+    m = _STATUTE.search(text)
+    return m.start() if m else None
+
+
+def asks_law(question: str) -> bool:
+    """Does ``question`` ask about the law itself (an article, what the statute provides)?"""
+    return _ASKS_LAW.search(question) is not None
+
+
 def value_labels(line: str, row: bool, asked: Collection[str]) -> list[str]:
     """The labels of the values ``line`` states: its leading label ("Defendant: G. Torres" → "Defendant"); and
     in a table row about something the question asks (its first cell holds one of ``asked``), every cell's
@@ -312,6 +332,7 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
     by_value = [t for t in terms if is_stated_of_a_person(t)]
     people = withheld_names(question)
     summary = asks_for_summary(question)
+    law = asks_law(question)
     candidates: list[Extract] = []
     allowed = [i for i, h in enumerate(hits) if documents is None or h.document_id in documents][:max_passages]
     allowed += [i for i, h in enumerate(hits) if h.document_id in linked and i not in allowed][:2]
@@ -338,7 +359,10 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
         cont = continuation(hits, idx)
         asking = asked_before(hits, idx)  # the question this chat message answers: what it is about
         rows = hit.node_type in ("table", "list")
+        statute = None if law else statute_start(hit.content)
         for i in range(len(units)):
+            if statute is not None and hit.content.find(units[i][:24]) >= statute:
+                continue  # the statute appended to a judgement says what the law provides, not what happened
             sent = _with_continuation(units, i, terms)
             if _flat(sent) in crumb or states_nothing(sent) or _ASKING.search(sent) or (summary and about_itself(sent)):
                 # a line that only repeats its heading ("附表1 主要技术指标"), or only labels, states nothing; nor

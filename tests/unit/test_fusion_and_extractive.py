@@ -49,6 +49,17 @@ def test_extractive_answer_picks_the_sentence_with_the_fact():
     assert picked[0].hit_index == 0
 
 
+def test_the_statute_appended_to_a_judgement_answers_only_a_question_about_the_law():
+    hits = [hit("n1", "被告人计某某犯寻衅滋事罪，判处有期徒刑4年。\n参考法条如下：\n第二百九十三条\n有下列寻衅滋事行为之一，"
+                      "破坏社会秩序的，处五年以下有期徒刑：纠集他人多次实施寻衅滋事行为的。", 0.9),
+            hit("n2", "2022年12月25日，被告人计某某在天悦KTV内寻衅滋事，殴打顾客赵某。", 0.5)]
+    w = {"寻衅滋事": 2.0, "多次": 1.0, "实施": 1.0}
+    picked = pick_sentences("计某某多次实施寻衅滋事行为的事实是什么？", list(w), w, hits, max_sentences=2, cfg=CFG)
+    assert picked and not any("第二百九十三条" in p.text or "有下列" in p.text for p in picked)
+    law = pick_sentences("寻衅滋事罪的法条是怎么规定的？", list(w), w, hits, max_sentences=3, cfg=CFG)
+    assert any("有下列寻衅滋事行为之一" in p.text for p in law)
+
+
 def test_colon_sentence_keeps_what_follows():
     hits = [hit("n1", "值班安排如下：\n4月5日：王磊\n4月6日：赵宏", 0.9, node_type="paragraph")]
     w = {"值班": 1.0, "安排": 1.0}
