@@ -147,6 +147,17 @@ _ASKS_LAW = re.compile(r"(?i)法条|法律条文|条款|法律依据|第[一二�
                        r"\bstatutes?\b|\blaws?\b|\blegal basis\b|\bprovisions?\b|\bcriminal code\b")
 
 
+# A sentence of a statute, wherever it stands (the appended text cut from its marker by a passage's end): "Those
+# who … shall be sentenced to fixed-term imprisonment of not more than three years", "…情节恶劣的，处五年以下有期徒刑"
+_STATES_LAW = re.compile(r"(?i)\bshall be (?:sentenced|punished|fined)\b|的[，,]\s*(?:处|并处)[^。；;]{0,30}?"
+                         r"(?:有期徒刑|拘役|管制|罚金|死刑)")
+
+
+def states_law(sentence: str) -> bool:
+    """Is ``sentence`` a statute's (what the law provides for whoever does something), not a case's?"""
+    return _STATES_LAW.search(sentence) is not None
+
+
 def statute_start(text: str) -> int | None:
     """Where the statute text appended to ``text`` starts, if it holds any."""
     m = _STATUTE.search(text)
@@ -361,7 +372,8 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
         rows = hit.node_type in ("table", "list")
         statute = None if law else statute_start(hit.content)
         for i in range(len(units)):
-            if statute is not None and hit.content.find(units[i][:24]) >= statute:
+            if not law and ((statute is not None and hit.content.find(units[i][:24]) >= statute)
+                            or states_law(units[i])):
                 continue  # the statute appended to a judgement says what the law provides, not what happened
             sent = _with_continuation(units, i, terms)
             if _flat(sent) in crumb or states_nothing(sent) or _ASKING.search(sent) or (summary and about_itself(sent)):

@@ -1,6 +1,6 @@
 import pytest
 
-from dropqa.answering.extractive import pick_sentences
+from dropqa.answering.extractive import pick_sentences, states_law
 from dropqa.config import AnswerSettings
 from dropqa.retrieval.fusion import calibrate_similarity, coverage, idf_weights, rrf
 from dropqa.retrieval.hits import Hit
@@ -50,14 +50,21 @@ def test_extractive_answer_picks_the_sentence_with_the_fact():
 
 
 def test_the_statute_appended_to_a_judgement_answers_only_a_question_about_the_law():
-    hits = [hit("n1", "被告人计某某犯寻衅滋事罪，判处有期徒刑4年。\n参考法条如下：\n第二百九十三条\n有下列寻衅滋事行为之一，"
-                      "破坏社会秩序的，处五年以下有期徒刑：纠集他人多次实施寻衅滋事行为的。", 0.9),
+    hits = [hit("n1", "被告人计某某犯寻衅滋事罪，判处有期徒刑4年。\n参考法条如下：\n第二百九十三条\n"
+                      "有下列寻衅滋事行为之一，破坏社会秩序的，处五年以下有期徒刑：纠集他人多次实施"
+                      "寻衅滋事行为的。", 0.9),
             hit("n2", "2022年12月25日，被告人计某某在天悦KTV内寻衅滋事，殴打顾客赵某。", 0.5)]
     w = {"寻衅滋事": 2.0, "多次": 1.0, "实施": 1.0}
     picked = pick_sentences("计某某多次实施寻衅滋事行为的事实是什么？", list(w), w, hits, max_sentences=2, cfg=CFG)
     assert picked and not any("第二百九十三条" in p.text or "有下列" in p.text for p in picked)
     law = pick_sentences("寻衅滋事罪的法条是怎么规定的？", list(w), w, hits, max_sentences=3, cfg=CFG)
     assert any("有下列寻衅滋事行为之一" in p.text for p in law)
+    # the rest of an appended statute, cut from its marker by a passage's end, is still the law: by its shape
+    assert states_law("Those who steal public or private property in large amounts shall be sentenced to fixed-term "
+                      "imprisonment of not more than three years")
+    assert states_law("有下列寻衅滋事行为之一，破坏社会秩序的，处五年以下有期徒刑、拘役或者管制：")
+    assert not states_law("被告人计某某犯寻衅滋事罪，判处有期徒刑4年。")  # the case's sentence
+    assert not states_law("The defendant is sentenced to two years and fined 5,000 dollars.")
 
 
 def test_colon_sentence_keeps_what_follows():
