@@ -149,8 +149,9 @@ _ASKS_LAW = re.compile(r"(?i)法条|法律条文|条款|法律依据|第[一二�
 
 # A sentence of a statute, wherever it stands (the appended text cut from its marker by a passage's end): "Those
 # who … shall be sentenced to fixed-term imprisonment of not more than three years", "…情节恶劣的，处五年以下有期徒刑"
-_STATES_LAW = re.compile(r"(?i)\bshall be (?:sentenced|punished|fined)\b|的[，,]\s*(?:处|并处)[^。；;]{0,30}?"
-                         r"(?:有期徒刑|拘役|管制|罚金|死刑)")
+# (criminal penalties only: a policy's "violations shall be punished" is what the policy says)
+_STATES_LAW = re.compile(r"(?i)\bshall be sentenced to\b|\bshall be punished (?:by|with) (?:fixed-term )?imprisonment|"
+                         r"的[，,]\s*(?:处|并处)[^。；;]{0,30}?(?:有期徒刑|拘役|管制|罚金|死刑)")
 
 
 def states_law(sentence: str) -> bool:
