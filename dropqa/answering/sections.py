@@ -112,7 +112,11 @@ def asked_section(question: str, asked: Mapping[str, float], pool: Sequence[Hit]
               if (share := held_share(pick.label, aspect, names)) > 0]
     if not scored:
         return None
-    near = similarity([pick.label for pick, _ in scored]) if similarity is not None and len(scored) > 1 else None
+    # each distinct label measured once: the same label of two passages is as near as itself, and the tie goes to
+    # the section's first passage, as the docstring says (one batch can give one text two slightly different scores)
+    labels = list(dict.fromkeys(pick.label for pick, _ in scored))
+    nearness = dict(zip(labels, similarity(labels), strict=True)) if similarity is not None and len(labels) > 1 else {}
+    near = [nearness[pick.label] for pick, _ in scored] if nearness else None
     best = max(range(len(scored)), key=lambda k: (
         scored[k][1] + similarity_weight * (near[k] if near else 0.0), -pool[scored[k][0].index].position))
     return scored[best][0]
