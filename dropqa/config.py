@@ -338,12 +338,23 @@ class AnswerSettings(Section):
         400, ge=1, le=10000, description="the subject's passages read for a phrase's words written together (the "
         "apart check): its documents' passages writing the phrase's rarest word, at most this many")
     required_kinds: list[Literal["money", "share", "date", "year", "duration", "number", "person", "place"]] = Field(
-        default_factory=lambda: ["money", "share", "year", "duration", "number"],
+        default_factory=lambda: ["money", "share", "date", "year", "duration", "number", "person", "place"],
         description="an offline answer to a question asking one of these kinds (how much does it cost → an amount "
         "of money, what percentage → a percentage or a fraction, when → a date, in which year → a year, how long → a "
         "length of time, how many → a number, who → a person, where → a place) is given only when a quoted line holds "
         "an answer of that kind for what is asked; else 'the documents do not say' (fitted: python -m dropqa.evals.fit "
         "kinds)")
+    chain_required_kinds: list[Literal["money", "share", "date", "year", "duration", "number", "person", "place"]] = \
+        Field(default_factory=lambda: ["money", "share", "year", "duration", "number"],
+              description="required_kinds for a question that names what it asks about by a link to something else "
+              "('When did the state whose official sport is jousting …'): its last link is read, not quoted, so a "
+              "kind may be gated for plain questions and not for these (fitted: python -m dropqa.evals.fit kinds)")
+    quote_kinds: list[Literal["money", "share", "date", "year", "duration", "number", "person", "place"]] = Field(
+        default_factory=lambda: ["money", "share", "year"],
+        description="offline answers: a question asking one of these kinds is answered from the lines holding an "
+        "answer of it, when some line does (not a count: any line holds some number; not a time or a person: a chat "
+        "line's '16:40' and a name beside what is asked are values of something else as often; compared with "
+        "dropqa eval on every suite)")
     salient_term_share: float = _share(0.25, "an asked term weighs in what is asked when it weighs at least this "
                                        "share of the heaviest asked term: the kinds gate (required_kinds) reads a "
                                        "value only in a clause holding one, and a line holding only lighter ones "

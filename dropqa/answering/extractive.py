@@ -414,8 +414,10 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
                 labelled = True
             score = cfg.sentence_coverage_weight * cov + cfg.sentence_relevance_weight * hit.relevance
             # a place is no sign of the line that answers where (most lines name places): it is judged on the quoted
-            # lines only, by the kinds gate and for ``high``
-            of_kind = kind not in ("thing", "place") and holds_kind_for(whole, kind, question, asked, translations)
+            # lines only, by the kinds gate and for ``high``. A chat message's time ("陈思源（16:40）：") is when it was
+            # said, not an answer to when
+            said = _SPEAKER.sub("", whole) if (hit.metadata or {}).get("speaker") else whole
+            of_kind = kind not in ("thing", "place") and holds_kind_for(said, kind, question, asked, translations)
             if of_kind:
                 score += cfg.kind_bonus
             if len(sent) < 4:
@@ -459,7 +461,7 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
     # the words chose — and refuses "how many employees" answered with the company's founding, not "six bases". Nor
     # for a length of time: "连续出差超过10天的" is no answer to "出差回来以后，多长时间内要提交报销", though it
     # holds one.
-    must_quote = kind in cfg.required_kinds and kind not in ("number", "duration")
+    must_quote = kind in cfg.quote_kinds
     if any(c.of_kind for c in candidates) and (kind_first or must_quote or not any(c.asked for c in candidates)):
         candidates = [c for c in candidates if c.of_kind]
     candidates.sort(key=lambda e: (-e.score, e.hit_index))

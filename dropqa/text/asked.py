@@ -15,7 +15,7 @@ import unicodedata
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Literal
 
-from dropqa.text.entities import ANY_YEAR, YEAR_DIGITS, chinese_names
+from dropqa.text.entities import ANY_YEAR, YEAR_DIGITS, chinese_names, chinese_people
 from dropqa.text.lang import detect_language
 from dropqa.text.segment import (
     ACCENTED,
@@ -36,7 +36,7 @@ AnswerKind = Literal["person", "place", "date", "duration", "money", "share", "n
 VALUE_KINDS: tuple[AnswerKind, ...] = ("duration", "date", "number", "money", "share")
 
 _WHO = re.compile(r"(?i)\bwho(?:m|se)?\b|谁|哪位|哪个人|何人|什么人|姓名|名字|负责人是")
-_WHEN = re.compile(r"(?i)\bwhen\b|what (?:date|time|year|day|month)|which (?:date|year|day|month)|"
+_WHEN = re.compile(r"(?i)\bwhen\b|what (?:date|time|year|day|month)s?\b|which (?:date|year|day|month)s?\b|"
                    r"何时|什么时候|哪天|哪一天|哪年|哪一年|几月|几号|日期|时间是|哪个月")
 _HOW_MANY = re.compile(r"(?i)how (?:many|much|long|old|often|far|large|big|high)|what (?:percentage|share|number|"
                        r"amount|price|cost|rate|fee)|多少|几[个位次项天年月台名家条份种岁]?|多久|多长|多大|多高|多远|比例|"
@@ -59,7 +59,7 @@ _COMPARE_Q = re.compile(r"(?i)(?:谁|哪[个位家一项种]?)(?:的)?[^，,。�
 _COMPARE_TIME = re.compile(r"(?i)时间|刑期|判刑|期限|时长|工期|周期|年限|"
                            r"sentenc|\bterms?\b|\btime\b|duration|period|prison")
 # A length of time asked outright: a prison term, how long something lasts, is kept or takes.
-_DURATION_Q = re.compile(r"(?i)刑期|多久|多长时间|多长的时间|时长|"
+_DURATION_Q = re.compile(r"(?i)刑期|多久|多长时间|多长的时间|时长|how (?:quickly|soon)\b|"
                          r"how long\b[^?]*\b(?:sentenc|prison|imprison|hospitali|stay|"
                          r"last|take|took|serve|wait|kept|keep|retain|stored|valid|run|term|period|notice|"
                          r"warranty|probation|trial|leave)|"
@@ -150,6 +150,18 @@ _DATE = re.compile(
     r"(?i)\b(?:19|20)\d{2}\b|(?<![街路道巷弄村楼室栋座号\d])\d{1,4}\s*[年月日号时点]|\d{1,2}:\d{2}|"  # 4号: no street's
     rf"\b{_MONTH}|"  # a month's name, not "market" or "junior"
     r"\b\d{1,2}(?:st|nd|rd|th)\b|[一二三四五六七八九十]+月|周[一二三四五六日]|星期|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b")
+# A time that is no calendar date: a season, an era, a dynasty, a century ("只有在春季化雪的时候可能会短期关闭",
+# "可能晚至孔雀王朝时期才出现", "in the late Middle Ages", "compiled in 1513", "the 1990s") — an answer to when that
+# the kinds gate accepts, though no sentence is preferred for it (a chat line's "16:40" and "the Mughal Empire from
+# 1649" are times of something else as often).
+_PERIOD = re.compile(
+    r"(?i)(?<![\d.,])1\d{3}(?!\d|[.,]\d)|\b(?:in|since|by|until|around|circa|c\.)\s+\d{3}\b|\b\d{1,4}\s*(?:ad|bc|bce|ce)\b|"
+    r"\b\d{2,4}s\b|"
+    r"春季|夏季|秋季|冬季|春天|夏天|秋天|冬天|[春夏秋冬]末|[春夏秋冬]初|世纪|年代|年间|[王皇]?朝(?:时期|末年|初年|年间)|"
+    r"时期|时代|初期|中期|末期|晚期|早期|期间|之际|节前|节后|\b(?:spring|summer|autumn|winter|centur(?:y|ies)|"
+    r"decades?|era|period|dynasty|middle ages|ages?|reign)\b|"
+    r"\b(?:end|start|beginning|middle) of\b|\b(?:last|first|next|every|each|same|following) (?:\w+ )?"
+    r"(?:day|week|month|quarter)\b|当天|当日|次日|月底|月初|月末|年底|年初|年末|季末|工作日")
 # A length of time: a count of years, months, weeks, days or hours — not a calendar date's year or month
 # ("2023年4月", "4月15日") — or one without end (无期徒刑, "life imprisonment").
 _CN_COUNT = "一二三四五六七八九十两半"
@@ -165,6 +177,9 @@ _PERSON = re.compile(
     r"\b[A-Z]\.\s?[A-Z][a-z]+|\b[A-Z][a-z]+[ \t]+[A-Z][a-z]+|[\u4e00-\u9fff]某{1,2}|"
     r"(?:由|是|为|：|:)\s*[\u4e00-\u9fff]{2,3}(?:[，。、；（(]|$)|"
     r"\b(?:Mr|Ms|Mrs|Dr|Prof)\.?\s+[A-Z][a-z]*")
+# A labelled field and its value ("Historian: Mother"), and people counted ("9位世袭统治者").
+_FIELD = re.compile(r"([^:：\n]{1,24}?)\s*[:：]\s*\S")
+_PEOPLE_COUNTED = re.compile(r"[\d一二三四五六七八九十两]+\s*[位名][\u4e00-\u9fff]{2}")
 # Words that make a capitalised pair an organisation, place or heading rather than a person.
 _NOT_PEOPLE = frozenset((
     "court", "hospital", "procuratorate", "street", "road", "city", "county", "district", "university", "company",
@@ -183,6 +198,15 @@ _PLACE_Q = re.compile(
 # Where a sentence puts something: a capitalised name after in / at / from / near ("born in Thunder Bay"); a month
 # after "in" is a date ("in April 1970").
 _PLACE_GIVEN = re.compile(r"\b(?:in|at|from|near|of)\s+(?:the\s+)?([A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)*)")
+# A place in brackets after a site's code or a local name: "HZ-1 (Hangzhou)", "Malmö (Sweden)".
+_PLACE_AFTER = re.compile(r"\(([A-Z][a-zà-ÿ'’.-]+(?:\s+[A-Z][a-zà-ÿ'’.-]+)*)\)")
+# The place a Chinese verb of going, attacking or siting takes ("讨伐百济", "位于太阳岛", "定在安吉"): its first two
+# characters, enough to tell it from the question's words.
+_PLACE_OBJECT = re.compile(r"(?:讨伐|攻打|进攻|攻占|出兵|迁都|迁往|前往|来到|抵达|到达|位于|定在|设在|坐落于)"
+                           r"\s*([\u4e00-\u9fff]{2})")
+# A question asking a country, and a nationality that answers it ("Norwegian", "Chinese", "Israeli").
+_NATION_Q = re.compile(r"(?i)\b(?:country|nation|nationality|citizen(?:ship)?)\b|哪[个一]?国|国籍")
+_DEMONYM = re.compile(r"\b[A-Z][a-z]+(?:ian|ean|ese|ish|ic|an|i)\b")
 _PLACE_SUFFIX = re.compile(r"[\u4e00-\u9fff]{1,8}?(?:省|市|县|镇|乡|村|区|州|国|岛)")
 
 
@@ -192,18 +216,28 @@ def gives_place(sentence: str, question: str) -> bool:
     省 / 市 / 县 / 镇 / 国 …). 百济, a kingdom jieba tags as a common noun, is missed: such a line is at most
     ``medium``."""
     asked = question.lower()
-    for m in _PLACE_GIVEN.finditer(sentence):
+    for m in (*_PLACE_GIVEN.finditer(sentence), *_PLACE_AFTER.finditer(sentence)):
         name = m.group(1).lower()
         if name.split()[0] not in MONTHS and name not in asked:
             return True
+    if _NATION_Q.search(question) and any(m.group(0).lower() not in asked for m in _DEMONYM.finditer(sentence)):
+        return True  # "What country was the author of Brand a citizen of?" — "the Norwegian playwright Henrik Ibsen"
     if re.search(r"[\u4e00-\u9fff]", sentence):
-        places = chinese_names(sentence) + _PLACE_SUFFIX.findall(sentence)
+        places = chinese_names(sentence) + _PLACE_SUFFIX.findall(sentence) + _PLACE_OBJECT.findall(sentence)
         return any(p not in question for p in places)
     return False
 
 
+# A question opening with a condition before what it asks ("When Kestrel pages the on-call engineer with a P1, how
+# quickly do they have to acknowledge it?", "If the primary site fails, where …"): the clause does not say what kind
+# of answer is asked.
+_CONDITION = re.compile(r"(?i)^\W*(?:when|if|once|after|before|while)\b[^,，?？]*[,，]\s*(?=(?:how|what|who|whom|whose|"
+                        r"which|where|when|why|is|are|was|were|do|does|did|can|could|should|must|will|would)\b)")
+
+
 def expected_kind(question: str) -> AnswerKind:
     """The kind of answer ``question`` asks for."""
+    question = _CONDITION.sub("", question)
     if _WHEN.search(question):
         return "date"
     if m := _COMPARE_Q.search(question):
@@ -237,7 +271,7 @@ def _compared_kind(word: str, question: str) -> AnswerKind:
 # says so ("within how many hours", "多长时间内", "期限", "deadline").
 _LIMIT_BEFORE = re.compile(r"(?i)\bwithin\s+(?:a\s+period\s+of\s+|the\s+next\s+|the\s+)?$|不超过$|限期$")
 _LIMIT_AFTER = re.compile(r"^\s*(?:\(\d{1,3}\)\s*)?(?:之内|以内|内)")
-_LIMIT_Q = re.compile(r"(?i)\bwithin\b|deadline|time limit|\bby when\b|\b(?:have|has) to\b|"
+_LIMIT_Q = re.compile(r"(?i)\bwithin\b|deadline|\bhow (?:soon|quickly)\b|time limit|\bby when\b|\b(?:have|has) to\b|"
                       r"期限|时限|之内|以内|内[要须需应得]|多久内|时间内|天内|日内")
 
 
@@ -269,6 +303,13 @@ def holds_kind(sentence: str, kind: AnswerKind, question: str = "") -> bool:
         return any(m.group(0).lower() not in asked and not (limits and _is_time_limit(sentence, m))
                    for m in _DURATION.finditer(sentence))
     flat = re.sub(r"[\W_]+", " ", asked)
+    if (field := _FIELD.match(sentence.strip())) and field.group(1).strip().lower() in asked:
+        return True  # the field the question names, with its value: "Historian: Mother", "病史陈述者: 患者本人"
+    if _PEOPLE_COUNTED.search(sentence):
+        return True  # "由马来西亚的9位世袭统治者…组成": people, counted
+    if re.search(r"[\u4e00-\u9fff]", sentence) and any(
+            name not in question for name in chinese_people(sentence)):
+        return True  # "唯独成公英跟随", "保罗·皮尔斯则获得…最有价值球员奖"
     for m in _PERSON.finditer(sentence):
         name = m.group(0).strip(" ：:由是为")
         words = re.findall(r"[a-z]+", name.lower())
@@ -542,10 +583,34 @@ def lacks_required_kind(lines: Iterable[str], question: str, kinds: Collection[s
         # "In what year was Maia Hirasawa born?" answered by "She was born and raised in Sollentuna"; "李晨的出生日期"
         # by "2017年9月16日，李晨在女友生日当天求婚": a year, but no birth
         return True
+    lines = list(lines)
+    asks = questions_asked(question)
+    if len(asks) > 1:  # "What is the hotel allowance in Bergen, and on which days …": an answer to either part stands
+        return all(lacks_required_kind(lines, ask, kinds, asked, translations) for ask in asks)
     kind = expected_kind(question)
     if kind == "number" and counts_by_listing(question):
         return False  # "几项辅助检查" is answered by the examinations listed, which no line counts
+    if kind == "date" and any(m.group(0).lower() not in question.lower()
+                              for line in lines for m in _PERIOD.finditer(_MARK.sub(" ", line))):
+        return False  # "只有在春季化雪的时候", "compiled in 1513": a time, though no calendar date
     return kind in kinds and not quotes_kind(lines, kind, question, asked, translations)
+
+
+# Where one question asks a second thing: ", and on which days …", "；哪一年…" — a clause of its own holding a question
+# word ("A 和 B 分别…" and "the city where X was born" are one question).
+_SECOND_ASK = re.compile(r"(?i)[,;]?\s+and\s+(?=(?:on|in|at|for|from|to|by|since)?\s*(?:what|which|when|who|whom|where|"
+                         r"how)\b)|[,;]\s+(?=(?:what|which|when|who|whom|where|how)\b)|[，；;]\s*(?:以及|并且|另外|还有)?")
+_ASK_WORD = re.compile(r"(?i)\b(?:what|which|when|who|whom|whose|where|how)\b|"
+                       r"多少|几|哪|谁|什么|何时|何处|如何|怎样|是否")
+
+
+def questions_asked(question: str) -> list[str]:
+    """The questions ``question`` asks: its clauses that each hold a question word when there are two or more
+    ("What is the hotel allowance per night in Bergen, and on which days can customers visit the test basin?"),
+    else the question whole."""
+    parts = [p.strip() for p in _SECOND_ASK.split(_CONDITION.sub("", question)) if p.strip()]
+    asks = [p for p in parts if _ASK_WORD.search(p)]
+    return asks if len(asks) > 1 and len(asks) == len(parts) else [question]
 
 
 # A count the reader makes by listing what is counted: how many times, kinds or items, how many of what a person did

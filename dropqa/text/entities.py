@@ -3,6 +3,8 @@
 - :func:`chinese_names`: proper nouns by jieba's part-of-speech tags (``nr`` person, ``ns`` place,
   ``nt`` organisation, ``nz`` other proper noun; ``nrt``/``nrfg`` transliterated names), at least
   two characters long.
+- :func:`chinese_people`: the people a Chinese text names (jieba's person tags, a surname split from its
+  given name joined again, a foreign name with its middle dot).
 - :func:`short_names`: what a Chinese company is called for short ("嘉沐" for 嘉沐冷链物流股份有限公司).
 - :data:`YEAR` / :func:`years_in`: a four-digit year of the 1900s or 2000s standing alone ("2019",
   "2019年"), not part of a longer number.
@@ -32,6 +34,26 @@ def chinese_names(text: str, kinds: Collection[str] = PROPER) -> list[str]:
     """The proper nouns of ``text`` whose jieba tag is one of ``kinds``, in order (repeats kept)."""
     initialize()
     return [w for w, flag in pseg.cut(text) if flag in kinds and len(w) >= 2]
+
+
+def chinese_people(text: str) -> list[str]:
+    """The people ``text`` names in Chinese: jieba's person names (``nr``, and transliterated ``nrt`` / ``nrfg``),
+    a surname jieba splits from its given name ("郭" + "明远", "吴" + "德林") joined again, and a foreign name written
+    with its middle dot ("伊恩·法兰明")."""
+    initialize()
+    words = [(w, flag) for w, flag in pseg.cut(text)]
+    people = [m.group(0) for m in _FOREIGN_NAME.finditer(text)]
+    for i, (w, flag) in enumerate(words):
+        if flag in _PERSON_TAGS and len(w) >= 2:
+            people.append(w)
+        elif flag == "nr" and len(w) == 1 and i + 1 < len(words) and _GIVEN.fullmatch(words[i + 1][0]):
+            people.append(w + words[i + 1][0])
+    return people
+
+
+_PERSON_TAGS = frozenset({"nr", "nrfg", "nrt"})
+_GIVEN = re.compile(r"[\u4e00-\u9fff]{1,2}")
+_FOREIGN_NAME = re.compile(r"[\u4e00-\u9fff]{1,6}[·・•][\u4e00-\u9fff]{1,8}")
 
 
 def word_frequency(word: str) -> int:

@@ -274,7 +274,7 @@ def test_a_price_question_quotes_a_line_with_an_amount_when_one_has_it():
     picked = pick_sentences("Nova 专业版一个席位多少钱？", list(w), w, hits, max_sentences=1, cfg=CFG)
     assert "69元" in picked[0].text
     off = pick_sentences("Nova 专业版一个席位多少钱？", list(w), w, hits, max_sentences=1,
-                         cfg=AnswerSettings(required_kinds=[]))
+                         cfg=AnswerSettings(quote_kinds=[]))
     assert "69元" not in off[0].text
 
 
@@ -411,6 +411,17 @@ def test_the_reply_to_a_chat_message_that_asks_answers_in_its_words():
     picked = pick_sentences("订单服务故障的原因是什么？", list(w), w, hits, max_sentences=3, max_passages=2, cfg=CFG,
                             complement=True)
     assert any("日志盘写满了" in p.text for p in picked), [p.text for p in picked]
+
+
+def test_a_chat_messages_time_is_no_answer_to_when():
+    """"员工离职后，账号什么时候会被禁用？": the policy line saying when, not a chat message for its "（16:40）"."""
+    w = {"离职": 2.0, "账号": 2.0, "禁用": 2.0}
+    hits = [hit("n1", "Accounts of leavers are disabled by the end of their last working day.", 0.9),
+            hit("n2", "陈思源（16:40）：离职同事的账号由owner代管。", 0.5).model_copy(
+                update={"metadata": {"speaker": "陈思源"}})]
+    picked = pick_sentences("员工离职后，账号什么时候会被禁用？", list(w), w, hits, max_sentences=2, cfg=CFG,
+                            complement=True)
+    assert all(not p.of_kind for p in picked if "陈思源" in p.text), [p.text for p in picked]
 
 
 def test_a_count_is_quoted_from_the_line_naming_what_is_counted():

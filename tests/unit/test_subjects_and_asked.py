@@ -22,6 +22,7 @@ from dropqa.text.asked import (
     name_phrases,
     only_repeats,
     people_named,
+    questions_asked,
     role_words,
     salient,
     says_more,
@@ -809,3 +810,58 @@ def test_the_chinese_names_an_answer_must_keep_to():
     q = "根据晴川市紫霞区人民法院和紫霞市桂林区人民法院的判决书，唐某某和柏某的判刑时间谁更长？"
     assert not [n for n in question_names(q) if "某" in n or n.startswith("和")]
     assert question_names("Who was the defendant?") == []
+
+
+@pytest.mark.parametrize(("question", "kind"), [
+    ("When Kestrel pages the on-call engineer with a P1, how quickly do they have to acknowledge it?", "duration"),
+    ("What monthly availability does the hosting provider guarantee?", "thing"),  # "monthly" asks no month
+    ("When was Thinking Out Loud released as a single?", "date"),
+])
+def test_a_condition_before_the_question_does_not_say_what_is_asked(question: str, kind: str) -> None:
+    assert expected_kind(question) == kind
+
+
+def test_a_season_an_era_or_an_old_year_passes_the_when_gate_though_no_line_is_preferred_for_it() -> None:
+    assert not lacks_required_kind(["只有在春季化雪的时候可能会短期关闭。[1]"], "峡谷什么时候可能会短期关闭？",
+                                   ["date"])
+    assert not lacks_required_kind(["可能晚至孔雀王朝时期才出现。[1]"], "自在奥义书的成书时间是什么时候？", ["date"])
+    assert not lacks_required_kind(["The Piri Reis map is a world map compiled in 1513. [1]"],
+                                   "When was the Piri Reis map compiled?", ["date"])
+    assert not lacks_required_kind(["Accounts are disabled by the end of their last working day. [1]"],
+                                   "When are a leaver's accounts disabled?", ["date"])
+    assert lacks_required_kind(["Sheeran sought the assistance of Jake Gosling. [1]"],
+                               "When was Thinking Out Loud released as a single?", ["date"])
+    # the kind bonus and the kind-first choice of lines read calendar dates only
+    assert not holds_kind("Delhi was the centre of the Mughal Empire from 1649 to 1857.", "date", "When …?")
+
+
+def test_a_place_in_brackets_or_a_nationality_for_a_country_answers_where() -> None:
+    assert holds_kind("- SH-2 (Shanghai) — standby site", "place", "Where does Kestrel fail over to?")
+    assert holds_kind("Brand is a play by the Norwegian playwright Henrik Ibsen.", "place",
+                      "What country was the author of Brand a citizen of?")
+    assert holds_kind("475年9月，长寿王趁机率领三万大军讨伐百济。", "place", "475年9月，长寿王讨伐了哪儿？")
+    assert not holds_kind("部门今年第一季度的团建经费批下来了，人均预算400元。", "place",
+                          "技术部第一季度团建最后定在哪里？")
+    # a nationality is no town
+    assert not holds_kind("Barry Robert Pepper (born April 4, 1970) is a Canadian actor.", "place",
+                          "In which town was Barry Pepper born?")
+
+
+def test_a_chinese_name_a_field_or_people_counted_answer_who() -> None:
+    assert holds_kind("经公司董事会审议通过，聘任郭明远为公司总经理。", "person", "2021年9月公司聘任谁为总经理？")
+    assert holds_kind("保罗·皮尔斯则获得本年总决赛的最有价值球员奖。", "person", "谁获得本年总决赛的最有价值球员奖？")
+    assert holds_kind("Historian: Mother", "person", "who is the historian for X. Price?")
+    assert holds_kind("由马来西亚的9位世袭统治者组成", "person", "谁拥有最高元首的选举权？")
+    assert not holds_kind("芙蓉洞于1993被发现，1994年对游人开放。", "person", "重庆武隆的芙蓉洞最早是由谁发现的？")
+
+
+def test_a_question_asking_two_things_is_answered_by_either() -> None:
+    q = "What is the hotel allowance per night in Bergen, and on which days can customers visit the test basin?"
+    assert questions_asked(q) == ["What is the hotel allowance per night in Bergen",
+                                  "on which days can customers visit the test basin?"]
+    lines = ["The hotel allowance is 180 EUR per night for Bergen. [1]"]
+    assert not lacks_required_kind(lines, q, ["date", "money"])
+    assert lacks_required_kind(["Sheeran sought the assistance of Jake Gosling. [1]"],
+                               "When was Thinking Out Loud released as a single?", ["date"])
+    assert questions_asked("恒屿冷链和嘉沐冷链，哪家2024年末的冷库总库容更大？") == [
+        "恒屿冷链和嘉沐冷链，哪家2024年末的冷库总库容更大？"]

@@ -263,7 +263,7 @@ def compose_offline(state: State, svc: Services) -> dict[str, Any]:
                                           linked=set(intent.linked),
                                           subjects=named_subjects(question, state.quality.asked) if named else ())
         if composed is not None and lacks_required_kind(composed.lines[1:], question,
-                                                        svc.settings.answer.required_kinds,
+                                                        required_kinds(svc.settings.answer, question),
                                                         gate_terms(question, state.quality.asked.weights(weights),
                                                                    state.quality.asked.subject,
                                                                    svc.settings.answer.salient_term_share),
@@ -295,6 +295,12 @@ def compose_offline(state: State, svc: Services) -> dict[str, Any]:
                 if i in composed.relevance else h for i, h in enumerate(pool)]
         update["hits"] = pool
     return update
+
+
+def required_kinds(cfg: AnswerSettings, question: str) -> list[str]:
+    """The kinds an offline answer to ``question`` must quote: a question describing its subject by a link has its
+    own list (``answer.chain_required_kinds``)."""
+    return list(cfg.chain_required_kinds if describes_link(question) else cfg.required_kinds)
 
 
 def subject_first(state: State, composed: compose.Composed) -> compose.Composed:
