@@ -462,6 +462,10 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
     # for a length of time: "连续出差超过10天的" is no answer to "出差回来以后，多长时间内要提交报销", though it
     # holds one.
     must_quote = kind in cfg.quote_kinds
+    if own_date and (dating := [c for c in candidates if dates_its_document(c.text)]):
+        # asked when the judgement was given: the lines dating it ("**Judgment Issued on 20th March 2023**"), not an
+        # incident's "15th January 2023: On this date, …", which holds the question's "date" too
+        candidates = dating
     if any(c.of_kind for c in candidates) and (kind_first or must_quote or not any(c.asked for c in candidates)):
         candidates = [c for c in candidates if c.of_kind]
     candidates.sort(key=lambda e: (-e.score, e.hit_index))

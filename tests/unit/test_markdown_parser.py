@@ -161,3 +161,18 @@ def test_bold_label_shapes():
     assert bold_label("**a sentence that goes on and on for far more words than any label**") is None
     assert bold_label("plain text") is None
     assert bold_label("**Chief Complaint:**\nPersistent joint pain") is None  # a label over its value
+
+
+def test_a_bold_line_stating_a_date_is_text_a_dated_part_label_is_a_label():
+    """A judgement signs off "**Judgment Issued on 20th March 2023**" over its judges' names: the date is what the
+    line says ("what was the judgment date?"), so it stays in the passage's text, not in a heading above it."""
+    assert bold_label("**Judgment Issued on 20th March 2023**  ") is None
+    assert bold_label("**2023年5月20日**") is None
+    assert bold_label("**Incident on 22nd December 2022:**") == "Incident on 22nd December 2022"
+    assert bold_label("**2023年工作计划**") == "2023年工作计划"
+    doc = parse_markdown_text("# Judgment\n\n## Appeal Rights\n\nG. Torres may appeal within ten days.\n\n"
+                              "**Judgment Issued on 20th March 2023**  \nChief Judge Q. Martin  \nJudge V. Smith\n",
+                              "122_judgement.md")
+    appeal = doc.children[0].children[0]
+    assert [c.is_section for c in appeal.children] == [False, False]
+    assert appeal.children[1].content.startswith("**Judgment Issued on 20th March 2023**")

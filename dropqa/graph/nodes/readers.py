@@ -24,6 +24,7 @@ from dropqa.retrieval.answerability import refusal_rule
 from dropqa.retrieval.fusion import idf_weights
 from dropqa.retrieval.hits import Hit
 from dropqa.services import Context
+from dropqa.text.asked import asks_document_date
 from dropqa.text.messages import render
 from dropqa.text.sentences import clean_markup
 
@@ -146,6 +147,9 @@ def readers_for(state: State, cfg: AnswerSettings, agent: AgentSettings) -> list
     part_docs = {p["document_id"] for p in intent.parts if p.get("document_id")}
     if len(part_docs) >= 2:  # the documents the question names, one reader each
         candidates = [h for h in hits if h.document_id in part_docs][:cfg.reader_passages_named]
+        if asks_document_date(state.search_text):  # each judgement's date is where it signs off, however it ranks
+            candidates += [h for h in hits if h.document_id in part_docs and "closing" in h.channels
+                           and h not in candidates]
     elif bridge:  # multi-hop: every passage that names the bridge entity, wherever it ranks
         candidates = [h for h in hits if any(b in h.content or b in h.breadcrumb for b in bridge)
                       ][:cfg.reader_passages_bridge]

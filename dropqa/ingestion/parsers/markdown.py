@@ -65,6 +65,15 @@ MAX_BOLD_LABEL_WORDS = 8
 _COLON_END = re.compile(r"[:：]\W*$")  # "**Chief Complaint:**", "**证据描述**："
 
 
+# A full calendar date (day, month and year): a bold line writing one without a colon states when, as a judgement
+# signs off; with one it labels what happened then ("**Incident on 22nd December 2022:**").
+_DATED = re.compile(
+    r"(?i)\b\d{1,2}(?:st|nd|rd|th)?,?\s+(?:of\s+)?(?:january|february|march|april|may|june|july|august|september|"
+    r"october|november|december),?\s+\d{4}\b|\b(?:january|february|march|april|may|june|july|august|september|"
+    r"october|november|december)\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}\b|\d{4}\s*年\s*\d{1,2}\s*月\s*\d{1,2}\s*日|"
+    r"\b\d{4}-\d{1,2}-\d{1,2}\b")
+
+
 def bold_label(line: str) -> str | None:
     """The part label ``line`` is when it is one line, wholly bold, and names a part, not states a fact: short,
     not a sentence ("**JAMES THOMPSON, Defendant.**"), no value after an inner colon ("**审判长：水某某**")."""
@@ -72,6 +81,9 @@ def bold_label(line: str) -> str | None:
     if not m or "\n" in line.strip():
         return None
     label = m.group("label").strip().rstrip(":：").strip()
+    colon = re.search(r"[:：][*_\s\\]*$", line.strip()) is not None
+    if not colon and _DATED.search(label):
+        return None  # a date it states as a judgement signs off: "**Judgment Issued on 20th March 2023**"
     if (not label or ends_like_sentence(label) or label.endswith((".", "、"))
             or re.search(r"[:：]\s*\S", label) or len(label.split()) > MAX_BOLD_LABEL_WORDS):
         return None
