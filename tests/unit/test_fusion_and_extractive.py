@@ -415,9 +415,8 @@ def test_the_reply_to_a_chat_message_that_asks_answers_in_its_words():
 
 def test_asked_when_a_judgement_was_given_the_line_dating_it_is_quoted_not_an_incidents_date():
     w = {"judgment": 1.0, "dates": 1.0, "date": 1.0, "torres": 2.0}
-    hits = [hit("n1", "3. **15th January 2023**: On this date, an undercover officer bought goods from G. Torres.", 0.9),
-            hit("n2", "This court protects trademarks.\n**Judgment Issued on 20th March 2023**  \nChief Judge Q. Martin",
-                0.3)]
+    hits = [hit("n1", "3. **15th January 2023**: On this date, an officer bought goods from G. Torres.", 0.9),
+            hit("n2", "This court rules.\n**Judgment Issued on 20th March 2023**  \nJudge Q. Martin", 0.3)]
     picked = pick_sentences("What was the judgment date for the defendant G. Torres?", list(w), w, hits,
                             max_sentences=1, cfg=CFG, complement=True)
     assert "20th March 2023" in picked[0].text, [p.text for p in picked]
