@@ -206,15 +206,15 @@ _PLACE_OBJECT = re.compile(r"(?:讨伐|攻打|进攻|攻占|出兵|迁都|迁往
                            r"\s*([\u4e00-\u9fff]{2})")
 # A question asking a country, and a nationality that answers it ("Norwegian", "Chinese", "Israeli").
 _NATION_Q = re.compile(r"(?i)\b(?:country|nation|nationality|citizen(?:ship)?)\b|哪[个一]?国|国籍")
-_DEMONYM = re.compile(r"\b[A-Z][a-z]+(?:ian|ean|ese|ish|ic|an|i)\b")
+_DEMONYM = re.compile(r"\b(?:[A-Z][a-z]+(?:ian|ean|ican|ese|ish|ic|man|i)|French|Dutch|Swiss|Greek|Welsh|Thai)\b")
 _PLACE_SUFFIX = re.compile(r"[\u4e00-\u9fff]{1,8}?(?:省|市|县|镇|乡|村|区|州|国|岛)")
 
 
 def gives_place(sentence: str, question: str) -> bool:
     """``sentence`` names a place the question does not: a capitalised name after in / at / from / near / of ("the
     county of Cumbria"; not a month), or a Chinese proper noun (jieba's ns and its other name tags; or a name ending
-    省 / 市 / 县 / 镇 / 国 …). 百济, a kingdom jieba tags as a common noun, is missed: such a line is at most
-    ``medium``."""
+    省 / 市 / 县 / 镇 / 国 …, or the place a verb of going or siting takes: "讨伐百济", 百济 being a kingdom jieba tags
+    as a common noun); one in brackets ("SH-2 (Shanghai)"); asked a country, a nationality ("Norwegian")."""
     asked = question.lower()
     for m in (*_PLACE_GIVEN.finditer(sentence), *_PLACE_AFTER.finditer(sentence)):
         name = m.group(1).lower()
