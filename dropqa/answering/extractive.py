@@ -311,6 +311,21 @@ def _look_alike(question: str, hits: list[Hit], c: Extract, chosen: list[Extract
     return all(has_han(t) == lang for t in (c.text, *(x.text for x in chosen)))
 
 
+def _lighter_across(hits: list[Hit], c: Extract, chosen: list[Extract], covered: set[str],
+                    weights: dict[str, float]) -> bool:
+    """A line of another document, in the other language than the first quoted line, that adds less of what is
+    asked than that line holds: padding ("2024年公司新招聘员工318人" for its 员工 beside "Accounts of leavers are
+    disabled by the end of their last working day", which holds 离职, 账号 and 禁用 through their translations). A
+    line adding more stays: the first line may be the look-alike ("Security: WPA2, password shown on the screen"
+    before the policy's 密码长度不少于12位, ``_look_alike``)."""
+    if any(hits[c.hit_index].document_id == hits[x.hit_index].document_id for x in chosen):
+        return False
+    if has_han(c.text) == has_han(chosen[0].text):
+        return False
+    adds = sum(weights.get(t, 0.0) for t in c.asked - covered)
+    return adds < sum(weights.get(t, 0.0) for t in chosen[0].asked)
+
+
 def pick_sentences(question: str, terms: list[str], weights: dict[str, float], hits: list[Hit],
                    max_sentences: int, max_passages: int = 5,
                    translations: dict[str, list[str]] | None = None, *, cfg: AnswerSettings,
@@ -500,6 +515,9 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
             continue
         if complement and chosen and documents is None and one_value and not bridge and _look_alike(question, hits, c,
                                                                                                       chosen):
+            continue
+        if complement and chosen and documents is None and one_value and not bridge and _lighter_across(
+                hits, c, chosen, covered, weights):
             continue
         flat = re.sub(r"\s+", "", c.text)
         key = hits[c.hit_index].breadcrumb + "|" + flat

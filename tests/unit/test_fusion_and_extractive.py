@@ -105,7 +105,8 @@ def test_a_linked_document_completes_the_answer_but_a_look_alike_does_not():
 
 def test_a_question_naming_no_document_is_not_padded_with_another_documents_line():
     """A question that names no document: a line of another document, in the question's language, that matches
-    a word the quoted line lacks is a look-alike; in the other language it may be the answer, and is kept."""
+    a word the quoted line lacks is a look-alike; in the other language it may be the answer, and is kept when it
+    adds more of what is asked than the first line holds — else it is padding."""
     w = {"locomotives": 1.5, "passenger": 1.0, "trains": 1.0, "electric": 1.0}
     question = "Which country used non-condensing locomotives for passenger trains?"
     hits = [_page("n1", "steam", "Some non-condensing locomotives ran passenger trains in Britain.", 0.8),
@@ -114,6 +115,10 @@ def test_a_question_naming_no_document_is_not_padded_with_another_documents_line
     assert [p.hit_index for p in picked] == [0]
     other_language = [hits[0], _page("n2", "nsb", "NSB El 13 是挪威的电力机车（electric trains）。", 0.6)]
     picked = pick_sentences(question, list(w), w, other_language, 3, cfg=CFG, complement=True)
+    assert [p.hit_index for p in picked] == [0]  # adds "electric" beside a line holding three asked words
+    weak_first = [_page("n1", "steam", "Some non-condensing locomotives were built in Britain.", 0.9),
+                  _page("n2", "nsb", "NSB El 13 是挪威的电力列车（electric passenger trains）。", 0.2)]
+    picked = pick_sentences(question, list(w), w, weak_first, 3, cfg=CFG, complement=True)
     assert [p.hit_index for p in picked] == [0, 1]
 
 
@@ -361,6 +366,19 @@ def test_a_line_without_an_answer_of_the_kind_asked_does_not_follow_one_that_has
     picked = pick_sentences("公司要求密码至少多少位？", list(w), w, hits, max_sentences=3, cfg=CFG, complement=True,
                             translations=translations)
     assert [p.text for p in picked] == ["Passwords must be at least 14 characters long."]
+
+
+def test_a_line_of_another_document_in_the_other_language_adding_less_than_the_answer_holds_is_padding():
+    """"员工离职后，账号什么时候会被禁用？": the English policy line holds 离职, 账号 and 禁用 through their
+    translations; the annual report's hiring line adds only 员工. A line adding more stays beside the first."""
+    w = {"员工": 3.0, "离职": 2.0, "账号": 2.0, "禁用": 2.0}
+    translations = {"离职": ["leaver", "leavers"], "账号": ["account", "accounts"], "禁用": ["disabled", "disable"]}
+    report = hit("n2", "2024年公司新招聘员工318人，其中校园招聘156人。", 0.9)
+    hits = [hit("n1", "Accounts of leavers are disabled by the end of their last working day.", 0.6),
+            report.model_copy(update={"document_id": "e", "document_name": "年度工作报告.docx"})]
+    picked = pick_sentences("员工离职后，账号什么时候会被禁用？", list(w), w, hits, max_sentences=3, cfg=CFG,
+                            complement=True, translations=translations)
+    assert [p.text for p in picked] == [hits[0].content]
 
 
 def test_kind_first_keeps_the_line_of_the_kind_asked_however_well_another_scores():
