@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from dropqa.answering.intent import Intent
 from dropqa.config import AgentSettings, AnswerSettings
 from dropqa.graph.nodes.readers import readers_for
@@ -71,3 +73,25 @@ def test_a_reader_of_a_named_document_states_one_line_unless_told_more():
     assert [s.node_id for s in several] == ["n1", "n2"]
     unnamed = _offline_statements({**reader, "named": False}, hits, AnswerSettings())
     assert [s.node_id for s in unnamed] == ["n1", "n2"]
+
+
+def test_asked_each_judgements_date_its_reader_reads_where_it_signs_off_however_it_ranks():
+    """"what were the judgment dates for F. Williams and G. Torres respectively?": each named judgement's closing
+    passages (retrieve's ``signing_off``, channel ``closing``) reach its reader past ``reader_passages_named``."""
+    def judgement(node: str, doc: str, relevance: float, channel: str = "fulltext") -> Hit:
+        return _hit(node, doc, relevance).model_copy(update={"channels": [channel]})
+
+    hits = [judgement(f"a{i}", "136_judgement", 0.9 - i / 100) for i in range(3)]
+    hits += [judgement(f"b{i}", "122_judgement", 0.8 - i / 100) for i in range(3)]
+    hits += [judgement("b9", "122_judgement", 0.1, "closing")]
+    parts = [{"label": "F. Williams", "document_id": "136_judgement"},
+             {"label": "G. Torres", "document_id": "122_judgement"}]
+    state = State(question="What were the judgment dates for the defendants F. Williams and G. Torres respectively?",
+                  hits=hits, intent=Intent(kind="fact", aggregate=True, parts=parts),
+                  quality=Quality(weights={"judgment": 1.0, "dates": 1.0}, asked=Asked()))
+    cfg = AnswerSettings(reader_passages_named=4)
+    readers = {r["document"]: [h.node_id for h in r["hits"]] for r in readers_for(state, cfg, AgentSettings())}
+    assert "b9" in readers["122_judgement.md"]
+    other = replace(state, question="Who were the defense lawyers of F. Williams and G. Torres?")
+    readers = {r["document"]: [h.node_id for h in r["hits"]] for r in readers_for(other, cfg, AgentSettings())}
+    assert "b9" not in readers["122_judgement.md"]
