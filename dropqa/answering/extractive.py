@@ -513,11 +513,8 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
             # the first line states the one value asked under its label ("过敏史：对青霉素过敏。", "辩护人: 康某某，
             # …律师"): another passage's line holding some other asked word (the defender's plea) adds a look-alike
             continue
-        if complement and chosen and documents is None and one_value and not bridge and _look_alike(question, hits, c,
-                                                                                                      chosen):
-            continue
-        if complement and chosen and documents is None and one_value and not bridge and _lighter_across(
-                hits, c, chosen, covered, weights):
+        if complement and chosen and documents is None and one_value and not bridge and (
+                _look_alike(question, hits, c, chosen) or _lighter_across(hits, c, chosen, covered, weights)):
             continue
         flat = re.sub(r"\s+", "", c.text)
         key = hits[c.hit_index].breadcrumb + "|" + flat

@@ -51,7 +51,7 @@ def chinese_people(text: str) -> list[str]:
     return people
 
 
-_PERSON_TAGS = frozenset({"nr", "nrfg", "nrt"})
+_PERSON_TAGS = PERSON | {"nrfg", "nrt"}  # transliterated names too
 _GIVEN = re.compile(r"[\u4e00-\u9fff]{1,2}")
 _FOREIGN_NAME = re.compile(r"[\u4e00-\u9fff]{1,6}[·・•][\u4e00-\u9fff]{1,8}")
 
