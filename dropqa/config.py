@@ -248,6 +248,9 @@ class RetrievalSettings(Section):
     pool_k: int = Field(20, ge=1, le=200, description="passages the first retrieval keeps in the evidence pool")
     candidate_k: int = Field(30, ge=1, description="passages each search (full-text, semantic) brings before "
                              "they are fused")
+    synonyms: bool = Field(True, description="a Chinese question word also finds the synonyms CC-CEDICT gives it "
+                           "that the collection writes (营收 → 营业收入, 补贴 → 津贴): searched for, and counted as "
+                           "the word by the checks that judge what the documents write")
     rrf_k: int = Field(60, ge=1, description="the constant of reciprocal-rank fusion")
     nearest_slots: int = Field(4, ge=0, le=10, description="places at the end of the sources list kept for the "
                                "passages nearest the question in meaning that the ranked list leaves out (another "

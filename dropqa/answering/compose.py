@@ -236,7 +236,7 @@ def extractive(lang: str, question: str, terms: list[str], weights: dict[str, fl
             if cont is not None:
                 text, refs = f"{text}{cont[1]}", [p.hit_index, cont[0]]
         if pool[p.hit_index].node_type == "table":
-            text = table_cell(text, terms)
+            text = table_cell(text, terms, question)
         cites.update(refs)
         extra = "".join(f"[{r + 1}]" for r in refs[1:])  # the continuation's passage, cited right after
         lines.append(render(lang, "answer_item", text=clean_markup(text), n=refs[0] + 1) + extra)

@@ -28,8 +28,8 @@ from dropqa.text.asked import (
     holds_kind_for,
     role_words,
 )
-from dropqa.text.entities import about_other_years, years_in
-from dropqa.text.rivals import about_another
+from dropqa.text.entities import about_other_years, chinese_people, years_in
+from dropqa.text.rivals import about_another, rival_of
 from dropqa.text.segment import has_han, holds
 from dropqa.text.sentences import ends_mid_sentence, split_sentences
 from dropqa.text.subjects import is_document_kind, is_stated_of_a_person, withheld_names
@@ -445,6 +445,12 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
         item_words = {t for t in terms if any(holds(item, t) for item in rivalled)}
         candidates = [c for c in candidates if (c.asked | _context_asked(hits[c.hit_index], terms, weights, cfg,
                                                                          naming, by_name)) - item_words]
+    # a question naming a year is answered from a passage about that year: one whose heading path and text name
+    # other years only ("2024年，…实现净利润1.27亿元" for "公司2023年的净利润") gives another year's figure
+    in_year = set(years_in(question)) if kind != "date" else set()
+    if in_year:
+        candidates = [c for c in candidates
+                      if not about_other_years(f"{hits[c.hit_index].breadcrumb}\n{hits[c.hit_index].content}", in_year)]
     if not candidates:
         return []
     if require_asked and any(c.asked for c in candidates):
@@ -554,10 +560,12 @@ def _flat(text: str) -> str:
     return re.sub(r"[\s*_`#]+", "", text).lower()
 
 
-def table_cell(row: str, terms: list[str]) -> str:
+def table_cell(row: str, terms: list[str], question: str = "") -> str:
     """A table row rendered ``header: value | header: value`` narrowed to what the question asks:
     the row's first cell (what the row is about) and the cells whose header the question names
-    ("Department: Marketing · Q3: 185,000"). The whole row when no header is named."""
+    ("Department: Marketing · Q3: 185,000") — and, when none of those gives the kind of answer the question asks,
+    the cells that do ("车间那台激光切割机是谁管的？" names 车间, but 负责人: 赵敏 answers who). The whole row when no
+    header is named."""
     cells = [c.strip() for c in row.split(" | ")]
     pairs = [_CELL.match(c) for c in cells]
     if len(cells) < 3 or not all(pairs):
@@ -565,4 +573,19 @@ def table_cell(row: str, terms: list[str]) -> str:
     asked = [i for i, m in enumerate(pairs) if i > 0 and m and any(t in m.group(1).lower() for t in terms)]
     if not asked or len(asked) == len(cells) - 1:
         return row
+    kind = expected_kind(question) if question else "thing"
+
+    known = row.lower()
+
+    def gives(i: int) -> bool:  # a cell's value of the kind asked; a Chinese person by jieba's name tags, not
+        if kind == "person" and re.search(r"[\u4e00-\u9fff]", cells[i]):  # by a short value ("车间: 二车间")
+            return bool(chinese_people(pairs[i].group(2) if pairs[i] else cells[i]))
+        return holds_kind_for(cells[i], kind, question, terms)
+
+    def rival(i: int) -> bool:  # a look-alike of the column asked: 专业版's price when 企业版's is asked
+        m = pairs[i]
+        return m is not None and rival_of(m.group(1).strip(), question, known) is not None
+
+    if kind in (*VALUE_KINDS, "person") and not any(gives(i) for i in asked):
+        asked = sorted({*asked, *(i for i in range(1, len(cells)) if not rival(i) and gives(i))})
     return " · ".join(cells[i] for i in [0, *asked])

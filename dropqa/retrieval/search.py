@@ -27,7 +27,7 @@ from dropqa.store import pending as pending_store
 from dropqa.store import recall, search
 from dropqa.store.scope import Scope
 from dropqa.text.asked import folded, name_phrases, written_as_one, written_together
-from dropqa.text.bilingual import dictionary_names_a_thing, dictionary_words, translate_terms
+from dropqa.text.bilingual import dictionary_names_a_thing, dictionary_words, synonyms, translate_terms
 from dropqa.text.forms import alias_forms, derived_forms, word_forms
 from dropqa.text.segment import (
     coined_spans,
@@ -224,8 +224,11 @@ def with_forms(svc: Services, terms: list[str], translations: dict[str, list[str
     alternative words ("occupations" finds "Occupation:", "sentencing" finds "sentenced"), and so are those of a
     Chinese term's English translations (账号's "account" finds "Accounts"), and the noun of a verb
     or the verb of a noun ("admitted" finds "Admission Time:", "diagnosed" finds "Diagnosis:"); and a Chinese word
-    for "another name of" the others (称之为 finds 又名: ``text.forms.alias_forms``)."""
-    forms = {t: [f for f in dict.fromkeys([*word_forms(t), *derived_forms(t), *alias_forms(t)]) if f not in terms]
+    for "another name of" the others (称之为 finds 又名: ``text.forms.alias_forms``), and a Chinese word's synonyms
+    (``retrieval.synonyms``: 营收 finds 营业收入, 补贴 津贴, 年底 年末 — ``text.bilingual.synonyms``)."""
+    others = svc.settings.retrieval.synonyms
+    forms = {t: [f for f in dict.fromkeys([*word_forms(t), *derived_forms(t), *alias_forms(t),
+                                           *(synonyms(t) if others else ())]) if f not in terms]
              for t in terms}
     # a Chinese term's English words inflect as the question's own do: CC-CEDICT's "disable" and "account" find
     # "Accounts of leavers are disabled" only through "accounts" and "disabled"

@@ -37,8 +37,8 @@ VALUE_KINDS: tuple[AnswerKind, ...] = ("duration", "date", "number", "money", "s
 
 _WHO = re.compile(r"(?i)\bwho(?:m|se)?\b|谁|哪位|哪个人|何人|什么人|姓名|名字|负责人是")
 _WHEN = re.compile(r"(?i)\bwhen\b|what (?:date|time|year|day|month)s?\b|which (?:date|year|day|month)s?\b|"
-                   r"何时|什么时候|哪天|哪一天|哪年|哪一年|几月|几号|日期|时间是|哪个月")
-_HOW_MANY = re.compile(r"(?i)how (?:many|much|long|old|often|far|large|big|high)|what (?:percentage|share|number|"
+                   r"何时|什么时候|哪天|哪一天|哪年|哪一年|几月|几号|几点|日期|时间是|哪个月")
+_HOW_MANY = re.compile(r"(?i)how (?:many|much|long|old|often|far|large|big|high|fast)|what (?:percentage|share|number|"
                        r"amount|price|cost|rate|fee)|多少|几[个位次项天年月台名家条份种岁]?|多久|多长|多大|多高|多远|比例|"
                        r"百分之|占比|金额|价格|费用|数量")
 
@@ -71,7 +71,7 @@ _DURATION_Q = re.compile(r"(?i)刑期|多久|多长时间|多长的时间|时长
 # storage", "how much time".
 _MONEY_WORDS = (r"cost|pay|paid|charge|price|fee|allowance|stipend|salary|salaries|wage|bonus|budget|subsid\w*|"
                 r"reimburs\w*|spen[dt]|invest\w*|fund\w*|donat\w*|fine[ds]?|penalt\w*|compensation|damages|"
-                r"dividend|revenue|income|profit|earn\w*|sales|capital|loan|debt|deposit")
+                r"dividend|revenue|turnover|income|profit|earn\w*|sales|capital|loan|debt|deposit")
 _MONEY_Q = re.compile(rf"(?i)how much (?:does|do|is|are|was|were|will|did|would|has|have|had)\b[^?]*"
                       rf"\b(?:{_MONEY_WORDS})|"
                       rf"how much (?:{_MONEY_WORDS})\b|"
@@ -79,11 +79,16 @@ _MONEY_Q = re.compile(rf"(?i)how much (?:does|do|is|are|was|were|will|did|would|
                       # "what was the revenue of each company", "what were its net profit and revenue in 2021": the
                       # figure a report gives in money, named last before what it is of
                       r"what (?:is|are|was|were) (?:the |its |their |each )?(?:(?!of\b)[\w'’-]+ ){0,3}?"
-                      r"(?:revenues?|income|(?:net )?profits?|earnings|dividends?|fines?|compensation)"
+                      r"(?:revenues?|turnover|income|(?:net )?profits?|earnings|dividends?|fines?|compensation)"
                       r"(?= of\b| in\b| for\b| at\b| from\b| and\b| attributable\b| \w+ed\b|\s*[?,]|$)|"
-                      r"多少钱|价格|价钱|收费|费用|售价|报价|"
+                      r"多少钱|几块钱?|多少块|价格|价钱|收费|费用|售价|报价|"
+                      # a fee the question names, then how much ("检定费要我出多少", "违约金按多少收"): not 消费者
+                      r"[\u4e00-\u9fff](?:费|金)[要是为有共达按每月年天次我你他她出交收缴付了一大概约总计合需得]{0,6}(?:多少|几)"
+                      r"(?![个位次项天年月名家条份种岁]|小时|分钟)|"
                       r"(?:补贴|津贴|工资|薪资|薪酬|奖金|预算|罚款|罚金|赔偿|投资|投入|营业收入|营收|收入|利润|净利润|分红|"
-                      r"募集资金|资金|金额|价款|报销)(?:总额|总计|合计)?(?:是|为|有|共|达到?)?(?:多少|几)")
+                      r"募集资金|资金|金额|价款|报销)(?:总额|总计|合计)?(?:是|为|有|共|达到?)?(?:多少|几)|"
+                      # the amount asked before its name: "一共做了多少营收", "能拿多少补贴"
+                      r"(?:多少|几)(?:钱的)?(?:营收|营业收入|收入|净利润|利润|预算|投资|补贴|津贴|工资|薪资|奖金|罚款|罚金|赔偿)")
 # How much a figure changed, which a report gives as a share as often as an amount ("sales grew by 12%")
 _CHANGE_Q = re.compile(r"(?i)\b(?:grow|grew|grown|increase|decrease|rise|rose|risen|fall|fell|fallen|drop|change|"
                        r"decline|improve|shrink|shrank)\w*|增长|增加|下降|减少|变化|增速|增幅|降幅")
@@ -166,9 +171,10 @@ _PERIOD = re.compile(
 # ("2023年4月", "4月15日") — or one without end (无期徒刑, "life imprisonment").
 _CN_COUNT = "一二三四五六七八九十两半"
 _DURATION = re.compile(
-    rf"(?i)(?<![\d.])\d{{1,3}}(?:\.\d+)?\s*(?:个)?(?:年(?![\d{_CN_COUNT}〇零]{{0,3}}月)|个月|个星期|周|天|小时|分钟)|"
+    rf"(?i)(?<![\d.])\d{{1,3}}(?:\.\d+)?\s*(?:个)?(?:年(?![\d{_CN_COUNT}〇零]{{0,3}}月)|个月|个星期|周|天|小时|分钟|"
+    rf"工作日|自然日|日(?=内|以内|之内))|"
     rf"(?<![\d.])\d{{1,3}}(?:\.\d+)?(?:\s+|-)(?:years?|months?|weeks?|days?|hours?|minutes?)\b|"
-    rf"[{_CN_COUNT}]+(?:个)?(?:年(?![{_CN_COUNT}〇零]{{0,3}}月)|个月|个星期|周|天|小时)|"
+    rf"[{_CN_COUNT}]+(?:个)?(?:年(?![{_CN_COUNT}〇零]{{0,3}}月)|个月|个星期|周|天|小时|工作日|日(?=内|以内|之内))|"
     r"\b(?:(?:twenty|thirty|forty|fifty|sixty)(?:-(?:one|two|three|four|five|six|seven|eight|nine))?|"
     r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|eighteen|half an?)"
     r"(?:\s*\(\d{1,3}\))?(?:\s+|-)(?:years?|months?|weeks?|days?|hours?)\b|无期|终身|\blife (?:imprisonment|sentence)|"
@@ -185,7 +191,12 @@ _NOT_PEOPLE = frozenset((
     "court", "hospital", "procuratorate", "street", "road", "city", "county", "district", "university", "company",
     "inc", "ltd", "bank", "department", "office", "center", "centre", "general", "record", "records", "judgment",
     "the", "this", "that", "article", "section", "chapter", "law", "act", "crime", "case", "criminal", "basic",
-    "information", "history", "examination", "diagnosis", "plan", "report", "project", "service", "services"))
+    "information", "history", "examination", "diagnosis", "plan", "report", "project", "service", "services",
+    # a post, not its holder: "Owner: Site Manager, Tilbury Distribution Centre" names no one
+    "manager", "managers", "director", "directors", "officer", "officers", "chief", "head", "president", "chair",
+    "chairman", "chairwoman", "supervisor", "engineer", "coordinator", "lead", "executive", "secretary", "assistant",
+    "administrator", "controller", "treasurer", "team", "site", "shift", "operations", "safety", "finance",
+    "procurement", "committee", "board", "desk", "centre", "unit"))
 
 
 # A question asking where: a place it is born, located or held in, or which town, city or country ("In which town
@@ -235,9 +246,16 @@ _CONDITION = re.compile(r"(?i)^\W*(?:when|if|once|after|before|while)\b[^,，?�
                         r"which|where|when|why|is|are|was|were|do|does|did|can|could|should|must|will|would)\b)")
 
 
+# A "when" clause after the question's own question word ("Where do staff gather when the fire alarm goes off?",
+# "Who chaired the board when …"): a condition, not what is asked.
+_LATE_WHEN = re.compile(r"(?i)^(?P<ask>\W*(?:who|whom|whose|where|what|which|how|why)\b[^?？]*?)\s+when\b.*$")
+
+
 def expected_kind(question: str) -> AnswerKind:
     """The kind of answer ``question`` asks for."""
     question = _CONDITION.sub("", question)
+    if (late := _LATE_WHEN.match(question)) and not _WHEN.search(late.group("ask")):
+        question = late.group("ask")
     if _WHEN.search(question):
         return "date"
     if m := _COMPARE_Q.search(question):
@@ -310,7 +328,8 @@ def holds_kind(sentence: str, kind: AnswerKind, question: str = "") -> bool:
     for m in _PERSON.finditer(sentence):
         name = m.group(0).strip(" ：:由是为")
         words = re.findall(r"[a-z]+", name.lower())
-        if words and any(w in _NOT_PEOPLE for w in words):
+        after = re.match(r"[ \t]+([A-Za-z]+)", sentence[m.end():])  # "Tilbury Distribution Centre": a place
+        if words and (any(w in _NOT_PEOPLE for w in words) or (after and after.group(1).lower() in _NOT_PEOPLE)):
             continue
         if re.sub(r"[\W_]+", " ", name.lower()).strip() not in flat:
             return True
@@ -494,6 +513,18 @@ def says_more(sentence: str, question: str) -> bool:
     back "第一次在公开场合演唱是什么节目" without the programme."""
     asked = set(query_terms(question))
     return any(t not in asked for t in query_terms(sentence))
+
+
+# A line that says its value is not settled yet: "具体日期由安环部另行通知", "launch date TBC", "to be confirmed".
+_OPEN = re.compile(r"(?i)另行通知|另行确定|另行公布|待定|待确定|尚未确定|尚未公布|暂未确定|暂定|\b(?:TBC|TBD|TBA)\b|"
+                   r"\bto be (?:announced|confirmed|decided|determined|agreed|scheduled)\b|"
+                   r"\bnot yet (?:set|fixed|decided|confirmed|scheduled)\b")
+
+
+def leaves_open(line: str) -> bool:
+    """``line`` says what it gives is not settled ("定在9月中旬举行，具体日期另行通知"): no sure answer to when
+    exactly, however much of the question it holds."""
+    return _OPEN.search(line) is not None
 
 
 def only_repeats(lines: Sequence[str], question: str) -> bool:

@@ -81,7 +81,7 @@ from typing import Literal
 import jieba
 import platformdirs
 
-__all__ = ["dictionary_glosses", "dictionary_knows_only_as_a_name", "gloss_heads", "translate_terms"]
+__all__ = ["dictionary_glosses", "dictionary_knows_only_as_a_name", "gloss_heads", "synonyms", "translate_terms"]
 
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _HAN_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
@@ -806,6 +806,37 @@ def dictionary_knows_only_as_a_name(word: str) -> bool:
     d = _dictionary()
     ids = _ids(d.by_gloss.get(word.lower()))
     return bool(ids) and all(d.proper[eid] for eid in ids)
+
+
+def synonyms(word: str, *, senses: int = 3, specific: int = 10) -> tuple[str, ...]:
+    """Chinese words CC-CEDICT glosses as ``word`` in one of its first ``senses`` senses: 营收 "revenue" →
+    营业收入, 补贴 "allowance" → 津贴, 年底 "end of the year" → 年末, 酒店 "hotel" → 宾馆 — the other words a
+    document may use for what a question asks. A gloss shared by more than ``specific`` entries ("to do",
+    "thing") says too little; proper names and single characters are left out. ``()`` for anything but a
+    Chinese dictionary word. (The English side of the dictionary is too thin for the same: "worker" would
+    give "skill".)"""
+    if not _HAN.search(word) or _is_number(word):
+        return ()
+    with _lock:
+        _dictionary()
+    d = _dictionary()
+    out: dict[str, None] = {}
+    for eid in _ids(d.by_head.get(word)):
+        if d.proper[eid]:
+            continue
+        for text, verb, sense, qualified in _glosses(d.defs[eid]):
+            ids = _ids(d.by_gloss.get(text))
+            if sense >= senses or qualified or verb or len(ids) > specific:
+                continue
+            for other in ids:
+                w = d.simplified[other]
+                if d.proper[other] or len(w) < 2 or w == word:
+                    continue
+                # the other word means it plainly too: among its own first senses, not narrowed ("sales
+                # (representative, agreement etc)" of 销售 is no 营收), not as a verb
+                if any(g == text and s < senses and not q and not v for g, v, s, q in _glosses(d.defs[other])):
+                    out.setdefault(w, None)
+    return tuple(out)
 
 
 def translate_terms(

@@ -122,13 +122,36 @@ def names_a_thing(term: str) -> bool:
             return True  # a name or code ("orion x2", "heron-02")
         stems = {word, word.removesuffix("s"), word.removesuffix("es")}
         return (len(word) >= 3 and not word.endswith("ly") and not stems & english_stopwords()
-                and not stems & stopwords())
+                and not stems & stopwords() and not is_action_word(word))
     initialize()
     import jieba.posseg as pseg
 
     words = list(pseg.cut(term, HMM=False))
     flag = words[-1].flag if words else ""
     return flag.startswith(_THING_TAGS) or flag in ("vn", "eng")
+
+
+# Past participles that do not end in -ed ("Why was the container stuck at Felixstowe?", "Where was it held?").
+_PARTICIPLES = frozenset((
+    "stuck", "held", "made", "taken", "given", "sent", "built", "paid", "sold", "told", "found", "left", "kept",
+    "brought", "bought", "caught", "taught", "thought", "won", "lost", "met", "spent", "led", "fed", "struck",
+    "hung", "begun", "done", "seen", "known", "grown", "shown", "thrown", "drawn", "flown", "worn", "torn",
+    "chosen", "frozen", "spoken", "broken", "stolen", "written", "driven", "risen", "hidden", "fallen", "forgotten"))
+
+
+def is_action_word(word: str) -> bool:
+    """Whether the English ``word`` (lower case) names an action, which a document may word otherwise ("Where do
+    staff gather" of "go to Assembly Point B", "Why was the container stuck" of "selected for a physical
+    examination", "rebooked" of "your new delivery slot"): a past form (-ed, not -eed: "speed"; "stuck", "held"),
+    or a word CC-CEDICT glosses as a verb ("to gather") several times and more than twice as often as a noun
+    (``bilingual.gloss_heads``: gather 39 to 5; not "title" 8 to 38, "fast" 20 to 17, "turnover" 0 to 9)."""
+    if word in _PARTICIPLES or (len(word) >= 5 and word.endswith("ed") and not word.endswith("eed")
+                                and word not in ("hundred", "kindred")):
+        return True
+    from dropqa.text.bilingual import gloss_heads
+
+    nouns, verbs = gloss_heads(word)
+    return verbs >= 3 and verbs > 2 * nouns
 
 
 def is_dictionary_word(term: str) -> bool:
@@ -279,16 +302,31 @@ _POINTER = re.compile(r"^[那这哪][个只位家些种样次件条份项名所�
 
 
 _HOW_FRAME = frozenset(("long", "old", "far", "big", "large", "high", "tall", "wide", "deep", "soon", "late",
-                        "early", "heavy"))
+                        "early", "heavy", "fast", "quick", "quickly", "often", "frequently", "expensive", "cheap",
+                        "close", "near", "hot", "cold", "warm", "strong"))
 
 
 # "有多深", "多远", "有多高": jieba keeps the question's frame and its measure as one word, which no text writes
 _HOW_MEASURE = re.compile(r"有?多([深高长远大重宽厚粗细快慢])")
 
 
+# A Chinese question's frame, which says what kind of answer it asks ("多长时间": a length of time, "几点": a time of
+# day, "几块钱": an amount) in words no document writes where it answers: cut before segmenting, so no piece of it
+# (时间 of 多长时间) counts as a word of what is asked.
+_ZH_FRAME = re.compile(r"多长的?时间|多少时间|几点钟?|几块钱?|多少块钱?|多少钱|哪一?(?:年|天|日|个月|月)|"
+                       r"几(?:天|个月|年|周|个星期|小时|分钟)(?!假)")
+
+
+# A capital letter that labels what the word before it names ("Zone B", "Assembly Point B", "Plan A"): the one word
+# that tells the row or the place asked from its look-alikes. Not "I", nor an initial ("Q. Ruiz").
+_LETTER_LABEL = re.compile(r"\b[A-Z][a-z]+\s+([A-HJ-Z])\b(?![.'’&-])")
+
+
 def query_terms(text: str) -> list[str]:
     """Distinct meaningful tokens of a question (stopwords and 1-char Latin/noise removed)."""
     stop = stopwords()
+    text = _ZH_FRAME.sub("，", text)
+    labels = {m.group(1).lower() for m in _LETTER_LABEL.finditer(text)}
     seen: dict[str, None] = {}
     toks = tokens(text)
     pointers = [t for t in toks if _POINTER.match(t)]
@@ -297,7 +335,7 @@ def query_terms(text: str) -> list[str]:
             continue
         if tok in _HOW_FRAME and k > 0 and toks[k - 1] == "how":  # tokens() drops spaces and punctuation
             continue  # "how long", "how old": the kind of answer asked (a length of time, an age), not a word of it
-        if len(tok) == 1 and not _HAN.match(tok) and not tok.isdigit():
+        if len(tok) == 1 and not _HAN.match(tok) and not tok.isdigit() and tok not in labels:
             continue
         measure = _HOW_MEASURE.fullmatch(tok)  # "有多深": how deep — the measure asked (深), not words a text writes
         seen.setdefault(measure.group(1) if measure else tok, None)
@@ -305,7 +343,7 @@ def query_terms(text: str) -> list[str]:
     # Single Han characters (年, 项, 人) match almost everything; keep them only when
     # the question has little else to go on.
     if sum(1 for t in terms if len(t) > 1) >= 3:
-        terms = [t for t in terms if len(t) > 1 or t.isdigit()]
+        terms = [t for t in terms if len(t) > 1 or t.isdigit() or t in labels]
     return terms
 
 

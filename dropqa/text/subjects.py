@@ -114,9 +114,11 @@ _OF_A_PERSON = frozenset((
     "occupation", "occupations", "job", "profession", "age", "gender", "sex", "ethnicity", "nationality",
     "address", "education"))
 # a name a person or thing goes by is given by a phrase, not the word: "Louis V, also known as Louis the
-# Do-Nothing", "人称…", "又称…"
+# Do-Nothing", "人称…", "又称…"; and a post by its holder's title: "Daniel Okafor, Chief Operating Officer" is
+# the job title asked, "Chair: Daniel Okafor" the role
 _BY_VALUE = _OF_A_PERSON | frozenset((
-    "nickname", "nicknames", "nicknamed", "alias", "绰号", "外号", "昵称", "别号", "诨名"))
+    "nickname", "nicknames", "nicknamed", "alias", "绰号", "外号", "昵称", "别号", "诨名",
+    "title", "titles", "position", "role", "职位", "职务", "头衔"))
 # A withheld name: a surname and 某 — not a word that only joins ("的某某", "和某某") nor 某 itself.
 _WITHHELD = re.compile(r"(?![的和与及是在为某])[\u4e00-\u9fff]某{1,2}")
 

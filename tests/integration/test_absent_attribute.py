@@ -146,6 +146,8 @@ def test_what_the_subjects_document_never_records_is_refused(services, corpus, q
     ("森马冷链2024年的营业收入是多少？", "「森马」", "attribute_nowhere"),
     # a word jieba's dictionary lacks (年会, cut 年 / 会) that CC-CEDICT knows: asked, and written nowhere
     ("公司今年的年会在哪里举办？", "「年会」", "attribute_nowhere"),
+    # a year no passage writes, of a question naming no document: the documents do not cover that time
+    ("2019年公司运营冷库的总库容是多少？", "「2019」", "attribute_nowhere"),
 ])
 def test_what_no_document_writes_at_all_is_refused_saying_which_words(services, corpus, question, missing, rule):
     fs: dict = {}
@@ -161,6 +163,7 @@ def test_what_no_document_writes_at_all_is_refused_saying_which_words(services, 
     ("员工在考勤时抢走了什么？", ()),  # an action the documents may word otherwise is not judged
     ("公司员工的平均年薪是多少？", ("年薪", "平均")),  # 公司员工 is partly written (员工): not 公司, not 司员
     ("Who owns the Kestrel Payments Gateway and how quickly does it fail over?", ()),  # owns: Owner; quickly
+    ("Where is the Kestrel gateway rerouted when the primary fails?", ()),  # rerouted: an action, worded otherwise
 ])
 def test_only_things_no_document_writes_in_any_form_are_nowhere(services, corpus, question, nowhere):
     fs: dict = {}

@@ -482,7 +482,8 @@ def test_a_line_holding_only_a_light_asked_word_gives_way_to_one_holding_a_heavy
     """"What was Pennybrook Fresh's revenue in fiscal 2021?": the report's opening line holds the subject's name and
     "the Company" (asked, but written in every line of the report) and is not quoted beside the revenue line."""
     w = {"pennybrook": 3.0, "fresh": 2.0, "company": 0.2, "revenue": 2.5, "fiscal": 0.9}
-    hits = [hit("n1", 'Pennybrook Fresh Markets Corp. ("the Company") was founded in September 2012.', 0.9),
+    # (the opening line names no year: one naming only another year than the question's is about that year)
+    hits = [hit("n1", 'Pennybrook Fresh Markets Corp. ("the Company") was founded by two grocers.', 0.9),
             hit("n2", "In fiscal 2021, the Company achieved revenue of $1,214.8 million.", 0.5)]
     q = "What was Pennybrook Fresh's revenue in fiscal 2021?"
     subject = ["pennybrook", "fresh"]
@@ -621,3 +622,14 @@ def test_a_line_stating_the_one_value_asked_under_its_label_is_quoted_alone():
     unlabelled = [hit("n1", "患者对青霉素过敏。", 0.8), hits[1]]
     picked = pick_sentences("患者对哪种药物过敏？", list(w), w, unlabelled, 3, cfg=CFG, complement=True)
     assert len(picked) == 2 and not picked[0].labelled  # a line without its label does not close the answer
+
+
+def test_a_passage_about_another_year_does_not_answer_for_the_year_asked():
+    """"公司2023年的净利润是多少？" of a report on 2024: its "实现净利润1.27亿元" is 2024's, not an answer; a passage
+    naming no year (a section of the report) still answers, and so does one naming the year asked."""
+    w = {"净利润": 2.5, "利润": 2.0}
+    report = [hit("n1", "2024年，公司全年实现合并营业收入18.64亿元；实现净利润1.27亿元。", 0.9)]
+    assert pick_sentences("公司2023年的净利润是多少？", list(w), w, report, max_sentences=3, cfg=CFG) == []
+    assert pick_sentences("公司2024年的净利润是多少？", list(w), w, report, max_sentences=3, cfg=CFG)
+    plain = [hit("n1", "全年实现净利润1.27亿元。", 0.9)]
+    assert pick_sentences("公司2024年的净利润是多少？", list(w), w, plain, max_sentences=3, cfg=CFG)

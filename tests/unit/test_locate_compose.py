@@ -24,6 +24,19 @@ def test_table_cell_chinese_headers():
     assert table_cell("部门: 市场部 | 一季度: 120 | 三季度: 185", ["三季度"]) == "部门: 市场部 · 三季度: 185"
 
 
+def test_table_cell_keeps_the_cell_giving_the_kind_asked_when_the_named_ones_do_not():
+    row = ("编号: JD-EQ-004 | 名称: 光纤激光切割机 | 车间: 二车间 | 购置日期: 2021-05-10 | 原值(万元): 142 | "
+           "负责人: 赵敏")
+    terms = ["车间", "激光", "切割机"]
+    assert table_cell(row, terms, "车间那台激光切割机是谁管的？") == "编号: JD-EQ-004 · 车间: 二车间 · 负责人: 赵敏"
+    assert table_cell(row, terms, "二车间的激光切割机是哪一年买的？").endswith("购置日期: 2021-05-10")
+    assert table_cell(row, terms, "二车间的激光切割机在哪个车间？") == "编号: JD-EQ-004 · 车间: 二车间"
+    # not a look-alike column's value: 专业版's price is no answer for 企业版
+    prices = "项目: 价格 | 基础版: 免费 | 专业版: 69元/席位/月 | 企业版: 联系销售获取报价"
+    q = "Nova 3.0 企业版多少钱一个席位？"
+    assert table_cell(prices, ["企业版", "席位"], q) == "项目: 价格 · 企业版: 联系销售获取报价"
+
+
 def test_table_cell_whole_row_when_no_header_or_every_header_is_asked():
     assert table_cell(ROW, ["revenue"]) == ROW
     assert table_cell(ROW, []) == ROW

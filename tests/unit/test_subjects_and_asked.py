@@ -865,3 +865,52 @@ def test_a_question_asking_two_things_is_answered_by_either() -> None:
                                "When was Thinking Out Loud released as a single?", ["date"])
     assert questions_asked("恒屿冷链和嘉沐冷链，哪家2024年末的冷库总库容更大？") == [
         "恒屿冷链和嘉沐冷链，哪家2024年末的冷库总库容更大？"]
+
+
+@pytest.mark.parametrize(("question", "kind"), [
+    # a "when" clause after the question's own question word is a condition ("… when the fire alarm goes off")
+    ("Where do Tilbury staff gather when the fire alarm goes off?", "place"),
+    ("What happened when the dam broke?", "thing"),
+    ("What year was it when the war ended?", "date"),
+    # how people ask an amount, a time of day, a speed; a revenue by another name
+    ("居民用水进入第二阶梯以后，连污水处理费在内一方水要几块钱？", "money"),
+    ("申请检定后如果表是准的，检定费要我出多少？", "money"), ("消费者有多少人？", "number"),
+    ("截至2021年末公司的SaaS付费客户数是多少？", "number"), ("住宿费每天多少？", "money"),
+    ("公司2024年一共做了多少营收？", "money"),
+    ("押金要交几个月？", "duration"), ("滨江路那次计划停水，晚上几点开始停？", "date"),
+    ("How fast are forklifts allowed to go inside the warehouse?", "number"),
+    ("What was the company's turnover in 2024?", "money"),
+])
+def test_how_people_ask_says_the_kind_of_answer(question: str, kind: str) -> None:
+    assert expected_kind(question) == kind
+
+
+def test_the_askers_own_words_and_the_question_frame_are_no_words_of_what_is_asked() -> None:
+    assert query_terms("我觉得自家水表走得太快，申请检定后如果表是准的，检定费要我出多少？")[:2] == ["水表", "走得"]
+    assert not {"觉得", "自家", "如果"} & set(query_terms("我觉得自家水表走得太快，如果表是准的，检定费要我出多少？"))
+    assert query_terms("拧开龙头流出来的水发黄，一般先放多长时间水就会变清？").count("时间") == 0
+    assert "几块钱" not in query_terms("一方水要几块钱？") and "几点" not in query_terms("晚上几点开始停？")
+    assert "时间" in query_terms("开庭时间是什么时候？")  # a word of what is asked, not a frame
+    assert "fast" not in query_terms("How fast are forklifts allowed to go inside the warehouse?")
+
+
+def test_working_days_are_a_length_of_time() -> None:
+    q = "出差回来以后，多长时间内要提交报销？"
+    assert holds_kind("员工应在出差结束后15个工作日内在OA系统提交报销单。", "duration", q)
+    assert holds_kind("在接到判决书后十日内提出上诉", "duration", q)
+    assert not holds_kind("每月15日发薪", "duration", q)
+
+
+def test_a_line_saying_its_value_is_not_settled_leaves_it_open() -> None:
+    from dropqa.text.asked import leaves_open
+
+    assert leaves_open("今年的全员消防应急疏散演练定在9月中旬举行，具体日期由安环部根据生产安排另行通知。")
+    assert leaves_open("Sydney: launch date TBC") and leaves_open("The venue is to be confirmed.")
+    assert not leaves_open("演练定于9月15日举行。") and not leaves_open("TBCC Holdings reported revenue.")
+
+
+def test_a_post_or_a_site_is_no_person() -> None:
+    q = "Who is the site manager at Tilbury?"
+    assert not holds_kind("**Owner:** Site Manager, Tilbury Distribution Centre", "person", q)
+    assert holds_kind("Priya Ramanathan, Chief Financial Officer", "person", "Who is the CFO?")
+    assert holds_kind("Chair: Daniel Okafor.", "person", "Who chaired the review?")

@@ -98,3 +98,21 @@ def test_a_latin_word_with_accented_letters_is_one_token():
     assert tokens("Zürich的Müller公司") == ["zürich", "的", "müller", "公司"]
     assert "janáček" in query_terms("What river flows through the city where Leoš Janáček was born?")
     assert tokens("2×3") == ["2", "3"]  # a sign, not a letter
+
+
+def test_an_action_may_be_worded_otherwise_a_thing_is_named() -> None:
+    """A word no passage writes says the documents lack what is asked when it names a thing ("email", "RPO",
+    "turnover"); a verb or a past form ("gather", "stuck", "rebooked") is as often the asker's own wording."""
+    from dropqa.text.segment import is_action_word, names_a_thing
+
+    assert all(map(is_action_word, ["gather", "stuck", "rebooked", "chaired", "approve"]))
+    assert not any(map(is_action_word, ["title", "turnover", "email", "speed", "hundred", "rpo", "warranty"]))
+    assert not names_a_thing("gather") and names_a_thing("email") and names_a_thing("RPO")
+
+
+def test_a_letter_labelling_a_zone_is_a_word_of_the_question() -> None:
+    """"Zone B" is the row asked, not Zone K's: the letter stays; "I" and an initial do not."""
+    from dropqa.text.segment import query_terms
+
+    assert query_terms("How much does it cost to send a single pallet to Zone B?")[-2:] == ["zone", "b"]
+    assert "i" not in query_terms("Can I bring a guest?") and "q" not in query_terms("Did Q. Ruiz appeal?")

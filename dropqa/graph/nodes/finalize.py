@@ -18,7 +18,7 @@ from dropqa.services import Context, Services
 from dropqa.store import nodes as node_store
 from dropqa.store.documents import topics_named
 from dropqa.store.scope import Scope
-from dropqa.text.asked import expected_kind, held_share, holds_kind_for, lists_years, quoted, says_more
+from dropqa.text.asked import expected_kind, held_share, holds_kind_for, leaves_open, lists_years, quoted, says_more
 
 
 def renumber_citations(answer: str, renumber: dict[int, int]) -> str:
@@ -94,9 +94,9 @@ def _states_what_is_asked(line: str, ask: dict[str, float], question: str,
     answer of the asked kind: what ``high`` promises ("the quoted sentence holds what was asked"), not several
     lines that hold it between them, nor a line that only says the question back — nor, asked when, a list of
     dates ("1903年12月28日、…1914年8月18日、…1944年1月1日" for "第1舰队是何时解散的"), which holds the date among
-    others and does not say which it is."""
+    others and does not say which it is; nor a line saying its value is not settled ("具体日期另行通知")."""
     kind = expected_kind(question)
-    return (held_share(line, ask, translations) >= 0.999 and says_more(line, question)
+    return (held_share(line, ask, translations) >= 0.999 and says_more(line, question) and not leaves_open(line)
             and holds_kind_for(line, kind, question, list(ask), translations)
             and not (kind in ("date", "year") and lists_years(line)))
 

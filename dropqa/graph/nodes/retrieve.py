@@ -324,6 +324,11 @@ def asked_of(svc: Services, result: RetrievalResult, pool: list[Hit], named: dic
     # question they hold — all of what it asks is written nowhere
     names = capitalised_words(query)
     unnamed = [] if named else [t for t in nowhere if t in names]
+    if not named and (asked_years := list(dict.fromkeys(years_in(query)))):
+        # a year no passage of the collection writes ("水务集团2022年全年供水总量" of reports on 2023 and 2024): the
+        # documents do not cover that time, whatever else of the question they hold
+        anywhere = store_search.written_terms(svc.db, asked_years, scope)
+        unnamed += [y for y in asked_years if y not in anywhere]
     if not named and has_han(query) and pool and has_han(pool[0].content):
         # Chinese has no capitals: a name jieba tags in the question (巴尔喀什湖) that no passage writes, though some
         # write its pieces (喀什) — which keeps it out of ``nowhere`` — is a subject the documents are not about
