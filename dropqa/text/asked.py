@@ -206,9 +206,9 @@ _PLACE_Q = re.compile(
     r"(?i)^\W*where\b|\b(?:in|at|from|to|near)\s+(?:which|what)\s+(?:town|city|country|state|county|province|village|"
     r"region|place|nation|island|continent|part)\b|^\W*(?:which|what)\s+(?:town|city|country|state|county|province|"
     r"village|region|nation|island|continent)\b|哪个(?:城市|国家|省份?|县|镇|村|地方|地区|城镇)|哪(?:里|儿)|何处|何地|在哪")
-# Where a sentence puts something: a capitalised name after in / at / from / near ("born in Thunder Bay"); a month
-# after "in" is a date ("in April 1970").
-_PLACE_GIVEN = re.compile(r"\b(?:in|at|from|near|of)\s+(?:the\s+)?([A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)*)")
+# Where a sentence puts something: a capitalised name after in / at / from / near / to ("born in Thunder Bay", "go to
+# Assembly Point B"); a month after "in" is a date ("in April 1970").
+_PLACE_GIVEN = re.compile(r"\b(?:in|at|from|near|of|to)\s+(?:the\s+)?([A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)*)")
 # A place in brackets after a site's code or a local name: "HZ-1 (Hangzhou)", "Malmö (Sweden)".
 _PLACE_AFTER = re.compile(r"\(([A-Z][a-zà-ÿ'’.-]+(?:\s+[A-Z][a-zà-ÿ'’.-]+)*)\)")
 # The place a Chinese verb of going, attacking or siting takes ("讨伐百济", "位于太阳岛", "定在安吉"): its first two
@@ -486,8 +486,8 @@ def holds_kind_for(sentence: str, kind: AnswerKind, question: str, asked: Collec
 
 
 # A clause that goes on with the one before it, with no subject of its own: it opens with the value or a word
-# leading to one ("共1.2万台", "totalling $3 million") — not "新增代码行覆盖率还是不低于70%", which has its own.
-_CONTINUES = re.compile(r"(?i)\s*(?:[\d$¥￥€£]|共|合计|总计|累计|约|近|逾|超过|达|为|是|计|均|各|"
+# leading to one ("共1.2万台", "每次扣款20元", "totalling $3 million") — not "新增代码行覆盖率还是不低于70%", which has its own.
+_CONTINUES = re.compile(r"(?i)\s*(?:[\d$¥￥€£]|共|合计|总计|累计|约|近|逾|超过|达|为|是|计|均|各|每|按|"
                         r"total(?:l?ing)?\b|a total of\b|about\b|around\b|approximately\b|nearly\b|over\b|"
                         r"up to\b|of which\b|worth\b|amounting\b|reaching\b)")
 
@@ -588,7 +588,8 @@ def asks_year(question: str) -> bool:
 # as after a name ("阵内智则（1974年2月22日－）", "Eric Gordon (born December 25, 1988)").
 _BIRTH_Q = re.compile(r"(?i)\bborn\b|\bbirth|出生|生于|何时生|哪年生|哪一年生")
 _BIRTH = re.compile(r"(?i)\bborn\b|\bbirth|\bb\.\s*\d|出生|生于|诞生|出世|"
-                    r"[（(]\s*(?:公元)?\d{3,4}年[^）)]{0,12}[－—–-]")
+                    r"[（(]\s*(?:公元)?\d{3,4}年[^）)]{0,12}[－—–-]|"
+                    r"\((?:c\.\s*)?(?:\d{1,2}\s+[a-z]+\s+|[a-z]+\s+\d{1,2},?\s+)?\d{3,4}\s*[–—-]")  # "(23 April 1819 – …)"
 
 
 def _writes_year_for(line: str, question: str) -> bool:

@@ -12,6 +12,10 @@ SUITES = Path(__file__).resolve().parents[2] / "suites"
 PAIRS = [(SUITES / "golden_fresh.yaml", SUITES / "corpus_fresh"),
          (SUITES / "golden_reports_zh.yaml", SUITES / "corpus_reports_zh"),
          (SUITES / "golden_reports_en.yaml", SUITES / "corpus_reports_en"),
+         (SUITES / "golden_utility_zh.yaml", SUITES / "corpus_utility_zh"),
+         (SUITES / "golden_hr_zh.yaml", SUITES / "corpus_hr_zh"),
+         (SUITES / "golden_ops_en.yaml", SUITES / "corpus_ops_en"),
+         (SUITES / "golden_towns_en.yaml", SUITES / "corpus_towns_en"),
          # over the public dev corpora beside the repository (../shared/evals-dev)
          (SUITES / "golden_wiki_en.yaml", SUITES.parents[1] / "shared/evals-dev/multihop-dev-en/corpus"),
          (SUITES / "golden_wiki_zh.yaml", SUITES.parents[1] / "shared/evals-dev/cmrc-dev-zh/corpus")]

@@ -914,3 +914,19 @@ def test_a_post_or_a_site_is_no_person() -> None:
     assert not holds_kind("**Owner:** Site Manager, Tilbury Distribution Centre", "person", q)
     assert holds_kind("Priya Ramanathan, Chief Financial Officer", "person", "Who is the CFO?")
     assert holds_kind("Chair: Daniel Okafor.", "person", "Who chaired the review?")
+
+
+def test_a_rate_per_time_goes_on_with_the_clause_before_it() -> None:
+    q = "今天早上迟到了20分钟，要扣多少钱？"
+    assert holds_kind_for("1. 迟到15分钟以内（含15分钟）的，每次扣款20元；", "money", q, ["迟到", "分钟"])
+
+
+def test_an_english_life_span_gives_a_birth_year_and_to_a_named_point_a_place() -> None:
+    q = "In what year was the designer of Skerrow Point Lighthouse born?"
+    assert not lacks_required_kind(["Gideon Marsh (23 April 1819 – 8 October 1888) was a civil engineer. [6]"], q,
+                                   ["year"])
+    assert lacks_required_kind(["She was born and raised in Sollentuna. [1]"], "In what year was Maia Hirasawa born?",
+                               ["year"])
+    from dropqa.text.asked import gives_place
+
+    assert gives_place("Leave by the nearest exit and go to Assembly Point B.", "Where do staff gather?")
