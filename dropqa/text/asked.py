@@ -486,7 +486,8 @@ def holds_kind_for(sentence: str, kind: AnswerKind, question: str, asked: Collec
 
 
 # A clause that goes on with the one before it, with no subject of its own: it opens with the value or a word
-# leading to one ("共1.2万台", "每次扣款20元", "totalling $3 million") — not "新增代码行覆盖率还是不低于70%", which has its own.
+# leading to one ("共1.2万台", "每次扣款20元", "totalling $3 million") — not "新增代码行覆盖率还是不低于70%", which has
+# its own.
 _CONTINUES = re.compile(r"(?i)\s*(?:[\d$¥￥€£]|共|合计|总计|累计|约|近|逾|超过|达|为|是|计|均|各|每|按|"
                         r"total(?:l?ing)?\b|a total of\b|about\b|around\b|approximately\b|nearly\b|over\b|"
                         r"up to\b|of which\b|worth\b|amounting\b|reaching\b)")
@@ -589,7 +590,8 @@ def asks_year(question: str) -> bool:
 _BIRTH_Q = re.compile(r"(?i)\bborn\b|\bbirth|出生|生于|何时生|哪年生|哪一年生")
 _BIRTH = re.compile(r"(?i)\bborn\b|\bbirth|\bb\.\s*\d|出生|生于|诞生|出世|"
                     r"[（(]\s*(?:公元)?\d{3,4}年[^）)]{0,12}[－—–-]|"
-                    r"\((?:c\.\s*)?(?:\d{1,2}\s+[a-z]+\s+|[a-z]+\s+\d{1,2},?\s+)?\d{3,4}\s*[–—-]")  # "(23 April 1819 – …)"
+                    # an English life span: "(23 April 1819 – 8 October 1888)"
+                    r"\((?:c\.\s*)?(?:\d{1,2}\s+[a-z]+\s+|[a-z]+\s+\d{1,2},?\s+)?\d{3,4}\s*[–—-]")
 
 
 def _writes_year_for(line: str, question: str) -> bool:

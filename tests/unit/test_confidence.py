@@ -108,3 +108,19 @@ def test_the_last_places_go_to_the_passages_nearest_in_meaning_that_the_ranking_
     assert with_nearest(hits, [0], ranked, [far, hits[7]], top_k=5, slots=0) == ([1, 2, 3, 4], [])
     # the cited fill the list: no place is left
     assert with_nearest(hits, [0, 1, 2], ranked, [far], top_k=3, slots=3) == ([], [])
+
+
+def test_a_question_naming_a_year_is_high_only_from_a_passage_naming_it():
+    """"公司2023年的净利润是多少？" answered from a subsidiary's table row that names no year: whose year's figure is it?"""
+    decision = Decision(probability=0.99, answerable=True, confidence="high", features={}, threshold=0.2)
+    quality = Quality(weights={"净利润": 3.0}, decision=decision, asked=Asked())
+    row = _hit("n1", "r", "单位: 苏州模具 · 净利润（万元）: 2,860")
+    answer = "根据文档中的相关内容：\n单位: 苏州模具 · 净利润（万元）: 2,860 [1]"
+
+    def state(question: str, hit: Hit) -> State:
+        return State(question=question, hits=[hit], answer=answer, answerable=True, quality=quality, citations=[0])
+
+    assert confidence_of(state("公司2023年的净利润是多少？", row)) == "medium"
+    dated = row.model_copy(update={"breadcrumb": "2023年度报告.docx > 子公司经营情况"})
+    assert confidence_of(state("公司2023年的净利润是多少？", dated)) == "high"
+    assert confidence_of(state("公司的净利润是多少？", row)) == "high"

@@ -19,6 +19,7 @@ from dropqa.store import nodes as node_store
 from dropqa.store.documents import topics_named
 from dropqa.store.scope import Scope
 from dropqa.text.asked import expected_kind, held_share, holds_kind_for, leaves_open, lists_years, quoted, says_more
+from dropqa.text.entities import years_in
 
 
 def renumber_citations(answer: str, renumber: dict[int, int]) -> str:
@@ -49,7 +50,8 @@ def confidence_of(state: State, listed: Sequence[int] | None = None) -> Confiden
     holding what is asked: ``text.asked.holds_kind_for``); a quote that holds
     less than half of it is ``low``. A refusal is ``high`` only when nothing anywhere holds what is asked
     and no passage in the other language came near; else ``medium`` (never a sure "no" beside a passage
-    that might answer). An answer telling what each of several documents says (the readers') is ``high`` only
+    that might answer). A question naming a year is ``high`` only when a cited passage (its heading path or text)
+    names that year. An answer telling what each of several documents says (the readers') is ``high`` only
     when each document's lines state what is asked: "the judgement dates of A and B" answered with B's date
     line and A's arrest line is not. ``listed``: the pool index of each ``[n]`` the answer cites (the sources'
     order), to tell the documents apart; without it the answer's markers are pool positions."""
@@ -73,6 +75,10 @@ def confidence_of(state: State, listed: Sequence[int] | None = None) -> Confiden
     if base == "high" and not any(_states_what_is_asked(line, ask, state.question, quality.asked.translations)
                                   for line in quote.splitlines()):
         return "medium"
+    years = set(years_in(state.question)) if expected_kind(state.question) not in ("date", "year") else set()
+    cited = [state.hits[i] for i in state.citations if 0 <= i < len(state.hits)]
+    if base == "high" and years and not any(years & set(years_in(f"{h.breadcrumb}\n{h.content}")) for h in cited):
+        return "medium"  # "公司2023年的净利润" answered from a passage that names no 2023: whose year's is it?
     if base == "high" and state.findings:
         by_document: dict[str, list[str]] = {}
         for line in state.answer.splitlines():
