@@ -142,7 +142,8 @@ def written_nowhere(svc: Services, terms: list[str], unseen: list[str], scope: S
     """Of ``terms`` that name a thing (``names_a_thing``: an action may be worded otherwise), those no passage
     in ``scope`` writes in any form: none holds the word or a translation (``unseen``, from the word index),
     nor writes it inside a longer word (负责 inside 负责人 is written), nor writes the words a Chinese compound
-    is made of. "海外" of a report that never mentions overseas business. A piece of a longer question term
+    is made of, nor writes a Chinese short form in full (年假 as 年休假: ``store.search.written_spread``). "海外" of a
+    report that never mentions overseas business. A piece of a longer question term
     is not counted on its own, nor what a record states by its value alone (职业, age:
     ``text.subjects.is_stated_by_value``)."""
     candidates = [t for t in terms if t in set(unseen) and _names_a_thing(t) and not is_stated_by_value(t)]
@@ -151,6 +152,9 @@ def written_nowhere(svc: Services, terms: list[str], unseen: list[str], scope: S
     parts = {t: compound_parts(t) for t in candidates}
     written = search.written_terms(svc.db, sorted({*candidates, *(p for ps in parts.values() for p in ps)}), scope)
     nowhere = [t for t in candidates if t not in written and not any(p in written for p in parts[t])]
+    # a Chinese short form the documents write in full (年假 as 年休假): written, in other words
+    spread = search.written_spread(svc.db, [t for t in nowhere if has_han(t)], scope)
+    nowhere = [t for t in nowhere if t not in spread]
     # a piece of a longer question term is no subject of its own: 公司, 司员 of 公司员工 (whose 员工 the
     # documents write), 抢走 of 抢走了 (the longer counts, once)
     return whole_terms(nowhere, terms)

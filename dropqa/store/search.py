@@ -7,6 +7,8 @@ Segmentation happens before these functions are called (``dropqa.text.segment``)
 
 from __future__ import annotations
 
+import re
+
 from typing import Any
 
 import psycopg
@@ -79,6 +81,26 @@ def written_terms(db: Database, terms: list[str], scope: Scope) -> set[str]:
     word: "负责" in "负责人", "零售" anywhere. A scan per term: for the few terms the word index never saw."""
     return _terms_matching(db, terms, scope,
                            "strpos(lower(n.content), lower(t)) > 0 OR strpos(lower(d.filename), lower(t)) > 0")
+
+
+# what may stand between two characters of a Chinese word written in full: at most two characters, no break
+_BETWEEN = r"[^[:space:]，。；、：:,.;（）()]{0,2}"
+
+
+def written_spread(db: Database, terms: list[str], scope: Scope) -> set[str]:
+    """The Chinese terms some visible passage writes in full, their characters in order with at most two others
+    between each, in one phrase: 年假 as 年休假, 深交所 as 深圳证交所 — the short form a question uses of a word the
+    documents write out. A regular-expression scan per term: for the few terms written nowhere as they are."""
+    terms = [t for t in terms if 2 <= len(t) <= 4]
+    if not terms:
+        return set()
+    patterns = [_BETWEEN.join(re.escape(c) for c in t) for t in terms]
+    where, params = scope.sql()
+    sql = ("SELECT x.t AS term FROM unnest(%(terms)s::text[], %(patterns)s::text[]) AS x(t, p) WHERE EXISTS "
+           f"(SELECT 1 FROM nodes n JOIN documents d ON d.id = n.document_id WHERE n.content ~ x.p AND {where})")
+    with db.connection() as conn:
+        rows = conn.execute(sql, {**params, "terms": terms, "patterns": patterns}).fetchall()  # type: ignore[arg-type]
+    return {r["term"] for r in rows}
 
 
 def filename_terms(db: Database, terms: list[str], scope: Scope) -> set[str]:

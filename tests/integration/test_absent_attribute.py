@@ -304,3 +304,13 @@ def test_a_question_asking_how_long_is_not_answered_by_a_line_without_a_length_o
     assert not result.answerable and "每季度" not in result.answer, result.answer
     result = ask(services, "How long are backups of the Project Falcon database kept?")
     assert result.answerable and "30 days" in result.answer, result.answer
+
+
+def test_a_short_form_the_documents_write_in_full_is_written(services, corpus):
+    """年假 of a handbook writing 年休假 is written, in full: its characters in order, at most two between each, in
+    one phrase — not across a sentence's break."""
+    from dropqa.store import search as store_search
+    from tests.support.scopes import DEFAULT
+
+    # 带薪年假: 带…假; 正式员工: 正…员; 年 and 证 only across "年假15天，病假需提供医院证明"
+    assert store_search.written_spread(services.db, ["带假", "正员", "年证"], DEFAULT) == {"带假", "正员"}
