@@ -8,7 +8,6 @@ Segmentation happens before these functions are called (``dropqa.text.segment``)
 from __future__ import annotations
 
 import re
-
 from typing import Any
 
 import psycopg

@@ -111,7 +111,8 @@ def test_the_last_places_go_to_the_passages_nearest_in_meaning_that_the_ranking_
 
 
 def test_a_question_naming_a_year_is_high_only_from_a_passage_naming_it():
-    """"公司2023年的净利润是多少？" answered from a subsidiary's table row that names no year: whose year's figure is it?"""
+    """"公司2023年的净利润是多少？" answered from a subsidiary's table row that names no year: whose year's figure is
+    it?"""
     decision = Decision(probability=0.99, answerable=True, confidence="high", features={}, threshold=0.2)
     quality = Quality(weights={"净利润": 3.0}, decision=decision, asked=Asked())
     row = _hit("n1", "r", "单位: 苏州模具 · 净利润（万元）: 2,860")
