@@ -120,8 +120,8 @@ def term_stats(svc: Services, terms: list[str], scope: Scope) -> tuple[dict[str,
 def held_in(svc: Services, weights: dict[str, float], translations: dict[str, list[str]], scope: Scope,
             ) -> tuple[float, list[str]]:
     """Share of ``weights``' mass whose term — or one of its translations — some passage in ``scope`` holds
-    (1.0 when there is nothing to hold), and the terms none holds, heaviest first: does a document say
-    anything of what the question asks of it?"""
+    (1.0 when there is nothing to hold; a Chinese short form written in full counts: 深交所 as 深圳证交所), and the
+    terms none holds, heaviest first: does a document say anything of what the question asks of it?"""
     total = sum(weights.values())
     if total <= 0:
         return 1.0, []
@@ -129,6 +129,8 @@ def held_in(svc: Services, weights: dict[str, float], translations: dict[str, li
     present = search.present_terms(svc.db, words, scope)
     missing = [t for t, _ in sorted(weights.items(), key=lambda x: -x[1])
                if t not in present and not any(x in present for x in translations.get(t, ()))]
+    spread = search.written_spread(svc.db, [t for t in missing if has_han(t)], scope)  # 深交所 as 深圳证交所
+    missing = [t for t in missing if t not in spread]
     return 1.0 - sum(weights[t] for t in missing) / total, missing
 
 
