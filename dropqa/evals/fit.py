@@ -357,21 +357,30 @@ def _or_dash(value: float | None) -> str:
     return "–" if value is None else f"{value:.3f}"
 
 
+def within_bound(rates: dict[str, Any], off: dict[str, Any], max_false_abstention: float) -> bool:
+    """A corpus's false abstention is within ``max_false_abstention`` — or what it is with the check off, or one
+    question of it (the bound of a suite of ten answerable questions is one refusal, not none: 5 % of ten is
+    half a question)."""
+    one = 1.0 / rates["answerable"] if rates["answerable"] else 0.0
+    bound = max(max_false_abstention, off["false_abstention"] or 0.0, one)
+    return (rates["false_abstention"] or 0.0) <= bound + 1e-9
+
+
 ABSENT_GRID: tuple[float | None, ...] = (*[round(float(x), 2) for x in np.arange(0.2, 1.001, 0.05)], None)
 
 
 def choose_share(rows: list[dict[str, Any]], abstain_cost: float, max_false_abstention: float = 0.05,
                  rule: str = "attribute_absent", fixed: Mapping[str, float | None] | None = None) -> float | None:
     """``rule``'s share with the lowest cost (corpus by corpus) among those that keep every corpus's false
-    abstention within ``max_false_abstention`` (or within what it is with the check off, if that is more);
+    abstention within ``max_false_abstention`` (or within what it is with the check off, or one question of the
+    corpus, if that is more: :func:`within_bound`);
     on a tie the higher share (fewer refusals); None (the check off) when no share keeps the bound. The other
     checks stay at their ``fixed`` shares."""
     off = absent_rates(rows, rule_outcomes(rows, None, rule, fixed), by_corpus=True)
     best: tuple[float, float, float | None] | None = None
     for share in ABSENT_GRID:
         rates = absent_rates(rows, rule_outcomes(rows, share, rule, fixed), by_corpus=True)
-        if any((v["false_abstention"] or 0.0) > max(max_false_abstention, off[name]["false_abstention"] or 0.0)
-               for name, v in rates.items()):
+        if not all(within_bound(v, off[name], max_false_abstention) for name, v in rates.items()):
             continue
         key = (absent_cost(rates, abstain_cost), -(share if share is not None else 2.0), share)
         best = key if best is None or key < best else best
@@ -468,8 +477,7 @@ def choose_kinds(rows: list[dict[str, Any]], abstain_cost: float, max_false_abst
     chosen = []
     for kind in KINDS:
         rates = absent_rates(rows, kind_outcomes(rows, {kind}, term_share), by_corpus=True)
-        if any((v["false_abstention"] or 0.0) > max(max_false_abstention, off[name]["false_abstention"] or 0.0)
-               for name, v in rates.items()):
+        if not all(within_bound(v, off[name], max_false_abstention) for name, v in rates.items()):
             continue
         if absent_cost(rates, abstain_cost) <= base:
             chosen.append(kind)

@@ -481,3 +481,14 @@ def test_the_unlinked_share_is_replayed_on_what_the_reports_answer_quoted():
     assert rule_outcomes(rows, None, "attribute_unlinked") == [True, True, True]
     old = {**rows[0], "decision": {k: v for k, v in rows[0]["decision"].items() if k != "quoted"}}
     assert rule_outcomes([old], 0.3, "attribute_unlinked") == [True]  # a report from before: nothing to replay
+
+
+def test_the_false_abstention_bound_of_a_small_suite_is_one_question():
+    from dropqa.evals.fit import within_bound
+
+    off = {"false_abstention": 0.0}
+    # ten answerable questions: one refusal (10 %) is within the bound, two are not; fifty: 5 % is the bound
+    assert within_bound({"false_abstention": 0.1, "answerable": 10}, off, 0.05)
+    assert not within_bound({"false_abstention": 0.2, "answerable": 10}, off, 0.05)
+    assert not within_bound({"false_abstention": 0.06, "answerable": 50}, off, 0.05)
+    assert within_bound({"false_abstention": 0.3, "answerable": 50}, {"false_abstention": 0.3}, 0.05)
