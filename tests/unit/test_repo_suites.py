@@ -16,6 +16,8 @@ PAIRS = [(SUITES / "golden_fresh.yaml", SUITES / "corpus_fresh"),
          (SUITES / "golden_hr_zh.yaml", SUITES / "corpus_hr_zh"),
          (SUITES / "golden_ops_en.yaml", SUITES / "corpus_ops_en"),
          (SUITES / "golden_towns_en.yaml", SUITES / "corpus_towns_en"),
+         (SUITES / "golden_residents_zh.yaml", SUITES / "corpus_residents_zh"),
+         (SUITES / "golden_saas_en.yaml", SUITES / "corpus_saas_en"),
          # over the public dev corpora beside the repository (../shared/evals-dev)
          (SUITES / "golden_wiki_en.yaml", SUITES.parents[1] / "shared/evals-dev/multihop-dev-en/corpus"),
          (SUITES / "golden_wiki_zh.yaml", SUITES.parents[1] / "shared/evals-dev/cmrc-dev-zh/corpus")]
