@@ -331,7 +331,8 @@ def query_terms(text: str) -> list[str]:
     toks = tokens(text)
     pointers = [t for t in toks if _POINTER.match(t)]
     for k, tok in enumerate(toks):
-        if tok in stop or any(tok in p for p in pointers):  # a pointer, or a piece of one (家子 of 那家子)
+        # a stop word (but a label: "Plan A"), a pointer, or a piece of one (家子 of 那家子)
+        if (tok in stop and tok not in labels) or any(tok in p for p in pointers):
             continue
         if tok in _HOW_FRAME and k > 0 and toks[k - 1] == "how":  # tokens() drops spaces and punctuation
             continue  # "how long", "how old": the kind of answer asked (a length of time, an age), not a word of it

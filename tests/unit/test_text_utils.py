@@ -116,3 +116,4 @@ def test_a_letter_labelling_a_zone_is_a_word_of_the_question() -> None:
 
     assert query_terms("How much does it cost to send a single pallet to Zone B?")[-2:] == ["zone", "b"]
     assert "i" not in query_terms("Can I bring a guest?") and "q" not in query_terms("Did Q. Ruiz appeal?")
+    assert "a" in query_terms("What does Plan A cost per month?") and "a" not in query_terms("Is a pallet allowed?")
