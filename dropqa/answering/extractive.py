@@ -447,10 +447,10 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
                                                                          naming, by_name)) - item_words]
     # a question naming a year is answered from a passage about that year: one whose heading path and text name
     # other years only ("2024年，…实现净利润1.27亿元" for "公司2023年的净利润") gives another year's figure
-    in_year = set(years_in(question)) if kind != "date" else set()
-    if in_year:
-        candidates = [c for c in candidates
-                      if not about_other_years(f"{hits[c.hit_index].breadcrumb}\n{hits[c.hit_index].content}", in_year)]
+    asked_years = set(years_in(question)) if kind != "date" else set()  # "when will it be completed": a year ahead
+    if asked_years:
+        candidates = [c for c in candidates if not about_other_years(
+            f"{hits[c.hit_index].breadcrumb}\n{hits[c.hit_index].content}", asked_years)]
     if not candidates:
         return []
     if require_asked and any(c.asked for c in candidates):
@@ -496,7 +496,6 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
     chosen: list[Extract] = []
     seen: set[str] = set()
     covered: set[str] = set()
-    asked_years = set(years_in(question)) if kind != "date" else set()  # "when will it be completed": a year ahead
     one_value = not asks_several(question)
     listed = counts_by_listing(question)  # "几项辅助检查": the things counted are listed, from any passage
     for c in candidates:
@@ -574,17 +573,15 @@ def table_cell(row: str, terms: list[str], question: str = "") -> str:
     if not asked or len(asked) == len(cells) - 1:
         return row
     kind = expected_kind(question) if question else "thing"
-
     known = row.lower()
 
     def gives(i: int) -> bool:  # a cell's value of the kind asked; a Chinese person by jieba's name tags, not
-        if kind == "person" and re.search(r"[\u4e00-\u9fff]", cells[i]):  # by a short value ("车间: 二车间")
-            return bool(chinese_people(pairs[i].group(2) if pairs[i] else cells[i]))
+        if kind == "person" and has_han(cells[i]):  # by a short value ("车间: 二车间")
+            return bool(chinese_people(pairs[i].group(2)))
         return holds_kind_for(cells[i], kind, question, terms)
 
     def rival(i: int) -> bool:  # a look-alike of the column asked: 专业版's price when 企业版's is asked
-        m = pairs[i]
-        return m is not None and rival_of(m.group(1).strip(), question, known) is not None
+        return rival_of(pairs[i].group(1).strip(), question, known) is not None
 
     if kind in (*VALUE_KINDS, "person") and not any(gives(i) for i in asked):
         asked = sorted({*asked, *(i for i in range(1, len(cells)) if not rival(i) and gives(i))})

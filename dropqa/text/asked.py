@@ -334,7 +334,7 @@ def holds_kind(sentence: str, kind: AnswerKind, question: str = "") -> bool:
         if re.sub(r"[\W_]+", " ", name.lower()).strip() not in flat:
             return True
     # jieba's tagging last: it costs about 2 ms a sentence, the patterns above next to nothing
-    return bool(re.search(r"[\u4e00-\u9fff]", sentence)) and any(
+    return has_han(sentence) and any(
         name not in question for name in chinese_people(sentence))
 
 

@@ -75,7 +75,7 @@ def confidence_of(state: State, listed: Sequence[int] | None = None) -> Confiden
     if base == "high" and not any(_states_what_is_asked(line, ask, state.question, quality.asked.translations)
                                   for line in quote.splitlines()):
         return "medium"
-    years = set(years_in(state.question)) if expected_kind(state.question) not in ("date", "year") else set()
+    years = set(years_in(state.question)) if expected_kind(state.question) != "date" else set()
     cited = [state.hits[i] for i in state.citations if 0 <= i < len(state.hits)]
     if base == "high" and years and not any(years & set(years_in(f"{h.breadcrumb}\n{h.content}")) for h in cited):
         return "medium"  # "公司2023年的净利润" answered from a passage that names no 2023: whose year's is it?

@@ -299,7 +299,8 @@ def asked_of(svc: Services, result: RetrievalResult, pool: list[Hit], named: dic
     # a year the subject's documents never write, nor the passages linked to them: they do not cover that time at
     # all ("丰穗农业2018年的净利润" of a report on 2021; Indianola's 2000 census of a page giving the 2010 one) —
     # whatever else of the question they hold
-    years = list(dict.fromkeys(years_in(query))) if named else []
+    asked_years = list(dict.fromkeys(years_in(query)))
+    years = asked_years if named else []
     written = store_search.written_terms(svc.db, years, own_scope) if years else set()
     unwritten = tuple(y for y in years if y not in written and y not in near)
     own = [h.content for h in pool if h.document_id in documents][:5]
@@ -324,7 +325,7 @@ def asked_of(svc: Services, result: RetrievalResult, pool: list[Hit], named: dic
     # question they hold — all of what it asks is written nowhere
     names = capitalised_words(query)
     unnamed = [] if named else [t for t in nowhere if t in names]
-    if not named and (asked_years := list(dict.fromkeys(years_in(query)))):
+    if not named and asked_years:
         # a year no passage of the collection writes ("水务集团2022年全年供水总量" of reports on 2023 and 2024): the
         # documents do not cover that time, whatever else of the question they hold
         anywhere = store_search.written_terms(svc.db, asked_years, scope)
