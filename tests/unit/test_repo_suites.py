@@ -18,6 +18,9 @@ PAIRS = [(SUITES / "golden_fresh.yaml", SUITES / "corpus_fresh"),
          (SUITES / "golden_towns_en.yaml", SUITES / "corpus_towns_en"),
          (SUITES / "golden_residents_zh.yaml", SUITES / "corpus_residents_zh"),
          (SUITES / "golden_saas_en.yaml", SUITES / "corpus_saas_en"),
+         (SUITES / "golden_reports2_zh.yaml", SUITES / "corpus_reports2_zh"),
+         (SUITES / "golden_school_zh.yaml", SUITES / "corpus_school_zh"),
+         (SUITES / "golden_council_en.yaml", SUITES / "corpus_council_en"),
          # over the public dev corpora beside the repository (../shared/evals-dev)
          (SUITES / "golden_wiki_en.yaml", SUITES.parents[1] / "shared/evals-dev/multihop-dev-en/corpus"),
          (SUITES / "golden_wiki_zh.yaml", SUITES.parents[1] / "shared/evals-dev/cmrc-dev-zh/corpus")]
