@@ -69,6 +69,7 @@ def word_frequency(word: str) -> int:
 _LEGAL_FORM_END = re.compile(r"(?:股份有限公司|有限责任公司|有限公司|集团)$")
 _REGISTERED_IN = re.compile(r"^[\u4e00-\u9fff]{2,3}?[省市县区]")
 _HAN2 = re.compile(r"^[\u4e00-\u9fff]{2}")
+_FULL_NAME_OPENS = re.compile(r"^[\u4e00-\u9fff]{4,20}?(?:股份有限公司|有限责任公司|有限公司|集团)")
 # jieba's tags of a word that is itself a name or an abbreviation (华为 nr, 腾讯 nz, 浦发 j): such a word may be a
 # company's short name; a common word (星河 n, 平安 a) or a place (中国, 深圳) is not one
 _NAME_TAGS = frozenset({"nr", "nt", "nz", "nrt", "nrfg", "j"})
@@ -81,8 +82,14 @@ def short_names(name: str) -> frozenset[str]:
     for a name that is not a Chinese organisation's full name."""
     text = name.strip()
     if not _LEGAL_FORM_END.search(text):
-        return frozenset()
+        # a title that opens with the full name: "杭州嘉沐软件股份有限公司2023年年度报告（节选）"
+        opening = _FULL_NAME_OPENS.match(text)
+        return short_names(opening.group(0)) if opening else frozenset()
     body = _LEGAL_FORM_END.sub("", _REGISTERED_IN.sub("", text))
+    initialize()
+    first = next(iter(pseg.cut(body[:4], HMM=False)), None)
+    if first is not None and first.flag == "ns" and 2 <= len(first.word) <= 3 and len(body) - len(first.word) >= 4:
+        body = body[len(first.word):]  # a province or city written without 省/市: 杭州嘉沐软件, 广东鲜邻大药房连锁
     m = _HAN2.match(body)
     if m is None or len(body) < 4:  # "某某公司": too short to have a shorter name
         return frozenset()
@@ -94,6 +101,24 @@ def short_names(name: str) -> frozenset[str]:
 def years_in(text: str) -> list[str]:
     """The years ``text`` names, in order."""
     return YEAR.findall(text)
+
+
+# A day or a month of a year ("2025-01-10", "2025年1月10日", "10 January 2025"): when something happened, not the
+# period a line is about — an approval row dated 2025-01-10 is of the 2024 appraisal
+_DAY = re.compile(rf"(?i){YEAR_DIGITS}\s*年\s*\d{{1,2}}\s*月(?:\s*\d{{1,2}}\s*[日号])?|"
+                  rf"{YEAR_DIGITS}[-/.]\d{{1,2}}(?:[-/.]\d{{1,2}})?|"
+                  rf"\b\d{{1,2}}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,?\s+{YEAR_DIGITS}|"
+                  rf"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(?:\d{{1,2}},?\s+)?{YEAR_DIGITS}")
+
+
+def about_other_periods(sentence: str, asked_years: set[str]) -> bool:
+    """:func:`about_other_years` of a sentence's periods — its years but those of a day or month it dates
+    ("2022年度公司曾向全体股东每10股派发…" is about 2022; "签字人: 周明远 | 日期: 2025-01-10" is about no year), and
+    never of a sentence dated in a year asked ("On 14 May 2021, the Company held its annual general meeting for
+    2020" happened in 2021)."""
+    if any(set(years_in(m.group(0))) & asked_years for m in _DAY.finditer(sentence)):
+        return False
+    return about_other_years(_DAY.sub(" ", sentence), asked_years)
 
 
 def about_other_years(text: str, asked_years: set[str]) -> bool:

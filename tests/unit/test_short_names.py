@@ -46,3 +46,29 @@ def test_a_short_name_opening_another_companys_full_name_names_neither():
 def test_the_full_name_still_names_its_document():
     question = "根据恒钧精密制造股份有限公司的年报，公司2021年的研发投入是多少？"
     assert [row["document_id"] for row, _ in named_documents(question, TITLES, 0.5)] == ["hj"]
+
+
+def test_a_title_opening_with_the_full_name_gives_its_short_name():
+    """A plain report's first line is its title: "杭州嘉沐软件股份有限公司2023年年度报告（节选）" — the company
+    is 嘉沐 whether or not its place of registration is written with 市 or 省."""
+    assert short_names("杭州嘉沐软件股份有限公司2023年年度报告（节选）") == {"嘉沐"}
+    assert short_names("广东鲜邻大药房连锁股份有限公司2023年年度报告摘要") == {"鲜邻"}
+    assert short_names("江苏恒宇新型建材股份有限公司2022年年度报告摘要") == {"恒宇"}
+    assert short_names("2023年年度报告摘要") == set()
+    assert short_names("关于杭州嘉沐软件股份有限公司的说明") == set()  # a title that does not open with the name
+
+
+def test_a_short_name_of_a_title_names_its_report_beside_a_look_alike():
+    titles = [
+        {"document_id": "jm", "filename": "年报_05.txt", "heading": "",
+         "title": "杭州嘉沐软件股份有限公司2023年年度报告（节选）", "subjects": []},
+        {"document_id": "hy", "filename": "年报_06.md", "heading": "",
+         "title": "江苏恒屿新材料股份有限公司 2023年年度报告（节选）", "subjects": []},
+        {"document_id": "hyjc", "filename": "年报_07.txt", "heading": "",
+         "title": "江苏恒宇新型建材股份有限公司2022年年度报告摘要", "subjects": []},
+        {"document_id": "xl", "filename": "年报_04.md", "heading": "",
+         "title": "广东鲜邻大药房连锁股份有限公司2023年年度报告摘要", "subjects": []},
+    ]
+    for question, doc in (("嘉沐公司的总部设在哪里？", "jm"), ("鲜邻药房的财务总监是谁？", "xl"),
+                          ("恒宇建材2023年实现的营业收入是多少？", "hyjc"), ("恒屿新材料的董事长是谁？", "hy")):
+        assert [row["document_id"] for row, _ in named_documents(question, titles, 0.5)] == [doc], question
