@@ -92,10 +92,25 @@ def _asked_itself(question: str, m: re.Match[str]) -> bool:
     return not question[m.end():][len(_clause_of(question, m)):].strip(" ?？.!")
 
 
+# the name after "the country" and what follows it: "Signmark is from" (a clause: a link), "Isolde Halloway die" (the
+# question's own verb: the name is only apposed)
+_NAME_THEN = re.compile(r"(?:[A-Z][\w'’.-]*\s+)*[A-Z][\w'’.-]*\s*(?P<rest>[^?？]*)")
+_CLAUSE_VERB = re.compile(r"(?i)(?:is|was|are|were|has|had|have)\b")
+
+
+def _apposed(question: str, m: re.Match[str]) -> bool:
+    """"Where did the composer Isolde Halloway die?": "the composer" only says who Isolde Halloway is — the name
+    follows at once and no clause of its own ("… is from") does: no link to follow."""
+    if not m.group(0).rstrip().lower().startswith("the") or not m.group(0).endswith(" "):
+        return False
+    after = _NAME_THEN.match(question, m.end())
+    return after is not None and not _CLAUSE_VERB.match(after.group("rest").strip())
+
+
 def _description(question: str) -> re.Match[str] | None:
     """The description the question hangs on a name: of nested ones ("the country where the city where Steven
     Blankaart was born is located"), the innermost, whose name the documents give first."""
-    found = [m for m in _DESCRIBED.finditer(question) if not _asked_itself(question, m)]
+    found = [m for m in _DESCRIBED.finditer(question) if not _asked_itself(question, m) and not _apposed(question, m)]
     if not found:
         return None
     m = found[0]

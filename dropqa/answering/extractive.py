@@ -19,16 +19,20 @@ from dropqa.text.asked import (
     asks_document_date,
     asks_for_summary,
     asks_several,
+    asks_target,
     capitalised_words,
+    counted_measure,
     counted_noun,
     counts_by_listing,
     dates_its_document,
     expected_kind,
     gives_age,
+    gives_measure,
     holds_kind_for,
     role_words,
+    states_target,
 )
-from dropqa.text.entities import about_other_years, chinese_people, years_in
+from dropqa.text.entities import about_other_periods, about_other_years, chinese_people, years_in
 from dropqa.text.rivals import about_another, rival_of
 from dropqa.text.segment import has_han, holds
 from dropqa.text.sentences import ends_mid_sentence, split_sentences
@@ -449,8 +453,11 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
     # other years only ("2024年，…实现净利润1.27亿元" for "公司2023年的净利润") gives another year's figure
     asked_years = set(years_in(question)) if kind != "date" else set()  # "when will it be completed": a year ahead
     if asked_years:
+        # and a sentence that names other years only is about them, in a passage about the year asked too: "2022年度
+        # 公司曾向全体股东每10股派发现金红利1.8元" is no answer to 2023年度的分红方案
         candidates = [c for c in candidates if not about_other_years(
-            f"{hits[c.hit_index].breadcrumb}\n{hits[c.hit_index].content}", asked_years)]
+            f"{hits[c.hit_index].breadcrumb}\n{hits[c.hit_index].content}", asked_years)
+            and not about_other_periods(c.text, asked_years)]
     if not candidates:
         return []
     if require_asked and any(c.asked for c in candidates):
@@ -475,6 +482,12 @@ def pick_sentences(question: str, terms: list[str], weights: dict[str, float], h
         # of those, the ones that give a count: "the Company operated 538 stores", not the founding line's
         # "community fresh-food stores"
         candidates = [c for c in counting if c.of_kind] or counting or candidates
+    if kind == "number" and (measure := counted_measure(question)):
+        # "多少家门店": the line counting in 家 ("门店总数达到2,186家"), not the staff line's "每家门店配备…1.4名"
+        candidates = [c for c in candidates if gives_measure(c.text, measure) or not has_han(c.text)] or candidates
+    if not asks_target(question):
+        # what was done, not what was aimed at: "全年组件出货量9.8GW", not "经营目标是全年组件出货量达到15GW以上"
+        candidates = [c for c in candidates if not states_target(c.text)] or candidates
     # the answer must quote one: the lines that hold one — and when no line holds a word of what is asked
     # (判刑时间 of a judgement that writes 判处有期徒刑五年), the kind of answer is all that tells the line that
     # answers from the ones that only name the subject (its appeal notice). Not for a count the answer must hold:

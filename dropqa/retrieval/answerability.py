@@ -24,8 +24,9 @@ from dropqa.models.calibration import Logistic
 from dropqa.retrieval.fusion import coverage
 from dropqa.retrieval.hits import Hit
 from dropqa.text.asked import ask_weights, expected_kind, held_share, holds_kind, quotes_kind
+from dropqa.text.bilingual import dictionary_names_a_thing
 from dropqa.text.entities import ANY_YEAR
-from dropqa.text.segment import has_han, holds
+from dropqa.text.segment import english_stopwords, has_han, holds, names_a_thing, tagged_verb
 
 QUESTION_FEATURES = (
     "top_relevance", "top_similarity", "top_coverage", "content_coverage", "ask_coverage", "union_coverage",
@@ -82,7 +83,7 @@ def question_features(hits: Sequence[Hit], terms: Sequence[str], weights: dict[s
     the question asks of which documents."""
     best = list(hits[:top])
     total = sum(weights.values())
-    missing = sum(weights.get(t, 0.0) for t in unseen) / total if total else 0.0
+    missing = sum(weights.get(t, 0.0) for t in unseen_things(unseen)) / total if total else 0.0
     asked = asked or Asked()
     ask = asked.weights(weights)
     subject_hits = [h for h in hits[:top + 3] if not asked.documents or h.document_id in asked.documents]
@@ -121,6 +122,18 @@ def question_features(hits: Sequence[Hit], terms: Sequence[str], weights: dict[s
         "unseen": missing,
         **extra,
     }
+
+
+def unseen_things(unseen: Sequence[str]) -> list[str]:
+    """The question's unseen words that name a thing a document would write down (``names_a_thing``): what
+    the ``unseen`` feature weighs. An asker's verb, adverb or count ("弄丢", "一直", "一张", "能来") is no word
+    the documents lack when they word the same thing otherwise (遗失, 补办), and a single Han character the word
+    index does not hold (交, 退 of "押金多久能退") is written inside the documents' words if at all. A two-letter
+    Latin piece of a name ("wi", "fi" of 访客Wi-Fi) names a thing, and so does a word jieba tags a verb that
+    CC-CEDICT's first sense makes a noun (访客 "visitor")."""
+    return [t for t in unseen if not (len(t) == 1 and has_han(t))
+            and (names_a_thing(t) or (len(t) == 2 and t.isascii() and t.isalpha() and t not in english_stopwords())
+                 or (has_han(t) and tagged_verb(t) and dictionary_names_a_thing(t)))]
 
 
 def _cross_language(first: Hit, question_han: bool, unseen: Sequence[str]) -> float:

@@ -31,10 +31,15 @@ from dropqa.text.segment import (
 from dropqa.text.subjects import MONTHS, is_document_kind, is_placeholder, withheld_names
 
 _MARK = re.compile(r"\s*\[\d+\]")  # a citation marker, "[3]"
+# a chat line's speaker and time, "王磊（08:53）："
+_CHAT_STAMP = re.compile(r"[^\s：:，。；]{1,20}[（(]\d{1,2}:\d{2}(?::\d{2})?[）)][：:]")
 AnswerKind = Literal["person", "place", "date", "duration", "money", "share", "number", "thing"]
 # the kinds of answer a document states as a value (a length of time, a date, a count, an amount, a share)
 VALUE_KINDS: tuple[AnswerKind, ...] = ("duration", "date", "number", "money", "share")
 
+# 名字 of a thing that is no person: "公司叫什么名字", "这个产品的名字是什么"
+_NAMED_THING = re.compile(r"(?:公司|企业|集团|产品|项目|单位|机构|平台|系统|品牌|学校|医院|门店|店|软件|型号|小区|"
+                          r"街道|城市|地方|基金|子公司|工厂|品种|疫苗|药|课程)[^，。？?、]{0,3}(?:叫(?:做)?什么名字|的?名字(?:是|叫))")
 _WHO = re.compile(r"(?i)\bwho(?:m|se)?\b|谁|哪位|哪个人|何人|什么人|姓名|名字|负责人是")
 _WHEN = re.compile(r"(?i)\bwhen\b|what (?:date|time|year|day|month)s?\b|which (?:date|year|day|month)s?\b|"
                    r"何时|什么时候|哪天|哪一天|哪年|哪一年|几月|几号|几点|日期|时间是|哪个月")
@@ -76,6 +81,7 @@ _MONEY_Q = re.compile(rf"(?i)how much (?:does|do|is|are|was|were|will|did|would|
                       rf"\b(?:{_MONEY_WORDS})|"
                       rf"how much (?:{_MONEY_WORDS})\b|"
                       r"what (?:is|are) the (?:\w+ )?(?:price|cost|fee|charge)s?\b|\b(?:price|cost|fee)s? of\b|"
+                      r"\bwhat (?:does|do|did|will|would) [^?]{1,60}\b(?:cost|charge)\b|"
                       # "what was the revenue of each company", "what were its net profit and revenue in 2021": the
                       # figure a report gives in money, named last before what it is of
                       r"what (?:is|are|was|were) (?:the |its |their |each )?(?:(?!of\b)[\w'’-]+ ){0,3}?"
@@ -88,15 +94,19 @@ _MONEY_Q = re.compile(rf"(?i)how much (?:does|do|is|are|was|were|will|did|would|
                       r"(?:补贴|津贴|工资|薪资|薪酬|奖金|预算|罚款|罚金|赔偿|投资|投入|营业收入|营收|收入|利润|净利润|分红|"
                       r"募集资金|资金|金额|价款|报销)(?:总额|总计|合计)?(?:是|为|有|共|达到?)?(?:多少|几)|"
                       # the amount asked before its name: "一共做了多少营收", "能拿多少补贴"
-                      r"(?:多少|几)(?:钱的)?(?:营收|营业收入|收入|净利润|利润|预算|投资|补贴|津贴|工资|薪资|奖金|罚款|罚金|赔偿)")
+                      r"(?:多少|几)(?:钱的)?(?:营收|营业收入|收入|净利润|利润|预算|投资|补贴|津贴|工资|薪资|奖金|罚款|罚金|赔偿)|"
+                      # a fee named after how much: "收多少停车费", "交多少物业费" (not 多少消费者)
+                      r"(?:多少|几)[\u4e00-\u9fff]{0,3}(?<!消)费(?![用者])")
 # How much a figure changed, which a report gives as a share as often as an amount ("sales grew by 12%")
 _CHANGE_Q = re.compile(r"(?i)\b(?:grow|grew|grown|increase|decrease|rise|rose|risen|fall|fell|fallen|drop|change|"
                        r"decline|improve|shrink|shrank)\w*|增长|增加|下降|减少|变化|增速|增幅|降幅")
 _MONEY = re.compile(r"(?i)\d[\d,.]*\s*(?:万|亿|thousand|million|billion|bn)?\s*"
                     r"(?:元|块|美元|欧元|英镑|yuan|rmb|cny|usd|eur|gbp|dollars?|euros?)(?![a-z])|"
                     r"(?:[¥￥$€£]|rmb|cny|usd|eur|gbp)\s*\d|"
-                    # a value under a label that gives the currency: "预算（万元）: 1,200", "Revenue (RMB million): 562"
-                    r"[（(]\s*(?:千|万|百万|亿)?\s*(?:元|美元|欧元|英镑|yuan|rmb|cny|usd|eur|gbp)(?:\s+(?:thousand|million|billion))?"
+                    # a value under a label that gives the currency, or a price per unit: "预算（万元）: 1,200",
+                    # "Revenue (RMB million): 562", "物业服务费（元/㎡·月）: 2.10", "Rate (GBP per hour): 14"
+                    r"[（(]\s*(?:千|万|百万|亿)?\s*(?:元|美元|欧元|英镑|yuan|rmb|cny|usd|eur|gbp|[¥￥$€£])"
+                    r"(?:\s+(?:thousand|million|billion))?(?:\s*(?:/|per\s)[^)）:：]{1,12})?"
                     r"\s*[)）]\s*[:：]?\s*[¥￥$€£]?\s*\d|"
                     # a price that is nothing: "基础版: 免费", "the Basic plan is free" — not "可免费升级", "free trial"
                     r"(?:[:：]\s*|为|是)免费|免费(?:[。；;]|$)|(?:\bis|\bare|:)\s*free\b|\bfree(?: of charge)?[.;]?$")
@@ -173,7 +183,8 @@ _CN_COUNT = "一二三四五六七八九十两半"
 _DURATION = re.compile(
     rf"(?i)(?<![\d.])\d{{1,3}}(?:\.\d+)?\s*(?:个)?(?:年(?![\d{_CN_COUNT}〇零]{{0,3}}月)|个月|个星期|周|天|小时|分钟|"
     rf"工作日|自然日|日(?=内|以内|之内))|"
-    rf"(?<![\d.])\d{{1,3}}(?:\.\d+)?(?:\s+|-)(?:years?|months?|weeks?|days?|hours?|minutes?)\b|"
+    rf"(?<![\d.])\d{{1,3}}(?:\.\d+)?(?:\s+|-)(?:(?:working|business|calendar)\s+)?"
+    rf"(?:years?|months?|weeks?|days?|hours?|minutes?)\b|"
     rf"[{_CN_COUNT}]+(?:个)?(?:年(?![{_CN_COUNT}〇零]{{0,3}}月)|个月|个星期|周|天|小时|工作日|日(?=内|以内|之内))|"
     r"\b(?:(?:twenty|thirty|forty|fifty|sixty)(?:-(?:one|two|three|four|five|six|seven|eight|nine))?|"
     r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|eighteen|half an?)"
@@ -268,6 +279,8 @@ def expected_kind(question: str) -> AnswerKind:
         return "money"
     if _HOW_MANY.search(question) and not (_WHICH_Q.search(question) and not _COUNT_ASKED.search(question)):
         return "number"
+    if _NAMED_THING.search(question):
+        return "thing"  # "收购的冷链物流公司叫什么名字": a company's name, not a person's
     if _WHO.search(question):
         return "person"
     if _PLACE_Q.search(question):
@@ -290,7 +303,11 @@ def _compared_kind(word: str, question: str) -> AnswerKind:
 _LIMIT_BEFORE = re.compile(r"(?i)\bwithin\s+(?:a\s+period\s+of\s+|the\s+next\s+|the\s+)?$|不超过$|限期$")
 _LIMIT_AFTER = re.compile(r"^\s*(?:\(\d{1,3}\)\s*)?(?:之内|以内|内)")
 _LIMIT_Q = re.compile(r"(?i)\bwithin\b|deadline|\bhow (?:soon|quickly)\b|time limit|\bby when\b|\b(?:have|has) to\b|"
-                      r"期限|时限|之内|以内|内[要须需应得]|多久内|时间内|天内|日内")
+                      r"\bhow long (?:until|till|before|after)\b|\bhow long (?:will|would|does|do) it take\b|"
+                      r"期限|时限|之内|以内|内[要须需应得]|多久内|时间内|天内|日内|"
+                      r"(?:多久|多长时间)(?:之后|以后|后)?(?:能|会|才|可以|就|要)|过多久")
+# a question asking how long until something happens ("押金多久能退", "多久能来人", "how long until the refund
+# arrives") asks the time limit a document sets ("15个工作日内无息退还", "within 20 minutes")
 
 
 def _is_time_limit(sentence: str, m: re.Match[str]) -> bool:
@@ -528,6 +545,18 @@ def leaves_open(line: str) -> bool:
     return _OPEN.search(line) is not None
 
 
+# A question asking the day itself: "几月几号", "哪一天", "具体日期", "on what date", "which day".
+_DAY_Q = re.compile(r"(?i)几月几[号日]|几号|哪一?天|具体(?:日期|时间|哪天)|什么日子|"
+                    r"\b(?:exact|specific) (?:date|day)\b|\bwhat date\b|\bwhich day\b|\bon what day\b")
+
+
+def open_day(lines: Sequence[str], question: str) -> bool:
+    """``question`` asks the day something happens ("业委会下一次开会定在几月几号？") and every line of an answer says
+    that day is not settled ("计划于6月中旬召开，具体时间、地点另行通知"): the documents do not give it."""
+    quoted = [line for line in lines if line.strip()]
+    return bool(quoted) and _DAY_Q.search(question) is not None and all(leaves_open(line) for line in quoted)
+
+
 def only_repeats(lines: Sequence[str], question: str) -> bool:
     """Do an answer's ``lines`` (their ``[n]`` marks aside) hold nothing but the question's own words — "Chief
     Judge [1]" for "how many pets does the chief judge own?" — and so answer nothing? False for no lines."""
@@ -616,7 +645,7 @@ def lacks_required_kind(lines: Iterable[str], question: str, kinds: Collection[s
         # "In what year was Maia Hirasawa born?" answered by "She was born and raised in Sollentuna"; "李晨的出生日期"
         # by "2017年9月16日，李晨在女友生日当天求婚": a year, but no birth
         return True
-    lines = list(lines)
+    lines = [_CHAT_STAMP.sub(" ", line) for line in lines]  # "许慧敏（15:20）：" is when it was said, no answer to when
     asks = questions_asked(question)
     if len(asks) > 1:  # "What is the hotel allowance in Bergen, and on which days …": an answer to either part stands
         return all(lacks_required_kind(lines, ask, kinds, asked, translations) for ask in asks)
@@ -676,6 +705,56 @@ def counted_noun(question: str) -> str | None:
         if words and len(words[0]) >= 2:
             return words[0]
     return None
+
+
+# The measure word a Chinese count question gives ("多少家门店", "几名员工"): an answer counts in it ("门店总数达到
+# 2,186家"), not in another ("员工总数11,350人" beside 每家门店). People are counted in 名 or 人 alike; 个 counts
+# anything.
+_MEASURE_Q = re.compile(r"(?:多少|几)([名家台位项次种件条份座辆所户张篇本人间])")
+_PEOPLE_MEASURES = "名人"  # 位 counts people and digits alike ("多少位员工", "密码至少多少位"): only itself
+
+
+def counted_measure(question: str) -> str | None:
+    """The measure word of a Chinese count question (家 of "一共有多少家门店"), or None."""
+    m = _MEASURE_Q.search(question)
+    return m.group(1) if m else None
+
+
+def gives_measure(sentence: str, measure: str) -> bool:
+    """Does ``sentence`` count something in ``measure`` ("2,186家", "三十六家"; 名 and 人 alike)?"""
+    units = _PEOPLE_MEASURES if measure in _PEOPLE_MEASURES else measure
+    return re.search(rf"(?:\d[\d,，.]*|[{_CN_COUNT}]+)\s*(?:万|亿|千|百)?\s*[{units}]", sentence) is not None
+
+
+# A line that states an aim, a plan or a forecast ("公司的经营目标是全年组件出货量达到15GW以上", "we expect revenue to
+# reach…"), or what a party demands ("要求…赔偿经济损失1.2亿元"): no answer to what was done or decided, unless the
+# question asks for one (计划, 打算, target, expect).
+_TARGET = re.compile(r"(?i)(?:经营|发展|年度|战略|销售|业绩|增长|中长期|阶段性?)目标|目标(?:是|为|[:：]|值|定为)|"
+                     r"计划|预计|预期|预测|力争|争取|规划|展望|拟于|拟将|将力争|"
+                     r"要求[^，。；]{0,30}赔偿|诉请|索赔|"
+                     r"\b(?:target(?:s|ed)?|plan(?:s|ned)? to|expects?|expected to|aims? to|forecasts?|goal|guidance|"
+                     r"seeks?|claims?|demand(?:s|ed)?)\b")
+_TARGET_Q = re.compile(r"(?i)目标|计划|预计|预期|预测|打算|规划|展望|将要|要求|诉请|索赔|"
+                       r"\b(?:target|plan|planned|plans|expect|expected|aim|forecast|goal|guidance|will|going to|"
+                       r"claims?|claimed|seek|sought|demand)\b")
+
+
+_CLAUSE_END = re.compile(r"[，,；;。！？!?]")
+
+
+def states_target(sentence: str) -> bool:
+    """Does ``sentence`` state an aim, a plan, a forecast or a demand rather than what was done (``_TARGET``), in
+    a clause giving a figure or the clause leading to it? "经营目标是全年组件出货量达到15GW以上" does; "首批订单…，共
+    1.2万台，计划在发布后两周内完成交付" gives its count as done, and plans only the delivery. A line giving no
+    figure is not judged: "whose character was originally planned to play a major part" tells a story."""
+    clauses = [c for c in _CLAUSE_END.split(sentence) if c.strip()]
+    valued = [i for i, c in enumerate(clauses) if re.search(r"\d", c)]
+    return any(_TARGET.search(clauses[j]) for i in valued for j in (i - 1, i) if j >= 0)
+
+
+def asks_target(question: str) -> bool:
+    """Does ``question`` ask for an aim, a plan, a forecast or a demand ("物业打算什么时候开始弄？")?"""
+    return _TARGET_Q.search(question) is not None
 
 
 def counts_by_listing(question: str) -> bool:
@@ -851,6 +930,10 @@ def capitalised_words(question: str, *, with_first: bool = False) -> set[str]:
 _NAME_WORD = re.compile(rf"[A-Za-z{ACCENTED}][A-Za-z0-9{ACCENTED}'’.&-]*")
 
 
+_ABBREVIATIONS = frozenset({"mr", "mrs", "ms", "dr", "prof", "st", "mt", "ft", "co", "corp", "inc", "ltd", "jr", "sr",
+                            "no", "vol", "dept", "univ", "bros"})
+
+
 def name_phrases(question: str) -> list[str]:
     """The names of two or more capitalised words ``question`` writes ("Arctic Monkeys", "Thinking Out Loud"), as
     written, in order: a name a document about it writes whole, where its words alone ("Arctic Ocean", "12
@@ -870,7 +953,10 @@ def name_phrases(question: str) -> list[str]:
                 runs[-1].append(word)
             else:
                 runs.append([word])
-            going = word == m.group(0).rstrip(".")  # a possessive ends the name
+            # a possessive ends the name, and so does a full stop after a word that is no initial or abbreviation
+            # ("We're on Ledger Team. If you miss …" names Ledger Team, not "Ledger Team If")
+            going = word == m.group(0).rstrip(".") and not (m.group(0).endswith(".") and len(word) > 1
+                                                             and word.lower() not in _ABBREVIATIONS)
         last_end = m.end()
     return list(dict.fromkeys(" ".join(run) for run in runs if len(run) >= 2))
 

@@ -53,6 +53,13 @@ def english_stopwords() -> frozenset[str]:
     return _word_list("en_stopwords.txt")
 
 
+@lru_cache(maxsize=1)
+def english_function_words() -> frozenset[str]:
+    """English words that name nothing a question may ask: pronouns, auxiliaries, conjunctions, frame words and
+    contraction pieces (en_function_words.txt)."""
+    return _word_list("en_function_words.txt")
+
+
 # A Latin word with a letter beyond ASCII ("Janáček", "Zürich", "São"): jieba's English words are ASCII only, so it
 # cuts "Janáček" into "Jan", "á", "č", "ek" — and the question about Leoš Janáček named Jan Garbarek's page
 ACCENTED = "\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f"  # Latin letters beyond ASCII (not × or ÷), for a character class
@@ -131,12 +138,24 @@ def names_a_thing(term: str) -> bool:
     return flag.startswith(_THING_TAGS) or flag in ("vn", "eng")
 
 
+def tagged_verb(term: str) -> bool:
+    """Whether jieba tags the Chinese ``term`` (its last word) a verb: 弄丢, 访客 (which is a noun: its tags err)."""
+    initialize()
+    import jieba.posseg as pseg
+
+    words = list(pseg.cut(term, HMM=False))
+    return bool(words) and words[-1].flag == "v"
+
+
 # Past participles that do not end in -ed ("Why was the container stuck at Felixstowe?", "Where was it held?").
 _PARTICIPLES = frozenset((
     "stuck", "held", "made", "taken", "given", "sent", "built", "paid", "sold", "told", "found", "left", "kept",
     "brought", "bought", "caught", "taught", "thought", "won", "lost", "met", "spent", "led", "fed", "struck",
     "hung", "begun", "done", "seen", "known", "grown", "shown", "thrown", "drawn", "flown", "worn", "torn",
-    "chosen", "frozen", "spoken", "broken", "stolen", "written", "driven", "risen", "hidden", "fallen", "forgotten"))
+    "chosen", "frozen", "spoken", "broken", "stolen", "written", "driven", "risen", "hidden", "fallen", "forgotten",
+    "meant", "gone", "gotten", "heard", "sat", "stood", "understood", "bent", "burnt", "dealt", "dug", "fought",
+    "forgiven", "laid", "lent", "ridden", "rung", "shaken", "slept", "swept", "sworn", "swum", "woken", "withdrawn",
+    "overseen", "undertaken", "proven", "sought", "bitten", "beaten", "forbidden", "mistaken", "arisen"))
 
 
 def is_action_word(word: str) -> bool:
@@ -314,7 +333,8 @@ _HOW_MEASURE = re.compile(r"有?多([深高长远大重宽厚粗细快慢])")
 # day, "几块钱": an amount) in words no document writes where it answers: cut before segmenting, so no piece of it
 # (时间 of 多长时间) counts as a word of what is asked.
 _ZH_FRAME = re.compile(r"多长的?时间|多少时间|几点钟?|几块钱?|多少块钱?|多少钱|哪一?(?:年|天|日|个月|月)|"
-                       r"几(?:天|个月|年|周|个星期|小时|分钟)(?!假)")
+                       r"几(?:天|个月|年|周|个星期|小时|分钟)(?!假)|叫(?:做)?什么名字|(?:的)?名字(?:是|叫)(?:什么|啥)|"
+                       r"几月几[号日]|几号")
 
 
 # A capital letter that labels what the word before it names ("Zone B", "Assembly Point B", "Plan A"): the one word

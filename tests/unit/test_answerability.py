@@ -22,6 +22,7 @@ from dropqa.retrieval.answerability import (
     question_features,
     quote_holds,
     refusal_rule,
+    unseen_things,
 )
 from dropqa.retrieval.hits import Hit
 
@@ -131,6 +132,20 @@ def test_unseen_terms_raise_the_unseen_share():
     assert two == pytest.approx(3 / 6)
     assert none < one < two
     assert question_features([], TERMS, WEIGHTS, "en", unseen=["meal"])["unseen"] == pytest.approx(2 / 6)
+
+
+def test_only_unseen_words_naming_a_thing_weigh_as_unseen():
+    """"押金多久能退给我": the word index holds no 退 or 交 alone, and no asker's 弄丢 or 一直 — the documents
+    write 退还, 缴纳, 遗失. What they lack is a thing they would write down (卫生间, 投诉电话)."""
+    weights = {"押金": 4.0, "退": 5.0, "交": 5.0, "弄丢": 5.0, "一直": 5.0, "卫生间": 5.0}
+    pool = _good_pool()
+    asker = question_features(pool, list(weights), weights, "zh", unseen=["退", "交", "弄丢", "一直"])
+    assert asker["unseen"] == 0.0
+    thing = question_features(pool, list(weights), weights, "zh", unseen=["退", "卫生间"])
+    assert thing["unseen"] == pytest.approx(5 / 29)
+    words = ["退", "弄丢", "一直", "卫生间", "rpo", "gather", "wi", "fi", "of"]
+    assert unseen_things(words) == ["卫生间", "rpo", "wi", "fi"]
+    assert unseen_things(["访客", "收上来", "总金额"]) == ["访客", "总金额"]  # jieba tags 访客 a verb: "visitor"
 
 
 def test_empty_pool_features_are_zero_but_for_the_question_itself():

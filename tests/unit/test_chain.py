@@ -282,3 +282,13 @@ def test_a_month_the_subject_lines_write_is_no_entity_of_the_chain():
                     "2002, when the euro was the official currency.", "finnish-markka", "Finnish markka")
     link = _link(QUESTION, [signmark, replaced, POOL[3]], [(0, SIGNMARK)])
     assert link is not None and link.entity == "finland" and "Finnish markka was the currency" in link.text
+
+
+def test_a_name_after_its_kind_with_no_clause_of_its_own_is_no_link():
+    """"the composer Isolde Halloway" says who she is; "the country Signmark is from" is a link to another page."""
+    from dropqa.answering.chain import describes_link
+
+    assert not describes_link("Where did the composer Isolde Halloway die?")
+    assert not describes_link("Where was the composer Isolde Halloway born?")
+    assert describes_link(QUESTION)
+    assert describes_link("When did the country Signmark is from join the EU?")

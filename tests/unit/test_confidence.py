@@ -72,6 +72,28 @@ def test_a_list_of_dates_is_no_sure_answer_to_when():
     assert confidence_of(state("第1舰队于1944年2月25日解散。")) == "high"
 
 
+def test_an_aim_or_a_demand_is_no_sure_answer_to_what_was_done():
+    """"晶澜光能2023年全年的组件出货量有多少？" answered by the report's target for the next year, and what a court
+    awarded answered by what the plaintiff demanded: the line holds the asked words and a number, but not what
+    was done — ``medium`` at most. A question asking the target may be answered ``high`` by it."""
+    decision = Decision(probability=0.99, answerable=True, confidence="high", features={}, threshold=0.2)
+
+    def state(question: str, line: str, weights: dict[str, float]) -> State:
+        hit = _hit("n1", "report", f"2023年，行业竞争加剧。{line}")  # the passage names the year asked
+        quality = Quality(weights=weights, decision=decision, asked=Asked())
+        return State(question=question, hits=[hit], answer=f"根据文档中的相关内容：\n{line} [1]", answerable=True,
+                     quality=quality, citations=[0])
+
+    w = {"组件": 3.0, "出货量": 3.0}
+    target = "公司的经营目标是全年组件出货量达到15GW以上，N型产品占比超过85%。"
+    assert confidence_of(state("晶澜光能2023年全年的组件出货量有多少？", target, w)) == "medium"
+    assert confidence_of(state("晶澜光能2023年全年的组件出货量有多少？", "2023年全年组件出货量9.8GW。", w)) == "high"
+    assert confidence_of(state("晶澜光能2024年组件出货量的目标是多少？", f"2024年{target}", w)) == "high"
+    demand = "原告要求公司停止生产并赔偿经济损失1.2亿元。"
+    awarded = {"赔偿": 3.0, "法院": 1.0, "判决": 2.0}
+    assert confidence_of(state("法院判决晶澜光能赔偿了多少钱？", demand, awarded)) != "high"
+
+
 def test_uncited_passages_of_several_named_documents_take_turns():
     """"A 和 B 分别…": one scale can rank all of A's passages above B's; the list gives each its turn, each
     document's own search's best passages (``part``) first, the other documents' after them."""

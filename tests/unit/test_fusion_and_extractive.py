@@ -633,3 +633,43 @@ def test_a_passage_about_another_year_does_not_answer_for_the_year_asked():
     assert pick_sentences("公司2024年的净利润是多少？", list(w), w, report, max_sentences=3, cfg=CFG)
     plain = [hit("n1", "全年实现净利润1.27亿元。", 0.9)]
     assert pick_sentences("公司2024年的净利润是多少？", list(w), w, plain, max_sentences=3, cfg=CFG)
+
+
+def test_a_sentence_about_another_year_does_not_answer_for_the_year_asked():
+    """A report on 2023 recalls 2022's dividend: "2022年度公司曾向全体股东每10股派发现金红利1.8元" names 2022 only and
+    is no answer to 2023年度的分红方案; a sentence naming the year asked beside another still answers."""
+    w = {"分红": 2.5, "红利": 2.0, "现金": 1.0}
+    recalled = [hit("n1", "2023年度利润分配方案尚在论证之中。关于利润分配，2022年度公司曾向全体股东每10股"
+                          "派发现金红利1.8元（含税）。", 0.9)]
+    q = "通衢物流2023年度的分红方案是每10股派发多少现金红利？"
+    assert all("1.8元" not in p.text for p in pick_sentences(q, list(w), w, recalled, max_sentences=3, cfg=CFG))
+    both = [hit("n1", "2023年度每10股派发现金红利2.0元，2022年度为1.8元。", 0.9)]
+    assert pick_sentences(q, list(w), w, both, max_sentences=3, cfg=CFG)
+
+
+def test_a_count_in_the_measure_word_asked_and_what_was_done_over_an_aim():
+    """"一共有多少家门店" is answered by the line counting in 家, not the staff line beside "每家门店";
+    "全年的组件出货量" by what was shipped, not the aim for the next year — unless the question asks the aim."""
+    w = {"门店": 3.0, "一共": 1.0}
+    staff = hit("n1", "截至2023年末，公司员工总数11,350人，其中执业药师2,460人，平均每家直营门店配备执业药师"
+                      "超过1.4名。", 0.9)
+    stores = hit("n2", "报告期内公司净增门店312家，门店总数达到2,186家。", 0.7)
+    q = "截至2023年末，鲜邻药房一共有多少家门店？"
+    picked = pick_sentences(q, list(w), w, [staff, stores], 1, cfg=CFG)
+    assert "2,186家" in picked[0].text
+    w = {"组件": 3.0, "出货量": 3.0, "全年": 1.0}
+    aim = hit("n1", "公司的经营目标是全年组件出货量达到15GW以上。", 0.9)
+    done = hit("n2", "全年组件出货量9.8GW，同比增长42%。", 0.8)
+    assert "9.8GW" in pick_sentences("晶澜光能全年的组件出货量有多少？", list(w), w, [aim, done], 1, cfg=CFG)[0].text
+    assert "15GW" in pick_sentences("晶澜光能全年组件出货量的目标是多少？", list(w), w, [aim, done], 1, cfg=CFG)[0].text
+
+
+def test_a_row_dated_in_another_year_still_answers_for_the_period_asked():
+    """The 2024 appraisal's approval row is signed on 2025-01-10: a date says when, not which period the row is of."""
+    w = {"审批": 3.0}
+    row = [hit("n1", "2024年度绩效考核结果审批。环节: 审批 | 签字人: 周明远 | 日期: 2025-01-10 | 意见: 同意", 0.9)]
+    picked = pick_sentences("2024年度的绩效考核结果是谁审批的？", list(w), w, row, max_sentences=3, cfg=CFG)
+    assert picked and "周明远" in picked[0].text
+    stale = [hit("n1", "2024年度绩效考核结果审批。2023年度的结果由刘佳审批。", 0.9)]
+    assert all("刘佳" not in p.text for p in pick_sentences("2024年度的绩效考核结果是谁审批的？", list(w), w, stale,
+                                                          max_sentences=3, cfg=CFG))

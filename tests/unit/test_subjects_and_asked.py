@@ -108,6 +108,9 @@ def test_hospital_and_patient_name_one_record_not_every_record_of_the_hospital()
     ("Who was the defendant?", "person"), ("被告人是谁？", "person"), ("When was he arrested?", "date"),
     ("什么时候立案的？", "date"), ("How many failed password attempts lock an account?", "number"),
     ("企业版每席位每月多少钱？", "money"), ("What is the monthly fee?", "money"),
+    ("通衢物流2023年收购的冷链物流公司叫什么名字？", "thing"), ("董事长叫什么名字？", "person"),
+    ("朋友来玩一整天，最多收多少停车费？", "money"), ("有多少消费者投诉？", "number"),
+    ("What does the Relay Scale plan cost per month?", "money"), ("What does the Team plan include?", "thing"),
     ("What is the budget code of Project Falcon-03?", "thing"),
     # a comparison of named people by a measure asks each one's measure, not a name
     ("谈某和倪某某的判刑时间谁更长？", "duration"), ("Whose sentence is longer, G. Torres or P. Anderson?", "duration"),
@@ -175,6 +178,20 @@ def test_a_time_limit_gives_no_length_unless_a_limit_is_asked() -> None:
     assert holds_kind(report, "duration", "Within how many hours must a suspected security incident be reported?")
     assert holds_kind(report, "duration", "How long do staff have to report an incident?")
     assert holds_kind("员工应在出差结束后15天内提交报销单。", "duration", "出差回来以后，多长时间内要提交报销？")
+    # asked how long until something happens: the limit a document sets answers it
+    refund = "装修押金在验收合格后15个工作日内无息退还。"
+    assert holds_kind(refund, "duration", "装修完了，当初交的装修押金多久能退给我？")
+    assert holds_kind("维修人员须在接报后20分钟内赶到现场", "duration", "水管爆了，打物业电话多久能来人？")
+    assert holds_kind("Refunds are issued within 10 working days.", "duration", "How long until I get my refund?")
+    assert not holds_kind(refund, "duration", "装修押金要交多长时间？")  # how long it is held: no limit asked
+
+
+def test_a_price_per_unit_under_its_label_is_money() -> None:
+    q = "我家住7栋，物业费每个月每平米收多少钱？"
+    assert holds_kind("楼栋类型: 小高层住宅 · 物业服务费（元/㎡·月）: 2.10", "money", q)
+    assert holds_kind("Hourly rate (GBP per hour): 14", "money", "How much is the hourly rate?")
+    assert not holds_kind("建筑面积（㎡）: 120", "money", q)
+    assert not holds_kind("Weight (kg/m): 12", "money", "How much does it cost?")
 
 
 def test_a_share_is_a_percentage_or_a_fraction_not_any_number() -> None:
@@ -598,6 +615,9 @@ def test_a_name_of_several_words_is_a_run_of_capitalised_words_joined_by_spaces(
     assert name_phrases("What movie stars Morgan Freeman, Robert De Niro and the producer?") \
         == ["Morgan Freeman", "Robert De Niro"]
     assert name_phrases("How much snow does Ann Arbor, Michigan get?") == ["Ann Arbor"]
+    # a full stop ends a name, but for an initial's or an abbreviation's
+    assert name_phrases("We're on Ledger Team. If you miss your uptime target, how much do we get?") == ["Ledger Team"]
+    assert name_phrases("Where was Dr. Martin Luther King Jr. born?") == ["Dr Martin Luther King Jr"]
     # the opening word is a name's, unless it is a question or function word
     assert name_phrases("Arctic Monkeys formed where?") == ["Arctic Monkeys"]
     assert name_phrases("Humboldt Peak, in the state where Silverton is located, is part of what range?") \
@@ -891,6 +911,9 @@ def test_the_askers_own_words_and_the_question_frame_are_no_words_of_what_is_ask
     assert query_terms("拧开龙头流出来的水发黄，一般先放多长时间水就会变清？").count("时间") == 0
     assert "几块钱" not in query_terms("一方水要几块钱？") and "几点" not in query_terms("晚上几点开始停？")
     assert "时间" in query_terms("开庭时间是什么时候？")  # a word of what is asked, not a frame
+    # asks a name: no document writes 名字
+    assert "名字" not in query_terms("通衢物流2023年收购的冷链物流公司叫什么名字？")
+    assert "名字" in query_terms("公司名字的由来是什么？")
     assert "fast" not in query_terms("How fast are forklifts allowed to go inside the warehouse?")
 
 
@@ -930,3 +953,52 @@ def test_an_english_life_span_gives_a_birth_year_and_to_a_named_point_a_place() 
     from dropqa.text.asked import gives_place
 
     assert gives_place("Leave by the nearest exit and go to Assembly Point B.", "Where do staff gather?")
+
+
+def test_english_function_words_are_no_part_of_what_is_asked() -> None:
+    """"If a Relay SEV1 still isn't mitigated, after how long does the Head of Platform get pulled in?" asks nothing
+    of "if", "still", "isn" (of isn't) or "after"; a word that names a thing a document may lack ("fire", "system")
+    stays asked."""
+    from dropqa.text.segment import english_function_words
+
+    assert {"if", "still", "isn", "after", "re", "does"} <= english_function_words()
+    assert not {"fire", "system", "name", "amount", "first", "bill", "off", "more", "within"} & english_function_words()
+
+
+def test_an_aim_is_judged_in_the_clause_giving_the_figure() -> None:
+    from dropqa.text.asked import counted_measure, gives_measure, states_target
+
+    assert states_target("公司的经营目标是全年组件出货量达到15GW以上，N型产品占比超过85%。")
+    assert states_target("预计2022年营业收入为52亿元。") and states_target("We expect revenue to reach $2 billion.")
+    assert not states_target("MPQ-78雷达系统包括搜索雷达，有效距离30km，可同时追踪20个目标。")  # a tracked target
+    # the count is done; only the delivery is planned
+    assert not states_target("星河Pad二代的首批订单来自华东区教育行业客户，共1.2万台，计划在产品发布后两周内完成交付。")
+    assert counted_measure("截至2023年末，鲜邻药房一共有多少家门店？") == "家"
+    assert gives_measure("员工总数11,350人", "名") and not gives_measure("至少需要2人审批", "位")
+
+
+def test_a_sentence_is_about_the_periods_it_names_not_the_days_it_dates() -> None:
+    from dropqa.text.entities import about_other_periods
+
+    assert about_other_periods("关于利润分配，2022年度公司曾向全体股东每10股派发现金红利1.8元。", {"2023"})
+    assert not about_other_periods("环节: 审批 | 签字人: 周明远 | 日期: 2025-01-10", {"2024"})
+    assert not about_other_periods("On 14 May 2021, the Company held its annual general meeting for 2020.", {"2021"})
+    assert about_other_periods("In 2020 the Company opened 12 stores.", {"2021"})
+
+
+def test_a_day_asked_is_not_given_by_a_line_leaving_it_open() -> None:
+    from dropqa.text.asked import open_day
+
+    line = ["下一次业委会例会计划于2024年6月中旬召开，具体时间、地点另行通知。 [1]"]
+    assert open_day(line, "业委会下一次开会定在几月几号？")
+    assert not open_day(line, "业委会下一次开会大概在几月？")  # the month is given
+    assert not open_day(["例会定于2024年6月15日召开。 [1]"], "业委会下一次开会定在几月几号？")
+    assert open_day(["Reopening date to be confirmed. [1]"], "On what date does the play area reopen?")
+
+
+def test_a_chat_lines_time_of_saying_is_no_answer_to_when() -> None:
+    q = "业委会下一次开会定在几月几号？"
+    said = "13栋-许慧敏（15:20）：今天下午业委会开了会，纪要整理好后会在公告栏贴出来 [1]"
+    assert lacks_required_kind([said], q, ["date"], ["业委会", "开会"])
+    assert not lacks_required_kind(["周婷（10:03）：例会定于6月15日召开 [1]"], q, ["date"], ["开会"])
+    assert "几号" not in query_terms(q)

@@ -38,12 +38,13 @@ from dropqa.text.asked import (
     lacks_required_kind,
     missing_terms,
     only_repeats,
+    open_day,
     quoted,
     subject_naming,
     title_case_names,
 )
 from dropqa.text.messages import render
-from dropqa.text.segment import names_a_thing
+from dropqa.text.segment import english_function_words, names_a_thing
 from dropqa.text.sentences import clean_markup
 
 _NODE_REF = re.compile(r"\[([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\]")
@@ -89,7 +90,7 @@ def abstain(state: State, decision: Decision | None = None, numbered: list[str] 
     naming = subject_naming(state.search_text, asked.subject)  # "NBA球员" of "NBA球员埃里克·戈登": not what is asked
     missing = [t for t in missing_terms(" ".join(f"{h.breadcrumb} {h.content}" for h in hits[:8]),
                                         asked.weights(state.quality.weights), asked.translations)
-               if (t not in unseen or names_a_thing(t)) and t not in naming]
+               if (t not in unseen or names_a_thing(t)) and t not in naming and t not in english_function_words()]
     missing = [*(t for t in asked.missing if t.isdigit()), *missing][:3]  # a year they never write comes first
     decision = state.quality.decision if decision is None else decision
     if decision is not None and decision.rule == "attribute_apart":  # its words written apart only: the phrase
@@ -276,6 +277,9 @@ def compose_offline(state: State, svc: Services) -> dict[str, Any]:
                                                                    state.quality.asked, weights)):
             # "Which drama school did Naomie Harris train at?" answered with her page's opening line: what it asks
             # is written neither there nor in a page linked to her, and the line holds none of it
+            return abstain(state, decision)
+        if composed is not None and open_day(composed.lines[1:], question):
+            # "下一次开会定在几月几号？" answered by "计划于6月中旬召开，具体时间另行通知": the day is not given
             return abstain(state, decision)
         if composed is not None and only_repeats(composed.lines[1:], question):
             # "how many pets does the chief judge own?" answered by the signature line "Chief Judge": lines

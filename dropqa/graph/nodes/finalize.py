@@ -18,7 +18,17 @@ from dropqa.services import Context, Services
 from dropqa.store import nodes as node_store
 from dropqa.store.documents import topics_named
 from dropqa.store.scope import Scope
-from dropqa.text.asked import expected_kind, held_share, holds_kind_for, leaves_open, lists_years, quoted, says_more
+from dropqa.text.asked import (
+    asks_target,
+    expected_kind,
+    held_share,
+    holds_kind_for,
+    leaves_open,
+    lists_years,
+    quoted,
+    says_more,
+    states_target,
+)
 from dropqa.text.entities import years_in
 
 
@@ -72,9 +82,10 @@ def confidence_of(state: State, listed: Sequence[int] | None = None) -> Confiden
     quote = quoted(state.answer)
     if held_share(quote, ask, quality.asked.translations) < 0.5:
         return "low"
-    if base == "high" and not any(_states_what_is_asked(line, ask, state.question, quality.asked.translations)
-                                  for line in quote.splitlines()):
-        return "medium"
+    if base == "high" and (not ask or not any(_states_what_is_asked(line, ask, state.question,
+                                                                    quality.asked.translations)
+                                              for line in quote.splitlines())):
+        return "medium"  # nothing asked beyond the subject's name is no promise a line can keep
     years = set(years_in(state.question)) if expected_kind(state.question) != "date" else set()
     cited = [state.hits[i] for i in state.citations if 0 <= i < len(state.hits)]
     if base == "high" and years and not any(years & set(years_in(f"{h.breadcrumb}\n{h.content}")) for h in cited):
@@ -100,9 +111,12 @@ def _states_what_is_asked(line: str, ask: dict[str, float], question: str,
     answer of the asked kind: what ``high`` promises ("the quoted sentence holds what was asked"), not several
     lines that hold it between them, nor a line that only says the question back — nor, asked when, a list of
     dates ("1903年12月28日、…1914年8月18日、…1944年1月1日" for "第1舰队是何时解散的"), which holds the date among
-    others and does not say which it is; nor a line saying its value is not settled ("具体日期另行通知")."""
+    others and does not say which it is; nor a line saying its value is not settled ("具体日期另行通知"), nor one
+    stating an aim or a demand when the question asks what was done ("经营目标是全年组件出货量达到15GW以上",
+    "要求…赔偿经济损失1.2亿元" for what the court awarded)."""
     kind = expected_kind(question)
     return (held_share(line, ask, translations) >= 0.999 and says_more(line, question) and not leaves_open(line)
+            and (asks_target(question) or not states_target(line))
             and holds_kind_for(line, kind, question, list(ask), translations)
             and not (kind in ("date", "year") and lists_years(line)))
 

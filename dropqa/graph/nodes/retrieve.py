@@ -73,7 +73,7 @@ from dropqa.text.asked import (
 from dropqa.text.entities import years_in
 from dropqa.text.lang import detect_language
 from dropqa.text.messages import render
-from dropqa.text.segment import compound_parts, has_han, holds, names_a_thing, proper_words
+from dropqa.text.segment import compound_parts, english_function_words, has_han, holds, names_a_thing, proper_words
 from dropqa.text.sentences import ends_mid_sentence, split_sentences
 from dropqa.text.subjects import is_stated_by_value, withheld_names
 
@@ -268,6 +268,11 @@ def asked_of(svc: Services, result: RetrievalResult, pool: list[Hit], named: dic
     elif pool:
         documents = {pool[0].document_id}
         subject = {t for t in result.terms if t in pool[0].names()}
+        if result.weights and not ask_weights(result.weights, subject):
+            # every word is one of the subjects its text names ("收购长沙捷运冷链物流有限公司" of a logistics report):
+            # its title says which document is meant, the rest is what is asked
+            title = f"{pool[0].document_name} {pool[0].breadcrumb.split(' > ')[0]}".lower()
+            subject = {t for t in result.terms if t in title}
     else:
         return Asked()
     subject |= people_named(query, result.terms)  # 罗某's defender 彭某某: who is asked about, not what
@@ -277,6 +282,10 @@ def asked_of(svc: Services, result: RetrievalResult, pool: list[Hit], named: dic
     ask = ask_weights(result.weights, subject)
     own_scope = replace(scope, document_ids=tuple(uuid.UUID(d) for d in sorted(documents)))
     held, missing = held_in(svc, ask, result.translations, own_scope)
+    # an English function word ("still", "isn" of "still isn't mitigated") is never what the documents lack; it
+    # still weighs in the shares, as it did when they were fitted
+    function = english_function_words()
+    missing = [t for t in missing if t not in function]
     total = sum(ask.values()) or 1.0
     siblings = siblings_in(query, named, pool) if named else set()
     asked_in_han = sum(w for t, w in ask.items() if has_han(t)) * 2 > total
