@@ -29,7 +29,7 @@ from pathlib import PurePath
 from typing import Any
 
 from dropqa.text.asked import capitalised_words, name_phrases
-from dropqa.text.entities import YEAR, YEAR_DIGITS, short_names, years_in
+from dropqa.text.entities import YEAR, YEAR_DIGITS, name_body, short_names, years_in
 from dropqa.text.segment import has_han, name_start, query_terms
 from dropqa.text.subjects import is_document_kind, is_generic_name, is_placeholder, withheld_names
 
@@ -81,6 +81,8 @@ def _named_texts(row: dict[str, Any]) -> tuple[tuple[str, frozenset[str]], ...]:
             out.setdefault(terms, text)
         for short in short_names(text):  # "恒屿" names 恒屿冷链物流股份有限公司's report
             out.setdefault(frozenset({short}), short)
+        if body := name_body(text):  # and "通衢物流" names 湖北通衢物流股份有限公司's
+            out.setdefault(frozenset({body}), body)
     return tuple((text, terms) for terms, text in out.items())
 
 
@@ -106,7 +108,7 @@ def _with_short_names(question: str, asked: set[str], names: Sequence[tuple[tupl
     for doc in names:
         full = {text for text, _ in doc}
         for text, terms in doc:
-            if len(terms) == 1 and text in terms and len(text) == 2 and not text.isascii() and text not in out \
+            if len(terms) == 1 and text in terms and 2 <= len(text) <= 10 and not text.isascii() and text not in out \
                     and _writes_short_name(question, text, full):
                 out.add(text)
     return out

@@ -26,7 +26,7 @@ from dropqa.services import Services
 from dropqa.store import pending as pending_store
 from dropqa.store import recall, search
 from dropqa.store.scope import Scope
-from dropqa.text.asked import folded, name_phrases, written_as_one, written_together
+from dropqa.text.asked import folded, glossed_words, name_phrases, written_as_one, written_together
 from dropqa.text.bilingual import dictionary_names_a_thing, dictionary_words, synonyms, translate_terms
 from dropqa.text.forms import alias_forms, derived_forms, word_forms
 from dropqa.text.segment import (
@@ -366,7 +366,9 @@ def hybrid_search(svc: Services, query: str, scope: Scope, k: int | None = None,
     foreign = list(dict.fromkeys(w for words in translations.values() for w in words if w not in terms))
     known, absent = term_stats(svc, terms + foreign, scope)
     weights = {**known, **(weights or {})}
-    unseen = [t for t in terms if t in absent and all(x in absent for x in translations.get(t, ()))]
+    glossed = glossed_words(query)  # "Jiamu Software (嘉沐软件)": the Chinese name is searched, the gloss is no word
+    unseen = [t for t in terms if t in absent and all(x in absent for x in translations.get(t, ()))
+              and t not in glossed]
     if unseen:  # a word only a file name writes names that document: it is not unseen
         named = search.filename_terms(svc.db, unseen, scope)
         unseen = [t for t in unseen if t not in named]

@@ -92,7 +92,7 @@ _MONEY_Q = re.compile(rf"(?i)how much (?:does|do|is|are|was|were|will|did|would|
                       r"[\u4e00-\u9fff](?:费|金)[要是为有共达按每月年天次我你他她出交收缴付了一大概约总计合需得]{0,6}(?:多少|几)"
                       r"(?![个位次项天年月名家条份种岁]|小时|分钟)|"
                       r"(?:补贴|津贴|工资|薪资|薪酬|奖金|预算|罚款|罚金|赔偿|投资|投入|营业收入|营收|收入|利润|净利润|分红|"
-                      r"募集资金|资金|金额|价款|报销)(?:总额|总计|合计)?(?:是|为|有|共|达到?)?(?:多少|几)|"
+                      r"募集资金|资金|金额|价款|报销)(?:总额|总计|合计)?(?:分别|各自|各|都)?(?:是|为|有|共|达到?)?(?:多少|几)|"
                       # the amount asked before its name: "一共做了多少营收", "能拿多少补贴"
                       r"(?:多少|几)(?:钱的)?(?:营收|营业收入|收入|净利润|利润|预算|投资|补贴|津贴|工资|薪资|奖金|罚款|罚金|赔偿)|"
                       # a fee named after how much: "收多少停车费", "交多少物业费" (not 多少消费者)
@@ -652,6 +652,11 @@ def lacks_required_kind(lines: Iterable[str], question: str, kinds: Collection[s
     kind = expected_kind(question)
     if kind == "number" and counts_by_listing(question):
         return False  # "几项辅助检查" is answered by the examinations listed, which no line counts
+    measure = counted_measure(question) if kind == "number" and "number" in kinds else None
+    quoted_lines = [_MARK.sub(" ", line) for line in lines if line.strip()]
+    if measure and quoted_lines and all(has_han(line) for line in quoted_lines) and not any(
+            gives_measure(line, measure) or _LABELLED_COUNT.search(line) for line in quoted_lines):
+        return True  # "多少名员工" answered by "自有营运车辆2,350辆": a count, of something else
     if kind == "date" and any(m.group(0).lower() not in question.lower()
                               for line in lines for m in _PERIOD.finditer(_MARK.sub(" ", line))):
         return False  # "只有在春季化雪的时候", "compiled in 1513": a time, though no calendar date
@@ -712,6 +717,10 @@ def counted_noun(question: str) -> str | None:
 # anything.
 _MEASURE_Q = re.compile(r"(?:多少|几)([名家台位项次种件条份座辆所户张篇本人间])")
 _PEOPLE_MEASURES = "名人"  # 位 counts people and digits alike ("多少位员工", "密码至少多少位"): only itself
+
+
+# a count under its label, with no measure word: "员工人数: 11,350", "门店总数：2186"
+_LABELLED_COUNT = re.compile(r"[:：]\s*\d[\d,，.]*\s*(?:$|[|·;；，,。])")
 
 
 def counted_measure(question: str) -> str | None:
@@ -928,6 +937,21 @@ def capitalised_words(question: str, *, with_first: bool = False) -> set[str]:
 # A run of capitalised words the question writes as one name: separated by a space only (a comma, a quote or a
 # lower-case word ends it), each word's possessive dropped ("Ed Sheeran's" → "Ed Sheeran").
 _NAME_WORD = re.compile(rf"[A-Za-z{ACCENTED}][A-Za-z0-9{ACCENTED}'’.&-]*")
+
+
+# A name given in both languages: "Jiamu Software (嘉沐软件)", "恒屿冷链 (Hengyu Cold Chain)" — one is the other's gloss
+_GLOSS_AFTER = re.compile(r"((?:[A-Z][\w'’&.-]*\s+){0,5}[A-Z][\w'’&.-]*)['’]?s?\s*[（(]\s*[\u4e00-\u9fff]"
+                          r"[^()（）]{1,30}[)）]")
+_GLOSS_INSIDE = re.compile(r"[\u4e00-\u9fff]{2,}\s*[（(]\s*([A-Za-z][A-Za-z0-9\s'’&.-]{1,60})[)）]")
+
+
+def glossed_words(question: str) -> set[str]:
+    """The Latin words of a name the question also gives in Chinese, beside it in brackets ("jiamu", "software" of
+    "Jiamu Software (嘉沐软件)"), lower-cased: they name the subject the Chinese name names, and a Chinese document
+    need not write them."""
+    spans = [*(m.group(1) for m in _GLOSS_AFTER.finditer(question)),
+             *(m.group(1) for m in _GLOSS_INSIDE.finditer(question))]
+    return {w.lower().strip("'’.") for span in spans for w in re.findall(r"[A-Za-z][\w'’&.-]*", span)}
 
 
 _ABBREVIATIONS = frozenset({"mr", "mrs", "ms", "dr", "prof", "st", "mt", "ft", "co", "corp", "inc", "ltd", "jr", "sr",

@@ -69,6 +69,7 @@ def word_frequency(word: str) -> int:
 _LEGAL_FORM_END = re.compile(r"(?:股份有限公司|有限责任公司|有限公司|集团)$")
 _REGISTERED_IN = re.compile(r"^[\u4e00-\u9fff]{2,3}?[省市县区]")
 _HAN2 = re.compile(r"^[\u4e00-\u9fff]{2}")
+_HAN_ONLY = re.compile(r"[\u4e00-\u9fff]+")
 _FULL_NAME_OPENS = re.compile(r"^[\u4e00-\u9fff]{4,20}?(?:股份有限公司|有限责任公司|有限公司|集团)")
 # jieba's tags of a word that is itself a name or an abbreviation (华为 nr, 腾讯 nz, 浦发 j): such a word may be a
 # company's short name; a common word (星河 n, 平安 a) or a place (中国, 深圳) is not one
@@ -96,6 +97,23 @@ def short_names(name: str) -> frozenset[str]:
     initialize()
     tag = pseg.dt.word_tag_tab.get(m.group(0))
     return frozenset({m.group(0)}) if tag is None or tag in _NAME_TAGS else frozenset()
+
+
+def name_body(name: str) -> str:
+    """A Chinese organisation's full name without its place of registration and legal form ("通衢物流" of
+    湖北通衢物流股份有限公司, also opening a report's title), which people write as its name whatever its first two
+    characters are (通衢 is a common word, so no short name); "" for anything else, or a body shorter than three
+    characters."""
+    text = name.strip()
+    if not _LEGAL_FORM_END.search(text):
+        opening = _FULL_NAME_OPENS.match(text)
+        return name_body(opening.group(0)) if opening else ""
+    body = _LEGAL_FORM_END.sub("", _REGISTERED_IN.sub("", text))
+    initialize()
+    first = next(iter(pseg.cut(body[:4], HMM=False)), None)
+    if first is not None and first.flag == "ns" and 2 <= len(first.word) <= 3 and len(body) - len(first.word) >= 3:
+        body = body[len(first.word):]
+    return body if 3 <= len(body) <= 10 and _HAN_ONLY.fullmatch(body) else ""
 
 
 def years_in(text: str) -> list[str]:

@@ -72,3 +72,17 @@ def test_a_short_name_of_a_title_names_its_report_beside_a_look_alike():
     for question, doc in (("嘉沐公司的总部设在哪里？", "jm"), ("鲜邻药房的财务总监是谁？", "xl"),
                           ("恒宇建材2023年实现的营业收入是多少？", "hyjc"), ("恒屿新材料的董事长是谁？", "hy")):
         assert [row["document_id"] for row, _ in named_documents(question, titles, 0.5)] == [doc], question
+
+
+def test_a_name_without_its_place_and_legal_form_names_its_report():
+    """通衢 is a common word, so 湖北通衢物流股份有限公司 has no two-character short name; "通衢物流" still names it."""
+    from dropqa.text.entities import name_body
+
+    assert name_body("湖北通衢物流股份有限公司2023年年度报告（摘录）") == "通衢物流"
+    assert name_body("星河科技有限公司") == "星河科技" and name_body("某某公司") == ""
+    titles = [{"document_id": "tq", "filename": "年报_02.txt", "heading": "",
+               "title": "湖北通衢物流股份有限公司2023年年度报告（摘录）", "subjects": []},
+              {"document_id": "mx", "filename": "年报_01.txt", "heading": "",
+               "title": "山东麦乡园食品股份有限公司2023年年度报告摘要", "subjects": []}]
+    named = named_documents("通衢物流2023年度的分红方案是每10股派发多少现金红利？", titles, 0.5)
+    assert [row["document_id"] for row, _ in named] == ["tq"]

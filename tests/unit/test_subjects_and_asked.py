@@ -111,6 +111,7 @@ def test_hospital_and_patient_name_one_record_not_every_record_of_the_hospital()
     ("通衢物流2023年收购的冷链物流公司叫什么名字？", "thing"), ("董事长叫什么名字？", "person"),
     ("朋友来玩一整天，最多收多少停车费？", "money"), ("有多少消费者投诉？", "number"),
     ("What does the Relay Scale plan cost per month?", "money"), ("What does the Team plan include?", "thing"),
+    ("晶澜光能和麦乡园2023年归属于上市公司股东的净利润分别是多少？", "money"),
     ("What is the budget code of Project Falcon-03?", "thing"),
     # a comparison of named people by a measure asks each one's measure, not a name
     ("谈某和倪某某的判刑时间谁更长？", "duration"), ("Whose sentence is longer, G. Torres or P. Anderson?", "duration"),
@@ -1002,3 +1003,21 @@ def test_a_chat_lines_time_of_saying_is_no_answer_to_when() -> None:
     assert lacks_required_kind([said], q, ["date"], ["业委会", "开会"])
     assert not lacks_required_kind(["周婷（10:03）：例会定于6月15日召开 [1]"], q, ["date"], ["开会"])
     assert "几号" not in query_terms(q)
+
+
+def test_a_count_asked_in_a_measure_word_is_not_answered_by_a_count_of_something_else() -> None:
+    q = "通衢物流2023年末共有多少名员工？"
+    assert lacks_required_kind(["截至2023年末，公司拥有自有营运车辆2,350辆，其中新能源车辆占比达到34%。 [1]"], q,
+                               ["number"], ["员工"])
+    assert not lacks_required_kind(["截至2023年末，公司员工总数11,350人。 [1]"], q, ["number"], ["员工"])
+    assert not lacks_required_kind(["员工人数: 11,350 | 年份: 2023 [1]"], q, ["number"], ["员工"])
+    assert not lacks_required_kind(["The company had 2,350 employees. [1]"], q, ["number"], ["员工"])
+
+
+def test_a_name_glossed_in_the_other_language_beside_it() -> None:
+    from dropqa.text.asked import glossed_words
+
+    assert glossed_words("Who is the chairman of Jiamu Software (嘉沐软件)?") == {"jiamu", "software"}
+    assert glossed_words("What was Tongqu Logistics' (通衢物流) net profit in 2023?") == {"tongqu", "logistics"}
+    assert glossed_words("恒屿冷链 (Hengyu Cold Chain) 的营收是多少？") == {"hengyu", "cold", "chain"}
+    assert glossed_words("Who chairs the board (of the company)?") == set()

@@ -65,6 +65,7 @@ from dropqa.text.asked import (
     capitalised_words,
     expected_kind,
     folded,
+    glossed_words,
     held_share,
     holds_kind,
     people_named,
@@ -279,6 +280,7 @@ def asked_of(svc: Services, result: RetrievalResult, pool: list[Hit], named: dic
     own_text = "\n".join(h.content.lower() for h in pool if h.document_id in documents)
     if named:  # "the hosting agreement with Northbeam": a name its document writes says which one, not what is asked
         subject |= {t for t in title_case_names(query) & set(result.terms) if holds(own_text, t)}
+        subject |= glossed_words(query) & set(result.terms)  # "Jiamu Software (嘉沐软件)": the name, in English
     ask = ask_weights(result.weights, subject)
     own_scope = replace(scope, document_ids=tuple(uuid.UUID(d) for d in sorted(documents)))
     held, missing = held_in(svc, ask, result.translations, own_scope)
