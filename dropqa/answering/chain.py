@@ -104,7 +104,9 @@ def _apposed(question: str, m: re.Match[str]) -> bool:
     if not m.group(0).rstrip().lower().startswith("the") or not m.group(0).endswith(" "):
         return False
     after = _NAME_THEN.match(question, m.end())
-    return after is not None and not _CLAUSE_VERB.match(after.group("rest").strip())
+    # one bare verb, and the question ends: the question's own verb ("… die?"), not a clause ("… plays for belong to")
+    return after is not None and re.fullmatch(r"[A-Za-z]+", after.group("rest").strip(" .!")) is not None \
+        and not _CLAUSE_VERB.fullmatch(after.group("rest").strip(" .!"))
 
 
 def _description(question: str) -> re.Match[str] | None:

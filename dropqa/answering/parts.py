@@ -107,9 +107,10 @@ def _with_short_names(question: str, asked: set[str], names: Sequence[tuple[tupl
     out = set(asked)
     for doc in names:
         full = {text for text, _ in doc}
+        bodies = {body for text in full if (body := name_body(text))}  # "通衢物流"; not a word the text found alone
         for text, terms in doc:
-            if len(terms) == 1 and text in terms and 2 <= len(text) <= 10 and not text.isascii() and text not in out \
-                    and _writes_short_name(question, text, full):
+            if len(terms) == 1 and text in terms and (len(text) == 2 or text in bodies) and not text.isascii() \
+                    and text not in out and _writes_short_name(question, text, full):
                 out.add(text)
     return out
 

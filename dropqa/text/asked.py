@@ -39,7 +39,7 @@ VALUE_KINDS: tuple[AnswerKind, ...] = ("duration", "date", "number", "money", "s
 
 # 名字 of a thing that is no person: "公司叫什么名字", "这个产品的名字是什么"
 _NAMED_THING = re.compile(r"(?:公司|企业|集团|产品|项目|单位|机构|平台|系统|品牌|学校|医院|门店|店|软件|型号|小区|"
-                          r"街道|城市|地方|基金|子公司|工厂|品种|疫苗|药|课程)[^，。？?、]{0,3}(?:叫(?:做)?什么名字|的?名字(?:是|叫))")
+                          r"街道|城市|地方|基金|子公司|工厂|品种|疫苗|药|课程)(?:叫(?:做)?什么名字|的?名字(?:是|叫))")
 _WHO = re.compile(r"(?i)\bwho(?:m|se)?\b|谁|哪位|哪个人|何人|什么人|姓名|名字|负责人是")
 _WHEN = re.compile(r"(?i)\bwhen\b|what (?:date|time|year|day|month)s?\b|which (?:date|year|day|month)s?\b|"
                    r"何时|什么时候|哪天|哪一天|哪年|哪一年|几月|几号|几点|日期|时间是|哪个月")
@@ -81,7 +81,7 @@ _MONEY_Q = re.compile(rf"(?i)how much (?:does|do|is|are|was|were|will|did|would|
                       rf"\b(?:{_MONEY_WORDS})|"
                       rf"how much (?:{_MONEY_WORDS})\b|"
                       r"what (?:is|are) the (?:\w+ )?(?:price|cost|fee|charge)s?\b|\b(?:price|cost|fee)s? of\b|"
-                      r"\bwhat (?:does|do|did|will|would) [^?]{1,60}\b(?:cost|charge)\b|"
+                      r"\bwhat (?:does|do|did|will|would) [^?]{1,60}\b(?:cost\b|charge\s+(?:for|to|per|me|us|you)\b)|"
                       # "what was the revenue of each company", "what were its net profit and revenue in 2021": the
                       # figure a report gives in money, named last before what it is of
                       r"what (?:is|are|was|were) (?:the |its |their |each )?(?:(?!of\b)[\w'’-]+ ){0,3}?"
@@ -96,7 +96,7 @@ _MONEY_Q = re.compile(rf"(?i)how much (?:does|do|is|are|was|were|will|did|would|
                       # the amount asked before its name: "一共做了多少营收", "能拿多少补贴"
                       r"(?:多少|几)(?:钱的)?(?:营收|营业收入|收入|净利润|利润|预算|投资|补贴|津贴|工资|薪资|奖金|罚款|罚金|赔偿)|"
                       # a fee named after how much: "收多少停车费", "交多少物业费" (not 多少消费者)
-                      r"(?:多少|几)[\u4e00-\u9fff]{0,3}(?<!消)费(?![用者])")
+                      r"(?:多少|几)[\u4e00-\u9fff]{0,3}(?<![消免])费(?![用者])")
 # How much a figure changed, which a report gives as a share as often as an amount ("sales grew by 12%")
 _CHANGE_Q = re.compile(r"(?i)\b(?:grow|grew|grown|increase|decrease|rise|rose|risen|fall|fell|fallen|drop|change|"
                        r"decline|improve|shrink|shrank)\w*|增长|增加|下降|减少|变化|增速|增幅|降幅")
@@ -715,7 +715,8 @@ def counted_noun(question: str) -> str | None:
 # The measure word a Chinese count question gives ("多少家门店", "几名员工"): an answer counts in it ("门店总数达到
 # 2,186家"), not in another ("员工总数11,350人" beside 每家门店). People are counted in 名 or 人 alike; 个 counts
 # anything.
-_MEASURE_Q = re.compile(r"(?:多少|几)([名家台位项次种件条份座辆所户张篇本人间])")
+_MEASURE_Q = re.compile(r"(?:多少|几)(名(?!额|字)|家(?!庭|属|长)|台(?!风)|位(?!置)|项(?!目)|次|种|件|条(?!件|款)|"
+                        r"份(?!额)|座(?!位)|辆|所(?!得|有)|户|张|篇|本(?!科|金)|人(?!口|民|次|员)|间)")
 _PEOPLE_MEASURES = "名人"  # 位 counts people and digits alike ("多少位员工", "密码至少多少位"): only itself
 
 
@@ -732,23 +733,25 @@ def counted_measure(question: str) -> str | None:
 def gives_measure(sentence: str, measure: str) -> bool:
     """Does ``sentence`` count something in ``measure`` ("2,186家", "三十六家"; 名 and 人 alike)?"""
     units = _PEOPLE_MEASURES if measure in _PEOPLE_MEASURES else measure
-    return re.search(rf"(?:\d[\d,，.]*|[{_CN_COUNT}]+)\s*(?:万|亿|千|百)?\s*[{units}]", sentence) is not None
+    return re.search(rf"(?<![\d,，.{_CN_COUNT}百千万])(?:\d[\d,，.]*|[{_CN_COUNT}百千万]+)\s*(?:万|亿|千|百)?\s*"
+                     rf"(?:余|多|来)?\s*[{units}]", sentence) is not None
 
 
 # A line that states an aim, a plan or a forecast ("公司的经营目标是全年组件出货量达到15GW以上", "we expect revenue to
 # reach…"), or what a party demands ("要求…赔偿经济损失1.2亿元"): no answer to what was done or decided, unless the
 # question asks for one (计划, 打算, target, expect).
 _TARGET = re.compile(r"(?i)(?:经营|发展|年度|战略|销售|业绩|增长|中长期|阶段性?)目标|目标(?:是|为|[:：]|值|定为)|"
-                     r"计划|预计|预期|预测|力争|争取|规划|展望|拟于|拟将|将力争|"
+                     r"计划(?:于|在|将|到|今年|明年|年内)|预计(?!负债)|预期|预测|力争|争取|规划|展望|拟于|拟将|将力争|"
                      r"要求[^，。；]{0,30}赔偿|诉请|索赔|"
                      r"\b(?:target(?:s|ed)?|plan(?:s|ned)? to|expects?|expected to|aims? to|forecasts?|goal|guidance|"
-                     r"seeks?|claims?|demand(?:s|ed)?)\b")
+                     r"seeks?|demand(?:s|ed)?)\b")
 _TARGET_Q = re.compile(r"(?i)目标|计划|预计|预期|预测|打算|规划|展望|将要|要求|诉请|索赔|"
                        r"\b(?:target|plan|planned|plans|expect|expected|aim|forecast|goal|guidance|will|going to|"
                        r"claims?|claimed|seek|sought|demand)\b")
 
 
 _CLAUSE_END = re.compile(r"[，,；;。！？!?]")
+_YEAR_ONLY = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)\s*(?:年度?|财年)?")
 
 
 def states_target(sentence: str) -> bool:
@@ -757,7 +760,7 @@ def states_target(sentence: str) -> bool:
     1.2万台，计划在发布后两周内完成交付" gives its count as done, and plans only the delivery. A line giving no
     figure is not judged: "whose character was originally planned to play a major part" tells a story."""
     clauses = [c for c in _CLAUSE_END.split(sentence) if c.strip()]
-    valued = [i for i, c in enumerate(clauses) if re.search(r"\d", c)]
+    valued = [i for i, c in enumerate(clauses) if re.search(r"\d", _YEAR_ONLY.sub(" ", c))]  # a year is no figure
     return any(_TARGET.search(clauses[j]) for i in valued for j in (i - 1, i) if j >= 0)
 
 

@@ -70,6 +70,7 @@ _LEGAL_FORM_END = re.compile(r"(?:股份有限公司|有限责任公司|有限�
 _REGISTERED_IN = re.compile(r"^[\u4e00-\u9fff]{2,3}?[省市县区]")
 _HAN2 = re.compile(r"^[\u4e00-\u9fff]{2}")
 _HAN_ONLY = re.compile(r"[\u4e00-\u9fff]+")
+_COMMON = 5000  # jieba's count above which a word is everyday language (旅游 …), not a name (通衢 1071, 星河 66)
 _FULL_NAME_OPENS = re.compile(r"^[\u4e00-\u9fff]{4,20}?(?:股份有限公司|有限责任公司|有限公司|集团)")
 # jieba's tags of a word that is itself a name or an abbreviation (华为 nr, 腾讯 nz, 浦发 j): such a word may be a
 # company's short name; a common word (星河 n, 平安 a) or a place (中国, 深圳) is not one
@@ -113,6 +114,9 @@ def name_body(name: str) -> str:
     first = next(iter(pseg.cut(body[:4], HMM=False)), None)
     if first is not None and first.flag == "ns" and 2 <= len(first.word) <= 3 and len(body) - len(first.word) >= 3:
         body = body[len(first.word):]
+    head = next(iter(pseg.cut(body, HMM=False)), None)
+    if head is None or head.flag[:1] in ("p", "v", "c", "d", "u", "r") or word_frequency(head.word) > _COMMON:
+        return ""  # "关于收购捷运物流…" opens a notice, not a name; "旅游发展" of 黄山旅游发展 is everyday words
     return body if 3 <= len(body) <= 10 and _HAN_ONLY.fullmatch(body) else ""
 
 
@@ -123,10 +127,15 @@ def years_in(text: str) -> list[str]:
 
 # A day or a month of a year ("2025-01-10", "2025年1月10日", "10 January 2025"): when something happened, not the
 # period a line is about — an approval row dated 2025-01-10 is of the 2024 appraisal
+_MONTHS = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|"
+           r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
 _DAY = re.compile(rf"(?i){YEAR_DIGITS}\s*年\s*\d{{1,2}}\s*月(?:\s*\d{{1,2}}\s*[日号])?|"
-                  rf"{YEAR_DIGITS}[-/.]\d{{1,2}}(?:[-/.]\d{{1,2}})?|"
-                  rf"\b\d{{1,2}}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,?\s+{YEAR_DIGITS}|"
-                  rf"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(?:\d{{1,2}},?\s+)?{YEAR_DIGITS}")
+                  rf"{YEAR_DIGITS}[-/.]\d{{1,2}}(?:[-/.]\d{{1,2}})?(?![\d.]|\s*[万亿])|"
+                  rf"\b\d{{1,2}}\s+{_MONTHS}\.?,?\s+{YEAR_DIGITS}|"
+                  rf"\b{_MONTHS}\.?\s+(?:\d{{1,2}},?\s+)?{YEAR_DIGITS}")
+# a year a figure is compared with ("较2022年增长12%", "grew 12% over 2020"): the line is about the year asked
+_COMPARED = re.compile(rf"(?i)(?:较|比|同比|相比|对比|上年|than|over|compared (?:with|to)|versus|vs\.?|from)\s*"
+                       rf"(?:the\s+)?(?:fiscal\s+|fy\s*)?{YEAR_DIGITS}")
 
 
 def about_other_periods(sentence: str, asked_years: set[str]) -> bool:
@@ -136,7 +145,7 @@ def about_other_periods(sentence: str, asked_years: set[str]) -> bool:
     2020" happened in 2021)."""
     if any(set(years_in(m.group(0))) & asked_years for m in _DAY.finditer(sentence)):
         return False
-    return about_other_years(_DAY.sub(" ", sentence), asked_years)
+    return about_other_years(_COMPARED.sub(" ", _DAY.sub(" ", sentence)), asked_years)
 
 
 def about_other_years(text: str, asked_years: set[str]) -> bool:

@@ -1021,3 +1021,26 @@ def test_a_name_glossed_in_the_other_language_beside_it() -> None:
     assert glossed_words("What was Tongqu Logistics' (通衢物流) net profit in 2023?") == {"tongqu", "logistics"}
     assert glossed_words("恒屿冷链 (Hengyu Cold Chain) 的营收是多少？") == {"hengyu", "cold", "chain"}
     assert glossed_words("Who chairs the board (of the company)?") == set()
+
+
+def test_review_cases_of_the_new_checks() -> None:
+    """Cases a review found: a compared year, a person's 名字, counts with 余/多, nouns that open with a measure
+    word, plans that are nouns, charges that are no price, a clause of its own after a name."""
+    from dropqa.answering.chain import describes_link
+    from dropqa.text.asked import counted_measure, gives_measure, states_target
+    from dropqa.text.entities import about_other_periods, name_body
+
+    assert not about_other_periods("报告期内，公司实现营业收入5.6亿元，较2022年增长12%。", {"2023"})
+    assert not about_other_periods("Revenue grew 12% over 2020 to RMB 5.6 billion.", {"2021"})
+    assert expected_kind("这家公司老板叫什么名字？") == "person" and expected_kind("店长叫什么名字？") == "person"
+    assert gives_measure("门店2,000余家", "家") and gives_measure("共100多家", "家")
+    assert counted_measure("有多少人口？") is None and counted_measure("有多少本科生？") is None
+    assert counted_measure("多少家庭？") is None
+    for line in ("完成年度计划的105%", "本次股权激励计划共授予激励对象120人", "预计负债余额为1,200万元",
+                 "The court dismissed the claims and awarded damages of $2.1 million.",
+                 "2023年，公司实现营业收入5.2亿元，预计2024年将继续增长。"):
+        assert not states_target(line), line
+    assert expected_kind("有多少人免费乘车？") == "number"
+    assert expected_kind("What did prosecutors charge Smith with?") != "money"
+    assert describes_link("Which league does the team Lionel Messi plays for belong to?")
+    assert name_body("关于收购捷运物流有限公司的公告") == "" and name_body("黄山旅游发展股份有限公司") == ""
