@@ -6,6 +6,7 @@ names hold — is not answered by lines of a look-alike document that never writ
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Sequence
 
 from dropqa.retrieval.hits import Hit
@@ -30,6 +31,17 @@ def naming_words(terms: Sequence[str], pool: Sequence[Hit]) -> dict[str, str]:
         if len(holders) == 1:
             out[t] = holders[0]
     return out
+
+
+# "the individual who prepared 'the Grand Model'", "the institution allowing church courts …": a description by a
+# clause, whose answer is on the described one's page, which need not write the name the question starts from
+_DESCRIBED_BY_CLAUSE = re.compile(r"(?i)\b(?:the|a|an)\s+(?:\w+\s+){1,2}?(?:who|whom|whose|which|that|where)\b|"
+                                  r"\b(?:the|a|an)\s+\w+\s+\w+ing\s+\w+")
+
+
+def describes_by_clause(question: str) -> bool:
+    """Does ``question`` describe what it asks about by a relative clause ("the individual who prepared …")?"""
+    return _DESCRIBED_BY_CLAUSE.search(question) is not None
 
 
 def off_subject(terms: Sequence[str], pool: Sequence[Hit], cited: Collection[int]) -> str | None:

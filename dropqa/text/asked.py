@@ -652,7 +652,9 @@ def lacks_required_kind(lines: Iterable[str], question: str, kinds: Collection[s
     kind = expected_kind(question)
     if kind == "number" and counts_by_listing(question):
         return False  # "几项辅助检查" is answered by the examinations listed, which no line counts
-    measure = counted_measure(question) if kind == "number" and "number" in kinds else None
+    # (not when the question also asks what: "研发岗配什么显示器？配几台？" is answered by the model's line)
+    measure = counted_measure(question) if kind == "number" and "number" in kinds and not _WHAT_ZH.search(question) \
+        else None
     quoted_lines = [_MARK.sub(" ", line) for line in lines if line.strip()]
     if measure and quoted_lines and all(has_han(line) for line in quoted_lines) and not any(
             gives_measure(line, measure) or _LABELLED_COUNT.search(line) for line in quoted_lines):
@@ -722,6 +724,9 @@ _PEOPLE_MEASURES = "名人"  # 位 counts people and digits alike ("多少位员
 
 # a count under its label, with no measure word: "员工人数: 11,350", "门店总数：2186"
 _LABELLED_COUNT = re.compile(r"[:：]\s*\d[\d,，.]*\s*(?:$|[|·;；，,。])")
+
+
+_WHAT_ZH = re.compile(r"什么|哪")
 
 
 def counted_measure(question: str) -> str | None:

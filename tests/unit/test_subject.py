@@ -38,3 +38,12 @@ def test_words_naming_different_documents_name_no_one_subject():
     other = _hit("o1", "other", "东盟博览会", "东盟校区第一届招收高中生600名。")
     terms = ["南宁", "二中", "东盟", "校区"]
     assert off_subject(terms, [city, school, other], [2]) is None  # 南宁 names two, 二中 one, 东盟 another
+
+
+def test_a_question_describing_its_subject_by_a_clause_is_not_judged():
+    from dropqa.answering.subject import describes_by_clause
+
+    assert describes_by_clause('What did the individual who prepared "the Grand Model" use as a basis?')
+    assert describes_by_clause("What is a term for the institution allowing church courts to rule?")
+    assert not describes_by_clause("怀疑燃气表计量不准申请校验，如果校验结果合格，要交多少校验费？")
+    assert not describes_by_clause("How long is the waiting time at Tilbury?")

@@ -1044,3 +1044,9 @@ def test_review_cases_of_the_new_checks() -> None:
     assert expected_kind("What did prosecutors charge Smith with?") != "money"
     assert describes_link("Which league does the team Lionel Messi plays for belong to?")
     assert name_body("关于收购捷运物流有限公司的公告") == "" and name_body("黄山旅游发展股份有限公司") == ""
+
+
+def test_the_measure_gate_waits_when_the_question_also_asks_what() -> None:
+    line = ["岗位: 研发岗 · 显示器型号: Dell U2723QE [1]"]
+    assert not lacks_required_kind(line, "研发岗配什么显示器？配几台？", ["number"], ["显示器"])
+    assert lacks_required_kind(line, "研发岗配几台显示器？", ["number"], ["显示器"])

@@ -21,7 +21,7 @@ from dropqa.answering.chain import describes_link, last_link, subject_lines
 from dropqa.answering.extractive import Similarity
 from dropqa.answering.parts import subject_spans
 from dropqa.answering.sections import asked_section
-from dropqa.answering.subject import off_subject
+from dropqa.answering.subject import describes_by_clause, off_subject
 from dropqa.blocking import in_thread
 from dropqa.config import AnswerSettings
 from dropqa.graph.nodes.common import decide_answerable, has_model, last_ai, model_deadline, step
@@ -279,8 +279,8 @@ def compose_offline(state: State, svc: Services) -> dict[str, Any]:
             # "Which drama school did Naomie Harris train at?" answered with her page's opening line: what it asks
             # is written neither there nor in a page linked to her, and the line holds none of it
             return abstain(state, decision)
-        if composed is not None and named is None and not describes_link(question) and off_subject(
-                terms, pool, composed.citations):
+        if composed is not None and named is None and not describes_link(question) \
+                and not describes_by_clause(question) and off_subject(terms, pool, composed.citations):
             # "怀疑燃气表计量不准…要交多少校验费" answered by the water company's 检定费: 燃气 names the gas company's
             # guide alone, and the answer neither cites it nor writes 燃气 — another subject's fact
             return abstain(state, decision)
