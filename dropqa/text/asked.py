@@ -15,7 +15,7 @@ import unicodedata
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Literal
 
-from dropqa.text.entities import ANY_YEAR, YEAR_DIGITS, chinese_names, chinese_people
+from dropqa.text.entities import ANY_YEAR, MONTH_NAME, YEAR_DIGITS, chinese_names, chinese_people
 from dropqa.text.lang import detect_language
 from dropqa.text.segment import (
     ACCENTED,
@@ -137,8 +137,7 @@ _DIGIT = re.compile(rf"{_NUMBER.pattern}|第[一二三四五六七八九十百�
 # A calendar date or a time of day, whose digits say when, not how many: "26th, February", "March 15, 2023",
 # "2023年4月15日", "4月15日", "2023-04-15", "10:15", "in 2021", "fiscal 2020", "September 2012" — not a count that
 # looks like a year ("2000 employees").
-_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
-          r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b\.?")
+_MONTH = rf"{MONTH_NAME}\.?"
 _CALENDAR = re.compile(
     rf"(?i)(?:19|20)\d{{2}}\s*年(?:\s*\d{{1,2}}\s*月(?:\s*\d{{1,2}}\s*[日号])?)?|\d{{1,2}}\s*月\s*\d{{1,2}}\s*[日号]|"
     rf"\b\d{{1,2}}(?:st|nd|rd|th)?,?\s+(?:of\s+)?{_MONTH}(?:,?\s*(?:19|20)\d{{2}})?|"
@@ -756,7 +755,7 @@ _TARGET_Q = re.compile(r"(?i)目标|计划|预计|预期|预测|打算|规划|�
 
 
 _CLAUSE_END = re.compile(r"[，,；;。！？!?]")
-_YEAR_ONLY = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)\s*(?:年度?|财年)?")
+_YEAR_ONLY = re.compile(rf"(?<!\d){YEAR_DIGITS}(?!\d)\s*(?:年度?|财年)?")
 
 
 def states_target(sentence: str) -> bool:

@@ -77,25 +77,31 @@ _FULL_NAME_OPENS = re.compile(r"^[\u4e00-\u9fff]{4,20}?(?:股份有限公司|有
 _NAME_TAGS = frozenset({"nr", "nt", "nz", "nrt", "nrfg", "j"})
 
 
+def _company_body(name: str, keep: int) -> str | None:
+    """A Chinese organisation's full ``name`` — or the one a title opens with ("杭州嘉沐软件股份有限公司2023年年度报告
+    （节选）") — without its legal form and the place it is registered in, with 省/市 (深圳市) or without (杭州嘉沐软件,
+    广东鲜邻大药房连锁: a place jieba tags, dropped when ``keep`` characters or more remain); None for anything else."""
+    text = name.strip()
+    if not _LEGAL_FORM_END.search(text):
+        opening = _FULL_NAME_OPENS.match(text)
+        return _company_body(opening.group(0), keep) if opening else None
+    body = _LEGAL_FORM_END.sub("", _REGISTERED_IN.sub("", text))
+    initialize()
+    first = next(iter(pseg.cut(body[:4], HMM=False)), None)
+    if first is not None and first.flag == "ns" and 2 <= len(first.word) <= 3 and len(body) - len(first.word) >= keep:
+        body = body[len(first.word):]
+    return body
+
+
 def short_names(name: str) -> frozenset[str]:
     """What people call the company of the full ``name`` for short: its first two characters after the place
     it is registered in ("恒屿" of 恒屿冷链物流股份有限公司, "腾讯" of 深圳市腾讯计算机系统有限公司) — unless
     those two characters are a common word or a place (星河, 中国), which would name far more than it. Empty
     for a name that is not a Chinese organisation's full name."""
-    text = name.strip()
-    if not _LEGAL_FORM_END.search(text):
-        # a title that opens with the full name: "杭州嘉沐软件股份有限公司2023年年度报告（节选）"
-        opening = _FULL_NAME_OPENS.match(text)
-        return short_names(opening.group(0)) if opening else frozenset()
-    body = _LEGAL_FORM_END.sub("", _REGISTERED_IN.sub("", text))
-    initialize()
-    first = next(iter(pseg.cut(body[:4], HMM=False)), None)
-    if first is not None and first.flag == "ns" and 2 <= len(first.word) <= 3 and len(body) - len(first.word) >= 4:
-        body = body[len(first.word):]  # a province or city written without 省/市: 杭州嘉沐软件, 广东鲜邻大药房连锁
-    m = _HAN2.match(body)
-    if m is None or len(body) < 4:  # "某某公司": too short to have a shorter name
+    body = _company_body(name, keep=4)
+    m = _HAN2.match(body or "")
+    if body is None or m is None or len(body) < 4:  # "某某公司": too short to have a shorter name
         return frozenset()
-    initialize()
     tag = pseg.dt.word_tag_tab.get(m.group(0))
     return frozenset({m.group(0)}) if tag is None or tag in _NAME_TAGS else frozenset()
 
@@ -105,15 +111,9 @@ def name_body(name: str) -> str:
     湖北通衢物流股份有限公司, also opening a report's title), which people write as its name whatever its first two
     characters are (通衢 is a common word, so no short name); "" for anything else, or a body shorter than three
     characters."""
-    text = name.strip()
-    if not _LEGAL_FORM_END.search(text):
-        opening = _FULL_NAME_OPENS.match(text)
-        return name_body(opening.group(0)) if opening else ""
-    body = _LEGAL_FORM_END.sub("", _REGISTERED_IN.sub("", text))
-    initialize()
-    first = next(iter(pseg.cut(body[:4], HMM=False)), None)
-    if first is not None and first.flag == "ns" and 2 <= len(first.word) <= 3 and len(body) - len(first.word) >= 3:
-        body = body[len(first.word):]
+    body = _company_body(name, keep=3)
+    if body is None:
+        return ""
     head = next(iter(pseg.cut(body, HMM=False)), None)
     if head is None or head.flag[:1] in ("p", "v", "c", "d", "u", "r") or word_frequency(head.word) > _COMMON:
         return ""  # "关于收购捷运物流…" opens a notice, not a name; "旅游发展" of 黄山旅游发展 is everyday words
@@ -127,12 +127,12 @@ def years_in(text: str) -> list[str]:
 
 # A day or a month of a year ("2025-01-10", "2025年1月10日", "10 January 2025"): when something happened, not the
 # period a line is about — an approval row dated 2025-01-10 is of the 2024 appraisal
-_MONTHS = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|"
-           r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
+MONTH_NAME = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
+              r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b")  # an English month, written out or short
 _DAY = re.compile(rf"(?i){YEAR_DIGITS}\s*年\s*\d{{1,2}}\s*月(?:\s*\d{{1,2}}\s*[日号])?|"
                   rf"{YEAR_DIGITS}[-/.]\d{{1,2}}(?:[-/.]\d{{1,2}})?(?![\d.]|\s*[万亿])|"
-                  rf"\b\d{{1,2}}\s+{_MONTHS}\.?,?\s+{YEAR_DIGITS}|"
-                  rf"\b{_MONTHS}\.?\s+(?:\d{{1,2}},?\s+)?{YEAR_DIGITS}")
+                  rf"\b\d{{1,2}}\s+{MONTH_NAME}\.?,?\s+{YEAR_DIGITS}|"
+                  rf"\b{MONTH_NAME}\.?\s+(?:\d{{1,2}},?\s+)?{YEAR_DIGITS}")
 # a year a figure is compared with ("较2022年增长12%", "grew 12% over 2020"): the line is about the year asked
 _COMPARED = re.compile(rf"(?i)(?:较|比|同比|相比|对比|上年|than|over|compared (?:with|to)|versus|vs\.?|from)\s*"
                        rf"(?:the\s+)?(?:fiscal\s+|fy\s*)?{YEAR_DIGITS}")

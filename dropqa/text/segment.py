@@ -130,21 +130,22 @@ def names_a_thing(term: str) -> bool:
         stems = {word, word.removesuffix("s"), word.removesuffix("es")}
         return (len(word) >= 3 and not word.endswith("ly") and not stems & english_stopwords()
                 and not stems & stopwords() and not is_action_word(word))
+    flag = _last_tag(term)
+    return flag.startswith(_THING_TAGS) or flag in ("vn", "eng")
+
+
+def _last_tag(term: str) -> str:
+    """The part of speech jieba gives the last word of ``term`` ("" for none)."""
     initialize()
     import jieba.posseg as pseg
 
     words = list(pseg.cut(term, HMM=False))
-    flag = words[-1].flag if words else ""
-    return flag.startswith(_THING_TAGS) or flag in ("vn", "eng")
+    return words[-1].flag if words else ""
 
 
 def tagged_verb(term: str) -> bool:
     """Whether jieba tags the Chinese ``term`` (its last word) a verb: 弄丢, 访客 (which is a noun: its tags err)."""
-    initialize()
-    import jieba.posseg as pseg
-
-    words = list(pseg.cut(term, HMM=False))
-    return bool(words) and words[-1].flag == "v"
+    return _last_tag(term) == "v"
 
 
 # Past participles that do not end in -ed ("Why was the container stuck at Felixstowe?", "Where was it held?").
